@@ -1,0 +1,87 @@
+//! Reading secrets and payloads from flags, environment variables, files and stdin.
+
+use std::io::{IsTerminal as _, Read as _};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::domain::secret::Secret;
+use crate::ops::OpError;
+
+/// A pad's write key.
+#[derive(Debug, Clone, Args)]
+pub struct KeyArgs {
+    /// The pad's write key
+    #[arg(long, env = "LOCKER_WRITE_KEY", hide_env_values = true, value_name = "KEY")]
+    pub key: Option<String>,
+    /// Read the write key from FILE (first line)
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+}
+
+impl KeyArgs {
+    pub fn secret(&self) -> Result<Option<Secret>, OpError> {
+        secret_from(self.key.as_deref(), self.key_file.as_deref())
+    }
+}
+
+/// A read ticket.
+#[derive(Debug, Clone, Args)]
+pub struct TicketArgs {
+    /// A read ticket for the pad
+    #[arg(long, env = "LOCKER_TICKET", hide_env_values = true, value_name = "TICKET")]
+    pub ticket: Option<String>,
+    /// Read the ticket from FILE (first line)
+    #[arg(long, value_name = "FILE")]
+    pub ticket_file: Option<PathBuf>,
+}
+
+impl TicketArgs {
+    pub fn secret(&self) -> Result<Option<Secret>, OpError> {
+        secret_from(self.ticket.as_deref(), self.ticket_file.as_deref())
+    }
+}
+
+fn secret_from(value: Option<&str>, file: Option<&Path>) -> Result<Option<Secret>, OpError> {
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            OpError::bad_request(format!("cannot read secret file {}: {e}", path.display()))
+        })?;
+        let line = text.lines().next().unwrap_or("").trim();
+        if line.is_empty() {
+            return Err(OpError::bad_request(format!("secret file {} is empty", path.display())));
+        }
+        return Ok(Some(Secret::new(line)));
+    }
+    Ok(value.map(|v| Secret::new(v.trim())))
+}
+
+/// Reads at most `limit + 1` bytes from FILE, `-` (stdin) or, when neither is given, stdin
+/// if it is not a terminal. Returns the bytes (longer than `limit` means over the limit).
+pub fn read_payload(file: Option<&Path>, limit: usize) -> Result<Vec<u8>, OpError> {
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    let mut buf = Vec::new();
+    match file {
+        Some(p) if p != Path::new("-") => {
+            let f = std::fs::File::open(p)
+                .map_err(|e| OpError::bad_request(format!("cannot read {}: {e}", p.display())))?;
+            f.take(cap)
+                .read_to_end(&mut buf)
+                .map_err(|e| OpError::bad_request(format!("cannot read {}: {e}", p.display())))?;
+        }
+        explicit => {
+            let stdin = std::io::stdin();
+            if explicit.is_none() && stdin.is_terminal() {
+                return Err(OpError::usage(
+                    "no payload given: pass a FILE, `-` for stdin, or --data TEXT",
+                ));
+            }
+            stdin
+                .lock()
+                .take(cap)
+                .read_to_end(&mut buf)
+                .map_err(|e| OpError::bad_request(format!("cannot read stdin: {e}")))?;
+        }
+    }
+    Ok(buf)
+}

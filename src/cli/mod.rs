@@ -1,0 +1,264 @@
+//! The command line: parse → call `ops` → render → exit code.
+
+mod deposit;
+mod init;
+mod input;
+mod log;
+mod pad;
+mod util;
+mod verify;
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory as _, Parser, Subcommand};
+
+use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
+use crate::output::{OutputFormat, Printer};
+use crate::repo::{Location, Repo};
+
+/// The exit-code table, shown in `locker --help` and `man locker`.
+pub const EXIT_CODES: &[(u8, &str)] = &[
+    (0, "success; verify found everything intact"),
+    (1, "a clean \"no\": verify found tampering"),
+    (2, "usage error"),
+    (3, "not found (repository, pad, ticket)"),
+    (4, "conflict (sealed pad, quota full, inconsistent chain)"),
+    (5, "unauthorized or forbidden (bad key or ticket, revoked, read lease over)"),
+    (6, "invalid input (bad envelope, bad JSON, over a size limit)"),
+    (7, "gone (expired pad)"),
+    (8, "unavailable (I/O failure, busy store, internal error)"),
+];
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0  success; verify found everything intact
+  1  a clean \"no\": verify found tampering
+  2  usage error
+  3  not found (repository, pad, ticket)
+  4  conflict (sealed pad, quota full, inconsistent chain)
+  5  unauthorized or forbidden (bad key or ticket, revoked, read lease over)
+  6  invalid input (bad envelope, bad JSON, over a size limit)
+  7  gone (expired pad)
+  8  unavailable (I/O failure, busy store, internal error)
+
+With --json, results are one JSON object on stdout and errors one JSON object
+{\"error\": CODE, \"detail\": TEXT, ...} on stderr.";
+
+/// Durable, tamper-evident coordination state for agent fleets
+///
+/// locker keeps handoff pads (hash-chained, sealable blocks with read tickets) and a journal
+/// of every change in a git-like `.locker/` repository, and verifies all of it like `git fsck`.
+#[derive(Debug, Parser)]
+#[command(name = "locker", version, after_help = AFTER_HELP, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Use the repository in PATH (the directory holding `.locker/`) instead of searching
+    /// the current directory and its parents
+    #[arg(short = 'R', long = "repo", global = true, env = "LOCKER_DIR", value_name = "PATH")]
+    pub repo: Option<PathBuf>,
+    /// Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on
+    /// stderr
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print no status lines, only data
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Init(init::InitArgs),
+    #[command(subcommand)]
+    Pad(pad::PadCommand),
+    /// Append one block to a pad (same as `locker pad append`)
+    Append(pad::AppendArgs),
+    /// Seal a pad (same as `locker pad seal`)
+    Seal(pad::SealArgs),
+    Deposit(deposit::DepositArgs),
+    Log(log::LogArgs),
+    Verify(verify::VerifyArgs),
+    Completions(util::CompletionsArgs),
+    #[command(subcommand, hide = true)]
+    Util(util::UtilCommand),
+}
+
+/// What a command needs: output, the clock and the repository (opened on first use).
+pub struct Ctx {
+    pub global: GlobalArgs,
+    pub printer: Printer,
+    clock: Box<dyn Clock>,
+    settings: ops::Settings,
+    repo: Option<Repo>,
+}
+
+impl Ctx {
+    fn new(global: GlobalArgs) -> Result<Self, OpError> {
+        let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
+        let printer = Printer::new(format, global.quiet);
+        let clock: Box<dyn Clock> = match std::env::var("LOCKER_NOW") {
+            Ok(v) => Box::new(FixedClock(v.trim().parse().map_err(|_| {
+                OpError::usage(format!("LOCKER_NOW must be integer Unix seconds, got `{v}`"))
+            })?)),
+            Err(_) => Box::new(SystemClock),
+        };
+        let mut settings = ops::Settings::default();
+        if let Ok(v) = std::env::var("LOCKER_READ_LEASE_SECONDS") {
+            settings.read_lease_seconds =
+                v.trim().parse().ok().filter(|s| *s > 0).ok_or_else(|| {
+                    OpError::usage(format!(
+                        "LOCKER_READ_LEASE_SECONDS must be a positive integer, got `{v}`"
+                    ))
+                })?;
+        }
+        Ok(Self { global, printer, clock, settings, repo: None })
+    }
+
+    /// The current time.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    fn location(&self) -> Result<Location, OpError> {
+        Ok(match &self.global.repo {
+            Some(p) => Location::Exact(p.clone()),
+            None => Location::Search(std::env::current_dir().map_err(|e| {
+                OpError::unavailable(format!("cannot read the current directory: {e}"))
+            })?),
+        })
+    }
+
+    /// The repository, found and opened on first use.
+    pub fn repo(&mut self) -> Result<&mut Repo, OpError> {
+        if self.repo.is_none() {
+            self.repo = Some(Repo::open(&self.location()?)?);
+        }
+        Ok(self.repo.as_mut().expect("opened above"))
+    }
+
+    /// An operations context on the repository, acting as the operator.
+    pub fn ops(&mut self) -> Result<ops::Ctx<'_>, OpError> {
+        let settings = self.settings;
+        if self.repo.is_none() {
+            self.repo = Some(Repo::open(&self.location()?)?);
+        }
+        let repo = self.repo.as_mut().expect("opened above");
+        let mut ctx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), self.clock.as_ref());
+        ctx.settings = settings;
+        Ok(ctx)
+    }
+}
+
+/// A command's failure: an operation error, or an I/O error writing output.
+#[derive(Debug)]
+pub enum CliError {
+    Op(OpError),
+    Output(io::Error),
+}
+
+impl From<OpError> for CliError {
+    fn from(e: OpError) -> Self {
+        Self::Op(e)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        Self::Output(e)
+    }
+}
+
+/// What a command returns: the exit code of a successful run (0, or 1 for a clean "no").
+pub type CmdResult = Result<ExitCode, CliError>;
+
+/// Runs the command line and returns the process's exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let json = cli.global.json;
+    let mut ctx = match Ctx::new(cli.global.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            Printer::new(if json { OutputFormat::Json } else { OutputFormat::Human }, false)
+                .error(&e);
+            return ExitCode::from(e.kind.exit_code());
+        }
+    };
+    match run(&mut ctx, cli.command) {
+        Ok(code) => code,
+        Err(CliError::Op(e)) => {
+            ctx.printer.error(&e);
+            ExitCode::from(e.kind.exit_code())
+        }
+        // A reader that went away (`locker log | head`) is not an error.
+        Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(CliError::Output(e)) => {
+            ctx.printer.error(&OpError::unavailable(format!("cannot write output: {e}")));
+            ExitCode::from(ErrorKind::Unavailable.exit_code())
+        }
+    }
+}
+
+fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
+    match command {
+        Command::Init(a) => init::run(ctx, &a),
+        Command::Pad(c) => pad::run(ctx, c),
+        Command::Append(a) => pad::append(ctx, &a),
+        Command::Seal(a) => pad::seal(ctx, &a),
+        Command::Deposit(a) => deposit::run(ctx, &a),
+        Command::Log(a) => log::run(ctx, &a),
+        Command::Verify(a) => verify::run(ctx, &a),
+        Command::Completions(a) => util::completions(ctx, &a),
+        Command::Util(c) => util::run(ctx, c),
+    }
+}
+
+/// The clap command tree (for docs and completions).
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn exit_code_table_matches_the_kinds() {
+        let codes: Vec<u8> = EXIT_CODES.iter().map(|(c, _)| *c).collect();
+        assert_eq!(codes, (0..=8).collect::<Vec<u8>>());
+        for (code, text) in EXIT_CODES {
+            assert!(AFTER_HELP.contains(&format!("  {code}  {text}")), "{code} {text}");
+        }
+        assert_eq!(ErrorKind::NotFound.exit_code(), 3);
+        assert_eq!(ErrorKind::Conflict.exit_code(), 4);
+        assert_eq!(ErrorKind::Unauthorized.exit_code(), 5);
+        assert_eq!(ErrorKind::Forbidden.exit_code(), 5);
+        assert_eq!(ErrorKind::BadRequest.exit_code(), 6);
+        assert_eq!(ErrorKind::TooLarge.exit_code(), 6);
+        assert_eq!(ErrorKind::Gone.exit_code(), 7);
+        assert_eq!(ErrorKind::Unavailable.exit_code(), 8);
+    }
+}

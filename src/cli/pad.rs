@@ -1,0 +1,324 @@
+//! `locker pad …`, `locker append` and `locker seal`.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use super::input::{read_payload, KeyArgs, TicketArgs};
+use super::{CmdResult, Ctx};
+use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
+use crate::domain::pad::{PadState, TicketType};
+use crate::ops::pad::{
+    self as op, Appended, BlockSlice, Manifest, PadCreated, PadList, Sealed, TicketMinted,
+    TicketRevoked,
+};
+use crate::ops::OpError;
+use crate::output::{rfc3339, Render};
+
+/// Work with handoff pads: hash-chained blocks, sealed and read with tickets
+#[derive(Debug, Subcommand)]
+pub enum PadCommand {
+    Create(CreateArgs),
+    Append(AppendArgs),
+    Seal(SealArgs),
+    Ticket(TicketCmdArgs),
+    RevokeTicket(RevokeArgs),
+    Show(ShowArgs),
+    Read(ReadArgs),
+    List(ListArgs),
+}
+
+pub fn run(ctx: &mut Ctx, cmd: PadCommand) -> CmdResult {
+    match cmd {
+        PadCommand::Create(a) => create(ctx, &a),
+        PadCommand::Append(a) => append(ctx, &a),
+        PadCommand::Seal(a) => seal(ctx, &a),
+        PadCommand::Ticket(a) => ticket(ctx, &a),
+        PadCommand::RevokeTicket(a) => revoke(ctx, &a),
+        PadCommand::Show(a) => show(ctx, &a),
+        PadCommand::Read(a) => read(ctx, &a),
+        PadCommand::List(a) => list(ctx, &a),
+    }
+}
+
+/// Create an empty pad and print its write key and read ticket (shown once)
+///
+/// The write key appends, seals and mints tickets; the `read_once` ticket reads. Only their
+/// SHA-256 digests are stored.
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    /// Seconds until the pad expires unless sealed (1–2592000)
+    #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "SECONDS")]
+    pub ttl: i64,
+    /// Most blocks the pad may hold (1–4096)
+    #[arg(long, default_value_t = i64::from(DEFAULT_MAX_BLOCKS), value_name = "N")]
+    pub max_blocks: i64,
+}
+
+fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
+    let limits =
+        PadLimits::new(a.ttl, a.max_blocks).map_err(|e| OpError::unprocessable(e.to_string()))?;
+    let out = op::create(&mut ctx.ops()?, limits)?;
+    ctx.printer.emit(&out)?;
+    ctx.printer.status(format_args!(
+        "Created pad {}; keep the write key and ticket: they are not shown again.",
+        out.pad_id
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for PadCreated {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "pad_id:      {}", self.pad_id)?;
+        writeln!(w, "write_key:   {}", self.write_key)?;
+        writeln!(w, "read_ticket: {}", self.read_ticket)?;
+        writeln!(w, "expires_at:  {}", rfc3339(self.expires_at))
+    }
+}
+
+/// Append one block to a pad
+///
+/// The payload comes from FILE, `-` (stdin), `--data`, or stdin when it is not a terminal.
+/// Block 0 must be a `locker.handoff.v1` envelope; later blocks are free-form (64 KiB each,
+/// 256 KiB per pad).
+#[derive(Debug, Args)]
+pub struct AppendArgs {
+    /// The pad's id
+    pub pad: String,
+    /// Read the payload from FILE (`-` for stdin)
+    #[arg(value_name = "FILE", conflicts_with = "data")]
+    pub file: Option<PathBuf>,
+    /// Use TEXT as the payload
+    #[arg(short, long, value_name = "TEXT")]
+    pub data: Option<String>,
+    /// The block's content type
+    #[arg(long, default_value = op::DEFAULT_CONTENT_TYPE, value_name = "TYPE")]
+    pub content_type: String,
+    #[command(flatten)]
+    pub key: KeyArgs,
+}
+
+pub fn append(ctx: &mut Ctx, a: &AppendArgs) -> CmdResult {
+    let key = a.key.secret()?;
+    let payload = match &a.data {
+        Some(d) => d.clone().into_bytes(),
+        None => read_payload(a.file.as_deref(), MAX_BLOCK_BYTES)?,
+    };
+    let out = op::append(&mut ctx.ops()?, &a.pad, key.as_ref(), &payload, Some(&a.content_type))?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for Appended {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "{} {} {}", self.pad_id, self.seq, self.curr_hash)
+    }
+}
+
+/// Seal a pad: no more appends; the stored chain is re-checked first
+#[derive(Debug, Args)]
+pub struct SealArgs {
+    /// The pad's id
+    pub pad: String,
+    #[command(flatten)]
+    pub key: KeyArgs,
+}
+
+pub fn seal(ctx: &mut Ctx, a: &SealArgs) -> CmdResult {
+    let key = a.key.secret()?;
+    let out = op::seal(&mut ctx.ops()?, &a.pad, key.as_ref())?;
+    ctx.printer.emit(&out)?;
+    ctx.printer.status(format_args!("Sealed pad {} at head {}", out.pad_id, out.head_hash));
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for Sealed {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "{}", self.head_hash)
+    }
+}
+
+/// Mint a read ticket for a pad (shown once)
+#[derive(Debug, Args)]
+pub struct TicketCmdArgs {
+    /// The pad's id
+    pub pad: String,
+    /// `read_once` opens a read lease at its first read; `read_unlimited` reads until revoked
+    #[arg(long = "type", default_value = "read_unlimited", value_parser = ["read_once", "read_unlimited"])]
+    pub ticket_type: String,
+    #[command(flatten)]
+    pub key: KeyArgs,
+}
+
+fn ticket(ctx: &mut Ctx, a: &TicketCmdArgs) -> CmdResult {
+    let key = a.key.secret()?;
+    let t = TicketType::parse(&a.ticket_type)
+        .ok_or_else(|| OpError::unprocessable("type must be 'read_once' or 'read_unlimited'"))?;
+    let out = op::mint_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), t)?;
+    ctx.printer.emit(&out)?;
+    ctx.printer.status(format_args!("Ticket id (for revoking it): {}", out.ticket_id));
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for TicketMinted {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "{}", self.ticket)
+    }
+}
+
+/// Revoke a read ticket: it then reads nothing (revoking twice changes nothing)
+#[derive(Debug, Args)]
+pub struct RevokeArgs {
+    /// The pad's id
+    pub pad: String,
+    /// The ticket, or its ticket id (the 64-hex SHA-256 printed when it was minted)
+    pub ticket: String,
+    #[command(flatten)]
+    pub key: KeyArgs,
+}
+
+fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
+    let key = a.key.secret()?;
+    let out = op::revoke_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), &a.ticket)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for TicketRevoked {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        let how = if self.already_revoked { "was already revoked" } else { "revoked" };
+        writeln!(w, "ticket {} {how}", self.ticket_id)
+    }
+}
+
+/// Show a pad's manifest: state, block count, bytes, head and times
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The pad's id
+    pub pad: String,
+}
+
+fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
+    let out = op::manifest(&mut ctx.ops()?, &a.pad)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for Manifest {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "pad_id:      {}", self.pad_id)?;
+        writeln!(w, "state:       {}", self.state.as_str())?;
+        writeln!(w, "blocks:      {} of {}", self.block_count, self.max_blocks)?;
+        writeln!(w, "bytes:       {} of {}", self.total_bytes, self.max_bytes)?;
+        writeln!(w, "head_hash:   {}", self.head_hash)?;
+        writeln!(w, "created_at:  {}", rfc3339(self.created_at))?;
+        writeln!(w, "expires_at:  {}", rfc3339(self.expires_at))?;
+        if let Some(s) = self.sealed_at {
+            writeln!(w, "sealed_at:   {}", rfc3339(s))?;
+        }
+        Ok(())
+    }
+}
+
+/// Read blocks FROM..=TO of a pad with a read ticket
+///
+/// A slice holds at most 256 blocks and 64 KiB of payload. The first successful read with a
+/// `read_once` ticket opens its read lease (600 s, or `LOCKER_READ_LEASE_SECONDS`).
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The pad's id
+    pub pad: String,
+    /// First block to read
+    #[arg(long, allow_negative_numbers = true, value_name = "SEQ")]
+    pub from: Option<i64>,
+    /// Last block to read (inclusive; default: the last block)
+    #[arg(long, allow_negative_numbers = true, value_name = "SEQ")]
+    pub to: Option<i64>,
+    /// Write the payloads' exact bytes to stdout, one after another
+    #[arg(long, conflicts_with = "json")]
+    pub raw: bool,
+    #[command(flatten)]
+    pub ticket: TicketArgs,
+}
+
+fn read(ctx: &mut Ctx, a: &ReadArgs) -> CmdResult {
+    let ticket = a.ticket.secret()?;
+    let out = op::read(&mut ctx.ops()?, &a.pad, ticket.as_ref(), a.from, a.to)?;
+    if a.raw {
+        for b in &out.blocks {
+            ctx.printer.raw(&b.payload())?;
+        }
+    } else {
+        ctx.printer.emit(&out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for BlockSlice {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        for b in &self.blocks {
+            writeln!(
+                w,
+                "--- block {} {} {} ({} bytes)",
+                b.seq,
+                b.curr_hash,
+                b.content_type,
+                b.payload().len()
+            )?;
+            match &b.payload_utf8 {
+                Some(t) => {
+                    w.write_all(t.as_bytes())?;
+                    if !t.ends_with('\n') {
+                        writeln!(w)?;
+                    }
+                }
+                None => writeln!(w, "<binary payload; use --raw or --json>")?,
+            }
+        }
+        writeln!(
+            w,
+            "--- {} of {} blocks (from {} to {})",
+            self.count, self.total_blocks, self.from, self.to
+        )
+    }
+}
+
+/// List pads with their state, blocks and head
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only pads in this state
+    #[arg(long, value_parser = ["open", "sealed", "expired"])]
+    pub state: Option<String>,
+    /// Most pads to list
+    #[arg(long, default_value_t = 1000)]
+    pub limit: usize,
+}
+
+fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
+    let state = a.state.as_deref().map(|s| match s {
+        "open" => PadState::Open,
+        "sealed" => PadState::Sealed,
+        _ => PadState::Expired,
+    });
+    let out = op::list(&mut ctx.ops()?, state, a.limit)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for PadList {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        for p in &self.pads {
+            writeln!(
+                w,
+                "{}  {:<7}  {:>4} blocks  {}",
+                p.pad_id,
+                p.state.as_str(),
+                p.block_count,
+                p.head_hash
+            )?;
+        }
+        Ok(())
+    }
+}

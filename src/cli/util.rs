@@ -1,0 +1,47 @@
+//! `locker completions` and the hidden `locker util` (documentation generation).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use clap_complete::Shell;
+
+use super::{CmdResult, Ctx};
+use crate::ops::OpError;
+
+/// Print a shell completion script for SHELL to stdout
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// bash, zsh, fish, elvish or powershell
+    pub shell: Shell,
+}
+
+pub fn completions(ctx: &mut Ctx, a: &CompletionsArgs) -> CmdResult {
+    let mut cmd = super::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(a.shell, &mut cmd, "locker", &mut buf);
+    ctx.printer.raw(&buf)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Developer tools
+#[derive(Debug, Subcommand)]
+pub enum UtilCommand {
+    /// Write the man pages and completion scripts into `man/` and `completions/`
+    GenerateDocs {
+        /// The directory holding `man/` and `completions/`
+        #[arg(long, default_value = ".")]
+        out_dir: PathBuf,
+    },
+}
+
+pub fn run(ctx: &mut Ctx, cmd: UtilCommand) -> CmdResult {
+    match cmd {
+        UtilCommand::GenerateDocs { out_dir } => {
+            let written = crate::docs::write_all(&out_dir)
+                .map_err(|e| OpError::unavailable(format!("cannot write docs: {e}")))?;
+            ctx.printer.status(format_args!("Wrote {written} files under {}", out_dir.display()));
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! `locker verify`.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CmdResult, Ctx};
+use crate::ops::verify::{self, PadReport, RepoReport};
+use crate::output::Render;
+
+/// Check the repository's integrity, like `git fsck`, or one pad's
+///
+/// With no PAD: the journal chain and its head, every pad's chain against its stored head and
+/// the journal's record of it, and every ticket. With PAD: that pad's chain, accounting and
+/// journal record. Exits 0 when everything is intact and 1 when anything is broken, naming the
+/// first broken item of each kind.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Verify only this pad
+    pub pad: Option<String>,
+    /// Also require this head: the pad's head with PAD, else the journal's head hash
+    #[arg(long, value_name = "HASH")]
+    pub expect_head: Option<String>,
+}
+
+pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
+    let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
+    let ok = if let Some(pad) = &a.pad {
+        let report = verify::pad(&mut ctx.ops()?, pad, expect)?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    } else {
+        let progress = ctx.printer.progress();
+        let report = verify::repository(&mut ctx.ops()?, expect, progress.as_ref())?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    };
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for RepoReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        let mark = |ok: bool| if ok { "ok" } else { "BROKEN" };
+        writeln!(
+            w,
+            "journal: {} ({} entries, head {} at entry {})",
+            mark(self.journal.ok),
+            self.journal.entries,
+            self.journal.head_hash,
+            self.journal.head_seq
+        )?;
+        writeln!(
+            w,
+            "pads:    {} ({} pads, {} blocks, {} bytes, {} broken)",
+            mark(self.pads.ok),
+            self.pads.checked,
+            self.pads.blocks,
+            self.pads.bytes,
+            self.pads.broken
+        )?;
+        writeln!(
+            w,
+            "tickets: {} ({} tickets, {} broken)",
+            mark(self.tickets.ok),
+            self.tickets.checked,
+            self.tickets.broken
+        )?;
+        if let Some(e) = &self.expected_head {
+            writeln!(
+                w,
+                "expected head {}: {}",
+                e.expected,
+                if e.matches { "matches" } else { "DOES NOT MATCH" }
+            )?;
+        }
+        let mut kinds: Vec<_> = self.first_broken.iter().collect();
+        kinds.sort_by(|a, b| a.0.cmp(b.0));
+        for (kind, p) in kinds {
+            writeln!(w, "first broken {kind}: {}: {}", p.subject, p.detail)?;
+        }
+        if self.problem_count > 0 {
+            writeln!(w, "{} problem(s):", self.problem_count)?;
+            for p in &self.problems {
+                writeln!(w, "  {}: {}", p.subject, p.detail)?;
+            }
+        }
+        writeln!(w, "{}", if self.ok { "intact" } else { "BROKEN" })
+    }
+}
+
+impl Render for PadReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "pad:      {} ({})", self.pad_id, self.state.as_str())?;
+        writeln!(w, "blocks:   {} verified of {}", self.blocks_verified, self.block_count)?;
+        writeln!(w, "head:     {}", self.head_hash)?;
+        if let Some(e) = &self.expected_head {
+            writeln!(
+                w,
+                "expected: {} ({})",
+                e.expected,
+                if e.matches { "matches" } else { "DOES NOT MATCH" }
+            )?;
+        }
+        for p in &self.problems {
+            writeln!(w, "problem:  {}", p.detail)?;
+        }
+        writeln!(w, "{}", if self.ok { "intact" } else { "BROKEN" })
+    }
+}

@@ -1,0 +1,218 @@
+//! The handoff-pad hash chain, byte-compatible with agent-locker 0.1.5:
+//! `curr_hash = sha256(prev_hash_hex_ascii ‖ payload_bytes)`.
+
+use std::fmt;
+
+use super::digest::Digest;
+
+/// The `curr_hash` of a block whose predecessor's hash is `prev` and whose payload is `payload`.
+pub fn link(prev: &Digest, payload: &[u8]) -> Digest {
+    let mut hex = [0u8; 64];
+    prev.write_hex(&mut hex);
+    Digest::of_parts(&[&hex, payload])
+}
+
+/// The head of a chain of payloads (64 zeros when empty).
+pub fn head<'a>(payloads: impl IntoIterator<Item = &'a [u8]>) -> Digest {
+    payloads.into_iter().fold(Digest::ZERO, |prev, p| link(&prev, p))
+}
+
+/// One inconsistency found in a stored chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChainProblem {
+    /// A block's sequence number is not the next one.
+    Sequence { expected: u64, found: u64 },
+    /// A block's `prev_hash` is not its predecessor's `curr_hash`.
+    PrevLink { seq: u64, expected: Digest, found: Digest },
+    /// A block's stored `curr_hash` is not the hash of its payload.
+    Hash { seq: u64, stored: Digest, computed: Digest },
+    /// The stored head is not the last block's hash.
+    Head { stored: Digest, computed: Digest },
+    /// The stored block count differs from the blocks present.
+    Count { stored: u64, found: u64 },
+    /// The stored byte count differs from the sum of the payloads.
+    Bytes { stored: u64, found: u64 },
+}
+
+impl ChainProblem {
+    /// The block the problem is in, if it is in one.
+    pub fn seq(&self) -> Option<u64> {
+        match self {
+            Self::Sequence { found, .. } => Some(*found),
+            Self::PrevLink { seq, .. } | Self::Hash { seq, .. } => Some(*seq),
+            Self::Head { .. } | Self::Count { .. } | Self::Bytes { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for ChainProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sequence { expected, found } => {
+                write!(f, "block {found} is out of sequence (expected block {expected})")
+            }
+            Self::PrevLink { seq, expected, found } => write!(
+                f,
+                "block {seq} prev_hash {found} does not link to the previous block's hash {expected}"
+            ),
+            Self::Hash { seq, stored, computed } => write!(
+                f,
+                "block {seq} curr_hash {stored} does not match its payload (recomputed {computed})"
+            ),
+            Self::Head { stored, computed } => {
+                write!(f, "head_hash {stored} is not the last block's hash {computed}")
+            }
+            Self::Count { stored, found } => {
+                write!(f, "block count {stored} does not match the {found} blocks stored")
+            }
+            Self::Bytes { stored, found } => write!(
+                f,
+                "byte count {stored} does not match the {found} payload bytes stored"
+            ),
+        }
+    }
+}
+
+/// Checks a stored chain block by block, in constant memory.
+#[derive(Debug)]
+pub struct ChainChecker {
+    next_seq: u64,
+    fed: u64,
+    prev: Digest,
+    bytes: u64,
+    problems: Vec<ChainProblem>,
+}
+
+impl Default for ChainChecker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChainChecker {
+    pub fn new() -> Self {
+        Self { next_seq: 0, fed: 0, prev: Digest::ZERO, bytes: 0, problems: Vec::new() }
+    }
+
+    /// Feeds the next stored block (in storage order).
+    pub fn block(&mut self, seq: u64, prev_hash: &Digest, curr_hash: &Digest, payload: &[u8]) {
+        if seq != self.next_seq {
+            self.problems.push(ChainProblem::Sequence { expected: self.next_seq, found: seq });
+        }
+        if *prev_hash != self.prev {
+            self.problems.push(ChainProblem::PrevLink {
+                seq,
+                expected: self.prev,
+                found: *prev_hash,
+            });
+        }
+        let computed = link(prev_hash, payload);
+        if computed != *curr_hash {
+            self.problems.push(ChainProblem::Hash { seq, stored: *curr_hash, computed });
+        }
+        self.prev = *curr_hash;
+        self.next_seq = seq.saturating_add(1);
+        self.fed += 1;
+        self.bytes += payload.len() as u64;
+    }
+
+    /// Blocks fed so far.
+    pub fn blocks(&self) -> u64 {
+        self.fed
+    }
+
+    /// Whether no problem has been found so far.
+    pub fn is_clean(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The hash of the last block fed (the chain's recomputed head).
+    pub fn computed_head(&self) -> Digest {
+        self.prev
+    }
+
+    /// Compares the stored accounting with what was fed and returns every problem found.
+    pub fn finish(
+        mut self,
+        stored_head: &Digest,
+        stored_count: u64,
+        stored_bytes: u64,
+    ) -> Vec<ChainProblem> {
+        if *stored_head != self.prev {
+            self.problems.push(ChainProblem::Head { stored: *stored_head, computed: self.prev });
+        }
+        if stored_count != self.fed {
+            self.problems.push(ChainProblem::Count { stored: stored_count, found: self.fed });
+        }
+        if stored_bytes != self.bytes {
+            self.problems.push(ChainProblem::Bytes { stored: stored_bytes, found: self.bytes });
+        }
+        self.problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Independently computed: `printf '%s' "$(printf '0%.0s' {1..64})hello" | sha256sum`.
+    #[test]
+    fn link_matches_the_peer_formula() {
+        assert_eq!(
+            link(&Digest::ZERO, b"hello").to_hex(),
+            "0412c7e9f60fa2bb214bf996f1c0549152cac21653247d34eac58627753d8204"
+        );
+        assert_eq!(head([b"hello".as_slice()]), link(&Digest::ZERO, b"hello"));
+        assert_eq!(head(std::iter::empty::<&[u8]>()), Digest::ZERO);
+    }
+
+    #[test]
+    fn reference_envelope_vector() {
+        // agent-locker's transcript: block 0 of this exact envelope has curr_hash 7a16e7c7…36e9.
+        let env = br#"{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":["c1"],"artifacts":[{"name":"x"}],"budget_usd":1.25}"#;
+        assert_eq!(
+            link(&Digest::ZERO, env).to_hex(),
+            "7a16e7c76df03bfa38933b2f586696278db332895450b653b59322eb56c036e9"
+        );
+    }
+
+    #[test]
+    fn checker_accepts_a_good_chain_and_names_each_problem() {
+        let payloads: [&[u8]; 3] = [b"a", b"bb", b"ccc"];
+        let mut hashes = Vec::new();
+        let mut prev = Digest::ZERO;
+        for p in payloads {
+            let h = link(&prev, p);
+            hashes.push((prev, h));
+            prev = h;
+        }
+        let mut c = ChainChecker::new();
+        for (i, p) in payloads.iter().enumerate() {
+            c.block(i as u64, &hashes[i].0, &hashes[i].1, p);
+        }
+        assert!(c.finish(&prev, 3, 6).is_empty());
+
+        // A changed payload is a hash problem in that block.
+        let mut c = ChainChecker::new();
+        c.block(0, &hashes[0].0, &hashes[0].1, b"a");
+        c.block(1, &hashes[1].0, &hashes[1].1, b"XX");
+        c.block(2, &hashes[2].0, &hashes[2].1, b"ccc");
+        let problems = c.finish(&prev, 3, 6);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].seq(), Some(1));
+
+        // A missing middle block breaks the sequence and the link, and the accounting.
+        let mut c = ChainChecker::new();
+        c.block(0, &hashes[0].0, &hashes[0].1, b"a");
+        c.block(2, &hashes[2].0, &hashes[2].1, b"ccc");
+        let problems = c.finish(&prev, 3, 6);
+        assert!(matches!(problems[0], ChainProblem::Sequence { expected: 1, found: 2 }));
+        assert!(problems.iter().any(|p| matches!(p, ChainProblem::Count { .. })));
+
+        // A truncated tail is caught by the stored head.
+        let mut c = ChainChecker::new();
+        c.block(0, &hashes[0].0, &hashes[0].1, b"a");
+        let problems = c.finish(&prev, 3, 6);
+        assert!(matches!(problems[0], ChainProblem::Head { .. }));
+    }
+}

@@ -1,0 +1,26 @@
+//! `locker`: durable, tamper-evident coordination state for agent fleets.
+//!
+//! # Architecture
+//!
+//! Dependencies point one way: `cli` (and later `server`, `mcp`) → `ops` → `domain` + `store`,
+//! and `repo` → `store`.
+//!
+//! - [`domain`]: pure types and rules (hash chains, the handoff envelope, limits, journal
+//!   framing, secrets). No I/O, no printing.
+//! - [`store`]: the storage trait ([`store::Store`], [`store::Tx`]) and its SQLite
+//!   implementation. Nothing above the trait knows it is SQLite.
+//! - [`repo`]: finding and creating the `.locker/` directory, its config and modes.
+//! - [`ops`]: the use cases every front end calls, returning `Serialize` outcomes whose JSON is
+//!   the CLI's `--json`, the HTTP body and the MCP tool result. Errors carry one
+//!   [`ops::ErrorKind`] that maps to the exit code and the HTTP status in one place.
+//! - [`output`]: the only module that prints.
+//! - [`cli`]: clap definitions, parse → ops → render → exit code.
+//! - [`docs`]: man pages and shell completions rendered from the CLI definition.
+
+pub mod cli;
+pub mod docs;
+pub mod domain;
+pub mod ops;
+pub mod output;
+pub mod repo;
+pub mod store;

@@ -1,0 +1,45 @@
+//! `locker init`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{Actor, Clock, OpResult};
+use crate::repo::{self, Initialized, Repo};
+
+/// What `init` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct InitOutcome {
+    /// The `.locker/` directory.
+    pub path: PathBuf,
+    pub repository_id: String,
+    /// `false` when the repository already existed (nothing was changed).
+    pub created: bool,
+}
+
+/// Creates a repository in `root`, or reports the one already there.
+pub fn init(root: &Path, clock: &dyn Clock) -> OpResult<(InitOutcome, Repo)> {
+    let now = clock.now();
+    let result = repo::init(root, now, |store, config| {
+        let mut tx = store.write()?;
+        let body = serde_json::json!({
+            "repository_id": config.repository_id,
+            "format": config.format,
+            "store": config.store,
+        });
+        super::journal::append(tx.as_mut(), &Actor::operator(), now, "repo.init", "repo", body)
+            .map_err(|e| repo::RepoError::Invalid { path: root.to_owned(), reason: e.detail })?;
+        tx.commit()?;
+        Ok(())
+    })?;
+    let (repo, created) = match result {
+        Initialized::Created(r) => (r, true),
+        Initialized::Existing(r) => (r, false),
+    };
+    let outcome = InitOutcome {
+        path: repo.dot.clone(),
+        repository_id: repo.config.repository_id.clone(),
+        created,
+    };
+    Ok((outcome, repo))
+}

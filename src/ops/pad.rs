@@ -1,0 +1,752 @@
+//! Handoff pads: agent-locker 0.1.5's rules and check order, plus revocable tickets stored as
+//! digests and an atomic deposit.
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{journal, Ctx, OpError, OpResult};
+use crate::domain::chain::{self, ChainChecker};
+use crate::domain::digest::Digest;
+use crate::domain::envelope;
+use crate::domain::limits::{
+    PadLimits, MAX_BLOCK_BYTES, MAX_CONTENT_TYPE_BYTES, MAX_MAX_BLOCKS, MAX_PAD_BYTES,
+    MAX_PAD_ID_BYTES, MAX_SLICE_BLOCKS, MAX_SLICE_BYTES,
+};
+use crate::domain::pad::{read_lease_over, PadState, StoredState, TicketType};
+use crate::domain::secret::{random_id, Secret};
+use crate::store::{BlockRow, Flow, PadRow, TicketRow, Tx};
+
+/// The pad readable without a ticket (seeded by `locker serve`, as the peer does).
+pub const DEMO_PAD_ID: &str = "demo-pad-v1";
+/// The content type of a block when none is given.
+pub const DEFAULT_CONTENT_TYPE: &str = "application/json";
+
+/// The journal subject of a pad.
+pub fn subject(pad_id: &str) -> String {
+    format!("pad:{pad_id}")
+}
+
+/// A new pad's capabilities, shown once.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PadCreated {
+    pub pad_id: String,
+    pub write_key: String,
+    pub read_ticket: String,
+    pub expires_at: i64,
+    pub max_blocks: u32,
+}
+
+/// An acknowledged append.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Appended {
+    pub pad_id: String,
+    pub seq: u64,
+    pub curr_hash: Digest,
+}
+
+/// A sealed pad.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sealed {
+    pub pad_id: String,
+    pub state: PadState,
+    pub sealed_at: i64,
+    pub head_hash: Digest,
+}
+
+/// A newly minted read ticket, shown once.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TicketMinted {
+    pub pad_id: String,
+    pub ticket: String,
+    #[serde(rename = "type")]
+    pub ticket_type: TicketType,
+    /// The ticket's public id (its SHA-256), for revoking it later.
+    pub ticket_id: Digest,
+}
+
+/// A revoked ticket.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TicketRevoked {
+    pub pad_id: String,
+    pub ticket_id: Digest,
+    pub revoked_at: i64,
+    /// `true` when it had been revoked before (nothing changed).
+    pub already_revoked: bool,
+}
+
+/// A pad's manifest: the peer's fields plus its limits.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Manifest {
+    pub pad_id: String,
+    pub state: PadState,
+    pub block_count: u64,
+    pub total_bytes: u64,
+    pub sealed_at: Option<i64>,
+    pub head_hash: Digest,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub max_blocks: u32,
+    pub max_bytes: u64,
+}
+
+impl Manifest {
+    fn of(p: &PadRow, now: i64) -> Self {
+        Self {
+            pad_id: p.id.clone(),
+            state: PadState::at(p.state, p.expires_at, now),
+            block_count: p.block_count,
+            total_bytes: p.current_bytes,
+            sealed_at: p.sealed_at,
+            head_hash: p.head_hash,
+            created_at: p.created_at,
+            expires_at: p.expires_at,
+            max_blocks: p.max_blocks,
+            max_bytes: p.max_bytes,
+        }
+    }
+}
+
+/// One block as returned by a read.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct BlockView {
+    pub seq: u64,
+    pub prev_hash: Digest,
+    pub curr_hash: Digest,
+    pub content_type: String,
+    pub payload_b64: String,
+    /// The payload as text when it is valid UTF-8.
+    pub payload_utf8: Option<String>,
+    pub created_at: i64,
+}
+
+impl BlockView {
+    fn of(b: BlockRow) -> Self {
+        Self {
+            seq: b.seq,
+            prev_hash: b.prev_hash,
+            curr_hash: b.curr_hash,
+            content_type: b.content_type,
+            payload_b64: base64::engine::general_purpose::STANDARD.encode(&b.payload),
+            payload_utf8: String::from_utf8(b.payload).ok(),
+            created_at: b.created_at,
+        }
+    }
+
+    /// The payload's exact bytes.
+    pub fn payload(&self) -> Vec<u8> {
+        base64::engine::general_purpose::STANDARD.decode(&self.payload_b64).unwrap_or_default()
+    }
+}
+
+/// A slice of a pad's blocks.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct BlockSlice {
+    pub pad_id: String,
+    pub from: i64,
+    pub to: i64,
+    pub count: u64,
+    pub total_blocks: u64,
+    pub blocks: Vec<BlockView>,
+}
+
+/// A page of pads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PadList {
+    pub pads: Vec<Manifest>,
+}
+
+/// A sealed pad made in one step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Deposited {
+    pub pad_id: String,
+    pub write_key: String,
+    pub read_ticket: String,
+    pub head_hash: Digest,
+    pub status: PadState,
+    pub block_count: u64,
+    pub sealed_at: i64,
+}
+
+/// One block to deposit.
+#[derive(Debug, Clone)]
+pub struct DepositBlock {
+    pub payload: Vec<u8>,
+    pub content_type: String,
+}
+
+fn check_pad_id(id: &str) -> OpResult<()> {
+    if id.is_empty() || id.len() > MAX_PAD_ID_BYTES || id.chars().any(char::is_control) {
+        return Err(OpError::bad_request(format!(
+            "pad id must be 1–{MAX_PAD_ID_BYTES} bytes without control characters"
+        )));
+    }
+    Ok(())
+}
+
+fn check_content_type(ct: &str) -> OpResult<()> {
+    if ct.is_empty() || ct.len() > MAX_CONTENT_TYPE_BYTES || ct.chars().any(char::is_control) {
+        return Err(OpError::bad_request(format!(
+            "content type must be 1–{MAX_CONTENT_TYPE_BYTES} bytes without control characters"
+        )));
+    }
+    Ok(())
+}
+
+fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
+    tx.pad(id)?.ok_or_else(|| {
+        OpError::not_found("pad not found").hint("Check the pad id; `locker pad list` shows them.")
+    })
+}
+
+fn check_key(pad: &PadRow, key: Option<&Secret>) -> OpResult<()> {
+    match key {
+        Some(k) if k.matches(&pad.write_key_hash) => Ok(()),
+        _ => Err(OpError::unauthorized("invalid write key")
+            .hint("Pass the pad's write key with `--key`, `--key-file` or `LOCKER_WRITE_KEY`.")),
+    }
+}
+
+fn check_writable(pad: &PadRow, now: i64) -> OpResult<()> {
+    match PadState::at(pad.state, pad.expires_at, now) {
+        PadState::Open => Ok(()),
+        PadState::Sealed => Err(OpError::conflict("pad is sealed")),
+        PadState::Expired => Err(OpError::gone("pad is expired")),
+    }
+}
+
+fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
+    TicketRow {
+        digest: ticket.digest(),
+        pad_id: pad_id.to_owned(),
+        ticket_type: t,
+        created_at: now,
+        lease_started_at: None,
+        revoked_at: None,
+    }
+}
+
+/// Creates an empty pad with its write key and a `read_once` ticket.
+pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
+    let now = ctx.now();
+    let id = random_id();
+    let key = Secret::generate();
+    let ticket = Secret::generate();
+    let expires_at = now + i64::from(limits.ttl_seconds);
+    let pad = PadRow {
+        id: id.clone(),
+        scope: ctx.actor.scope.clone(),
+        created_at: now,
+        expires_at,
+        max_blocks: limits.max_blocks,
+        max_bytes: MAX_PAD_BYTES,
+        block_count: 0,
+        current_bytes: 0,
+        state: StoredState::Open,
+        write_key_hash: key.digest(),
+        head_hash: Digest::ZERO,
+        sealed_at: None,
+    };
+    let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
+    let mut tx = ctx.store.write()?;
+    tx.insert_pad(&pad)?;
+    tx.insert_ticket(&t)?;
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.create",
+        &subject(&id),
+        json!({
+            "pad_id": id,
+            "ttl_seconds": limits.ttl_seconds,
+            "max_blocks": limits.max_blocks,
+            "expires_at": expires_at,
+            "ticket_id": t.digest,
+            "ticket_type": t.ticket_type,
+        }),
+    )?;
+    tx.commit()?;
+    Ok(PadCreated {
+        pad_id: id,
+        write_key: key.expose().to_owned(),
+        read_ticket: ticket.expose().to_owned(),
+        expires_at,
+        max_blocks: limits.max_blocks,
+    })
+}
+
+/// Appends one block, in the peer's check order: size, pad, key, state, empty, quotas,
+/// envelope.
+pub fn append(
+    ctx: &mut Ctx<'_>,
+    pad_id: &str,
+    key: Option<&Secret>,
+    payload: &[u8],
+    content_type: Option<&str>,
+) -> OpResult<Appended> {
+    if payload.len() > MAX_BLOCK_BYTES {
+        return Err(OpError::too_large(format!("payload exceeds {MAX_BLOCK_BYTES} bytes")));
+    }
+    check_pad_id(pad_id)?;
+    let content_type = content_type.unwrap_or(DEFAULT_CONTENT_TYPE);
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let mut pad = load(tx.as_ref(), pad_id)?;
+    check_key(&pad, key)?;
+    check_writable(&pad, now)?;
+    if payload.is_empty() {
+        return Err(OpError::bad_request("empty payload"));
+    }
+    check_content_type(content_type)?;
+    if pad.block_count >= u64::from(pad.max_blocks) {
+        return Err(OpError::conflict("block quota exceeded")
+            .with("max_blocks", pad.max_blocks)
+            .hint(
+            "Seal this pad and continue in a new one, or create pads with a larger `--max-blocks`.",
+        ));
+    }
+    if pad.current_bytes + payload.len() as u64 > pad.max_bytes {
+        return Err(OpError::conflict("byte quota exceeded").with("max_bytes", pad.max_bytes));
+    }
+    if pad.block_count == 0 {
+        envelope::validate(payload).map_err(|e| {
+            OpError::bad_request(format!("block 0 invalid envelope: {e}")).hint(
+                "Block 0 must be a `locker.handoff.v1` envelope: schema, task_id, from_agent, \
+                 to_agent, constraints, artifacts, budget_usd.",
+            )
+        })?;
+    }
+    let seq = pad.block_count;
+    let curr = chain::link(&pad.head_hash, payload);
+    tx.insert_block(&BlockRow {
+        pad_id: pad.id.clone(),
+        seq,
+        prev_hash: pad.head_hash,
+        curr_hash: curr,
+        content_type: content_type.to_owned(),
+        payload: payload.to_vec(),
+        created_at: now,
+    })?;
+    pad.block_count += 1;
+    pad.current_bytes += payload.len() as u64;
+    pad.head_hash = curr;
+    tx.update_pad(&pad)?;
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.append",
+        &subject(&pad.id),
+        json!({
+            "pad_id": pad.id,
+            "seq": seq,
+            "curr_hash": curr,
+            "bytes": payload.len(),
+            "content_type": content_type,
+        }),
+    )?;
+    tx.commit()?;
+    Ok(Appended { pad_id: pad.id, seq, curr_hash: curr })
+}
+
+/// Re-checks a pad's stored chain; `Err` lists the problems.
+fn check_chain(tx: &dyn Tx, pad: &PadRow) -> OpResult<Result<(), Vec<String>>> {
+    let mut checker = ChainChecker::new();
+    tx.for_each_block(&pad.id, &mut |b| {
+        checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+        Flow::Continue(())
+    })?;
+    let problems = checker.finish(&pad.head_hash, pad.block_count, pad.current_bytes);
+    Ok(if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.iter().map(ToString::to_string).collect())
+    })
+}
+
+/// Seals a pad after re-checking its stored chain.
+pub fn seal(ctx: &mut Ctx<'_>, pad_id: &str, key: Option<&Secret>) -> OpResult<Sealed> {
+    check_pad_id(pad_id)?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let mut pad = load(tx.as_ref(), pad_id)?;
+    check_key(&pad, key)?;
+    check_writable(&pad, now)?;
+    if let Err(problems) = check_chain(tx.as_ref(), &pad)? {
+        let first: Vec<&str> = problems.iter().take(3).map(String::as_str).collect();
+        return Err(OpError::new(
+            super::ErrorKind::Conflict,
+            "inconsistent_pad",
+            format!(
+                "refusing to seal: the stored chain is not consistent ({} problem(s): {})",
+                problems.len(),
+                first.join("; ")
+            ),
+        )
+        .hint("Run `locker verify` to see every problem in the repository."));
+    }
+    pad.state = StoredState::Sealed;
+    pad.sealed_at = Some(now);
+    tx.update_pad(&pad)?;
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.seal",
+        &subject(&pad.id),
+        json!({
+            "pad_id": pad.id,
+            "head_hash": pad.head_hash,
+            "block_count": pad.block_count,
+            "total_bytes": pad.current_bytes,
+        }),
+    )?;
+    tx.commit()?;
+    Ok(Sealed { pad_id: pad.id, state: PadState::Sealed, sealed_at: now, head_hash: pad.head_hash })
+}
+
+/// Mints a read ticket (works on open, sealed and expired pads, as with the peer).
+pub fn mint_ticket(
+    ctx: &mut Ctx<'_>,
+    pad_id: &str,
+    key: Option<&Secret>,
+    ticket_type: TicketType,
+) -> OpResult<TicketMinted> {
+    check_pad_id(pad_id)?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let pad = load(tx.as_ref(), pad_id)?;
+    check_key(&pad, key)?;
+    let ticket = Secret::generate();
+    let row = new_ticket_row(&pad.id, &ticket, ticket_type, now);
+    tx.insert_ticket(&row)?;
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.ticket",
+        &subject(&pad.id),
+        json!({"pad_id": pad.id, "ticket_id": row.digest, "ticket_type": ticket_type}),
+    )?;
+    tx.commit()?;
+    Ok(TicketMinted {
+        pad_id: pad.id,
+        ticket: ticket.expose().to_owned(),
+        ticket_type,
+        ticket_id: row.digest,
+    })
+}
+
+/// The digest a ticket reference names: a ticket id (64 hex) or the ticket itself.
+fn ticket_digest(reference: &str) -> Digest {
+    Digest::parse(reference).unwrap_or_else(|_| Secret::new(reference).digest())
+}
+
+/// Revokes a read ticket; revoking it again changes nothing.
+pub fn revoke_ticket(
+    ctx: &mut Ctx<'_>,
+    pad_id: &str,
+    key: Option<&Secret>,
+    ticket: &str,
+) -> OpResult<TicketRevoked> {
+    check_pad_id(pad_id)?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let pad = load(tx.as_ref(), pad_id)?;
+    check_key(&pad, key)?;
+    let mut row = match tx.ticket(&ticket_digest(ticket))? {
+        Some(t) if t.pad_id == pad.id => t,
+        _ => return Err(OpError::not_found("ticket not found for this pad")),
+    };
+    if let Some(at) = row.revoked_at {
+        return Ok(TicketRevoked {
+            pad_id: pad.id,
+            ticket_id: row.digest,
+            revoked_at: at,
+            already_revoked: true,
+        });
+    }
+    row.revoked_at = Some(now);
+    tx.update_ticket(&row)?;
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.ticket_revoke",
+        &subject(&pad.id),
+        json!({"pad_id": pad.id, "ticket_id": row.digest}),
+    )?;
+    tx.commit()?;
+    Ok(TicketRevoked {
+        pad_id: pad.id,
+        ticket_id: row.digest,
+        revoked_at: now,
+        already_revoked: false,
+    })
+}
+
+/// A pad's manifest (no credential needed, as with the peer).
+pub fn manifest(ctx: &mut Ctx<'_>, pad_id: &str) -> OpResult<Manifest> {
+    check_pad_id(pad_id)?;
+    let now = ctx.now();
+    let tx = ctx.store.read()?;
+    let pad = load(tx.as_ref(), pad_id)?;
+    Ok(Manifest::of(&pad, now))
+}
+
+/// Lists pads, optionally only those in `state`.
+pub fn list(ctx: &mut Ctx<'_>, state: Option<PadState>, limit: usize) -> OpResult<PadList> {
+    let now = ctx.now();
+    let tx = ctx.store.read()?;
+    let mut pads = Vec::new();
+    tx.for_each_pad(&mut |p| {
+        let m = Manifest::of(&p, now);
+        if state.is_none_or(|s| s == m.state) {
+            pads.push(m);
+        }
+        if pads.len() >= limit {
+            Flow::Break(())
+        } else {
+            Flow::Continue(())
+        }
+    })?;
+    Ok(PadList { pads })
+}
+
+/// What a read decided, before any lease is recorded.
+struct ReadPlan {
+    slice: BlockSlice,
+    /// A `read_once` ticket whose lease this read opens.
+    open_lease: Option<TicketRow>,
+}
+
+fn plan_read(
+    tx: &dyn Tx,
+    pad_id: &str,
+    ticket: Option<&Secret>,
+    from: Option<i64>,
+    to: Option<i64>,
+    lease_seconds: i64,
+    now: i64,
+) -> OpResult<ReadPlan> {
+    let pad = load(tx, pad_id)?;
+    let mut open_lease = None;
+    if pad.id != DEMO_PAD_ID {
+        let Some(ticket) = ticket else {
+            return Err(OpError::unauthorized("missing read ticket")
+                .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
+        };
+        let row = match tx.ticket(&ticket.digest())? {
+            Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
+            _ => return Err(OpError::unauthorized("invalid read ticket")),
+        };
+        if row.ticket_type == TicketType::ReadOnce {
+            if read_lease_over(row.lease_started_at, lease_seconds, now) {
+                return Err(OpError::forbidden("read ticket lease expired")
+                    .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
+            }
+            if row.lease_started_at.is_none() {
+                open_lease = Some(row);
+            }
+        }
+    }
+    let total = pad.block_count;
+    let start = from.unwrap_or(0);
+    let empty = |f: i64| BlockSlice {
+        pad_id: pad.id.clone(),
+        from: f,
+        to: f,
+        count: 0,
+        total_blocks: total,
+        blocks: Vec::new(),
+    };
+    if total == 0 {
+        return Ok(ReadPlan { slice: empty(start), open_lease: None });
+    }
+    if start < 0 || to.is_some_and(|t| t < start) {
+        return Err(OpError::unprocessable("invalid from/to range"));
+    }
+    let start_u = u64::try_from(start).unwrap_or(u64::MAX);
+    if start_u >= total {
+        return Ok(ReadPlan { slice: empty(start), open_lease: None });
+    }
+    let end = to.map_or(total - 1, |t| u64::try_from(t).unwrap_or(u64::MAX).min(total - 1));
+    if end - start_u + 1 > MAX_SLICE_BLOCKS {
+        return Err(OpError::too_large(format!(
+            "slice exceeds {MAX_SLICE_BLOCKS} blocks; narrow from/to"
+        )));
+    }
+    if tx.blocks_bytes(&pad.id, start_u, end)? > MAX_SLICE_BYTES {
+        return Err(OpError::too_large(format!(
+            "slice payload exceeds {MAX_SLICE_BYTES} bytes; narrow from/to"
+        )));
+    }
+    let blocks: Vec<BlockView> =
+        tx.blocks(&pad.id, start_u, end)?.into_iter().map(BlockView::of).collect();
+    let slice = BlockSlice {
+        pad_id: pad.id.clone(),
+        from: start,
+        to: i64::try_from(end).unwrap_or(i64::MAX),
+        count: blocks.len() as u64,
+        total_blocks: total,
+        blocks,
+    };
+    Ok(ReadPlan { slice, open_lease })
+}
+
+/// Reads blocks `from..=to` with a read ticket, in the peer's check order. The first
+/// successful, non-empty read with a `read_once` ticket opens its read lease.
+pub fn read(
+    ctx: &mut Ctx<'_>,
+    pad_id: &str,
+    ticket: Option<&Secret>,
+    from: Option<i64>,
+    to: Option<i64>,
+) -> OpResult<BlockSlice> {
+    check_pad_id(pad_id)?;
+    let now = ctx.now();
+    let lease = ctx.settings.read_lease_seconds;
+    let plan = {
+        let tx = ctx.store.read()?;
+        plan_read(tx.as_ref(), pad_id, ticket, from, to, lease, now)?
+    };
+    if plan.open_lease.is_none() {
+        return Ok(plan.slice);
+    }
+    // Opening the lease is a write: decide again under the write lock.
+    let mut tx = ctx.store.write()?;
+    let plan = plan_read(tx.as_ref(), pad_id, ticket, from, to, lease, now)?;
+    if let Some(mut row) = plan.open_lease {
+        row.lease_started_at = Some(now);
+        tx.update_ticket(&row)?;
+        journal::append(
+            tx.as_mut(),
+            &ctx.actor,
+            now,
+            "pad.read_lease",
+            &subject(pad_id),
+            json!({"pad_id": pad_id, "ticket_id": row.digest, "lease_seconds": lease}),
+        )?;
+        tx.commit()?;
+    }
+    Ok(plan.slice)
+}
+
+/// Creates a pad, appends the envelope and the artifacts, and seals it, in one transaction:
+/// either the sealed pad exists or nothing does.
+pub fn deposit(
+    ctx: &mut Ctx<'_>,
+    envelope_bytes: &[u8],
+    artifacts: &[DepositBlock],
+    ttl_seconds: i64,
+) -> OpResult<Deposited> {
+    let n = artifacts.len() + 1;
+    if n > MAX_MAX_BLOCKS as usize {
+        return Err(OpError::too_large(format!(
+            "a pad holds at most {MAX_MAX_BLOCKS} blocks; got {n}"
+        )));
+    }
+    let max_blocks = i64::try_from(n.max(2)).unwrap_or(i64::MAX);
+    let limits = PadLimits::new(ttl_seconds, max_blocks)
+        .map_err(|e| OpError::unprocessable(e.to_string()))?;
+    let mut blocks: Vec<(&[u8], &str)> = Vec::with_capacity(n);
+    blocks.push((envelope_bytes, DEFAULT_CONTENT_TYPE));
+    blocks.extend(artifacts.iter().map(|a| (a.payload.as_slice(), a.content_type.as_str())));
+    let mut total = 0u64;
+    for (i, (payload, ct)) in blocks.iter().enumerate() {
+        if payload.len() > MAX_BLOCK_BYTES {
+            return Err(OpError::too_large(format!(
+                "block {i}: payload exceeds {MAX_BLOCK_BYTES} bytes"
+            )));
+        }
+        if payload.is_empty() {
+            return Err(OpError::bad_request(format!("block {i}: empty payload")));
+        }
+        check_content_type(ct)?;
+        total += payload.len() as u64;
+    }
+    if total > MAX_PAD_BYTES {
+        return Err(OpError::too_large(format!(
+            "the deposit's {total} bytes exceed the pad limit of {MAX_PAD_BYTES}"
+        )));
+    }
+    envelope::validate(envelope_bytes)
+        .map_err(|e| OpError::bad_request(format!("block 0 invalid envelope: {e}")))?;
+
+    let now = ctx.now();
+    let id = random_id();
+    let key = Secret::generate();
+    let ticket = Secret::generate();
+    let mut rows = Vec::with_capacity(n);
+    let mut prev = Digest::ZERO;
+    for (seq, (payload, ct)) in blocks.iter().enumerate() {
+        let curr = chain::link(&prev, payload);
+        rows.push(BlockRow {
+            pad_id: id.clone(),
+            seq: seq as u64,
+            prev_hash: prev,
+            curr_hash: curr,
+            content_type: (*ct).to_owned(),
+            payload: payload.to_vec(),
+            created_at: now,
+        });
+        prev = curr;
+    }
+    let pad = PadRow {
+        id: id.clone(),
+        scope: ctx.actor.scope.clone(),
+        created_at: now,
+        expires_at: now + i64::from(limits.ttl_seconds),
+        max_blocks: limits.max_blocks,
+        max_bytes: MAX_PAD_BYTES,
+        block_count: n as u64,
+        current_bytes: total,
+        state: StoredState::Sealed,
+        write_key_hash: key.digest(),
+        head_hash: prev,
+        sealed_at: Some(now),
+    };
+    let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
+    let mut tx = ctx.store.write()?;
+    tx.insert_pad(&pad)?;
+    for b in &rows {
+        tx.insert_block(b)?;
+    }
+    tx.insert_ticket(&t)?;
+    let summary: Vec<_> = rows
+        .iter()
+        .map(|b| {
+            json!({"seq": b.seq, "curr_hash": b.curr_hash, "bytes": b.payload.len(),
+                   "content_type": b.content_type})
+        })
+        .collect();
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.deposit",
+        &subject(&id),
+        json!({
+            "pad_id": id,
+            "ttl_seconds": limits.ttl_seconds,
+            "max_blocks": limits.max_blocks,
+            "expires_at": pad.expires_at,
+            "ticket_id": t.digest,
+            "ticket_type": t.ticket_type,
+            "blocks": summary,
+            "head_hash": prev,
+            "total_bytes": total,
+        }),
+    )?;
+    tx.commit()?;
+    Ok(Deposited {
+        pad_id: id,
+        write_key: key.expose().to_owned(),
+        read_ticket: ticket.expose().to_owned(),
+        head_hash: prev,
+        status: PadState::Sealed,
+        block_count: n as u64,
+        sealed_at: now,
+    })
+}

@@ -1,0 +1,165 @@
+//! Output: the only module that prints.
+//!
+//! stdout carries data only (human text, or one JSON document, or JSON Lines); status lines and
+//! errors go to stderr; progress bars are drawn only on a terminal in human mode.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::fmt;
+use std::io::{self, IsTerminal as _, Write};
+
+use serde::Serialize;
+
+use crate::ops::{OpError, Progress};
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    #[default]
+    Human,
+    Json,
+}
+
+/// A result that can be printed for people as well as serialised.
+pub trait Render: Serialize {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()>;
+}
+
+/// Prints results, status lines, errors and progress according to the output policy.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    pub format: OutputFormat,
+    pub quiet: bool,
+}
+
+impl Printer {
+    pub fn new(format: OutputFormat, quiet: bool) -> Self {
+        Self { format, quiet }
+    }
+
+    pub fn is_json(&self) -> bool {
+        self.format == OutputFormat::Json
+    }
+
+    /// Prints a result on stdout: human text, or one JSON object.
+    pub fn emit<R: Render>(&self, r: &R) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        match self.format {
+            OutputFormat::Human => r.render_human(&mut out)?,
+            OutputFormat::Json => {
+                serde_json::to_writer(&mut out, r).map_err(io::Error::other)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        out.flush()
+    }
+
+    /// Prints one JSON Lines record on stdout.
+    pub fn json_line<T: Serialize>(&self, t: &T) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        serde_json::to_writer(&mut out, t).map_err(io::Error::other)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
+    /// Writes bytes to stdout as they are.
+    pub fn raw(&self, bytes: &[u8]) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()
+    }
+
+    /// Writes text to stdout through a closure (for streamed human output).
+    pub fn with_stdout(&self, f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        f(&mut out)?;
+        out.flush()
+    }
+
+    /// A status line on stderr, unless quiet or in JSON mode.
+    pub fn status(&self, msg: fmt::Arguments<'_>) {
+        if !self.quiet && self.format == OutputFormat::Human {
+            let _ = writeln!(io::stderr().lock(), "{msg}");
+        }
+    }
+
+    /// An error on stderr: `Error: …` and hints, or one flat JSON object.
+    pub fn error(&self, e: &OpError) {
+        let mut err = io::stderr().lock();
+        match self.format {
+            OutputFormat::Json => {
+                let _ = writeln!(err, "{}", e.to_json());
+            }
+            OutputFormat::Human => {
+                let _ = writeln!(err, "Error: {}", capitalise(&e.detail));
+                for h in &e.hints {
+                    let _ = writeln!(err, "Hint: {h}");
+                }
+            }
+        }
+    }
+
+    /// A progress reporter: a bar on a terminal in human mode, nothing otherwise.
+    pub fn progress(&self) -> Box<dyn Progress> {
+        if self.format == OutputFormat::Human && !self.quiet && io::stderr().is_terminal() {
+            Box::new(Bar(indicatif::ProgressBar::hidden()))
+        } else {
+            Box::new(crate::ops::NoProgress)
+        }
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+struct Bar(indicatif::ProgressBar);
+
+impl Progress for Bar {
+    fn start(&self, what: &str, total: u64) {
+        self.0.set_length(total);
+        self.0.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{msg} {bar:40} {pos}/{len} ({per_sec}, eta {eta})",
+        ) {
+            self.0.set_style(style);
+        }
+        self.0.set_message(what.to_owned());
+    }
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// Formats integer Unix seconds as an RFC 3339 UTC time (`2026-11-29T08:48:13Z`).
+pub fn rfc3339(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_known_values() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_937_335), "2026-11-29T07:28:55Z");
+        assert_eq!(rfc3339(-1), "1969-12-31T23:59:59Z");
+    }
+}

@@ -1,0 +1,303 @@
+//! The repository: a `.locker/` directory found like git finds `.git/`.
+//!
+//! ```text
+//! .locker/            0700
+//!   config.json       0600  {"format": 1, "repository_id": …, "created_at": …, "store": "sqlite:locker.db"}
+//!   locker.db         0600  SQLite, WAL
+//!   objects/          0700  content-addressed blobs too large to keep inline
+//! ```
+
+use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::{self, Store, StoreError};
+
+/// The repository directory's name.
+pub const DOT_LOCKER: &str = ".locker";
+/// The config file inside it.
+pub const CONFIG_FILE: &str = "config.json";
+/// The SQLite database inside it.
+pub const DB_FILE: &str = "locker.db";
+/// The blob directory inside it.
+pub const OBJECTS_DIR: &str = "objects";
+/// The repository format this binary reads and writes.
+pub const FORMAT: u32 = 1;
+
+/// `.locker/config.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    pub format: u32,
+    pub repository_id: String,
+    pub created_at: i64,
+    pub store: String,
+}
+
+/// A failure to find, create or open a repository.
+#[derive(Debug, thiserror::Error)]
+pub enum RepoError {
+    #[error("there is no locker repository in {} (or any parent directory)", .0.display())]
+    NotFound(PathBuf),
+    #[error("{} has no locker repository", .0.display())]
+    NotFoundAt(PathBuf),
+    #[error("{} is a symbolic link; locker refuses to follow it", .0.display())]
+    Symlink(PathBuf),
+    #[error("{} is not a valid locker repository: {reason}", .path.display())]
+    Invalid { path: PathBuf, reason: String },
+    #[error("the repository format {found} is newer than this locker supports ({supported}); upgrade locker")]
+    FormatTooNew { found: u32, supported: u32 },
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RepoError + '_ {
+    move |source| RepoError::Io { path: path.to_owned(), source }
+}
+
+/// An open repository.
+pub struct Repo {
+    /// The directory that holds `.locker/`.
+    pub root: PathBuf,
+    /// The `.locker/` directory.
+    pub dot: PathBuf,
+    pub config: Config,
+    pub store: Box<dyn Store>,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo").field("root", &self.root).field("config", &self.config).finish()
+    }
+}
+
+/// Where a command looks for its repository.
+#[derive(Debug, Clone)]
+pub enum Location {
+    /// `-R PATH` or `LOCKER_DIR`: exactly this directory holds `.locker/`.
+    Exact(PathBuf),
+    /// Search this directory and its parents.
+    Search(PathBuf),
+}
+
+/// Finds the directory holding `.locker/`.
+pub fn discover(loc: &Location) -> Result<PathBuf, RepoError> {
+    match loc {
+        Location::Exact(dir) => {
+            let dot = dir.join(DOT_LOCKER);
+            match fs::symlink_metadata(&dot) {
+                Ok(m) if m.file_type().is_symlink() => Err(RepoError::Symlink(dot)),
+                Ok(m) if m.is_dir() => Ok(dir.clone()),
+                _ => Err(RepoError::NotFoundAt(dir.clone())),
+            }
+        }
+        Location::Search(start) => {
+            for dir in start.ancestors() {
+                let dot = dir.join(DOT_LOCKER);
+                match fs::symlink_metadata(&dot) {
+                    Ok(m) if m.file_type().is_symlink() => return Err(RepoError::Symlink(dot)),
+                    Ok(m) if m.is_dir() => return Ok(dir.to_owned()),
+                    _ => {}
+                }
+            }
+            Err(RepoError::NotFound(start.clone()))
+        }
+    }
+}
+
+fn refuse_symlink(path: &Path) -> Result<(), RepoError> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(RepoError::Symlink(path.to_owned())),
+        _ => Ok(()),
+    }
+}
+
+impl Repo {
+    /// Finds and opens the repository at `loc`.
+    pub fn open(loc: &Location) -> Result<Self, RepoError> {
+        let root = discover(loc)?;
+        Self::open_root(&root)
+    }
+
+    /// Opens the repository whose `.locker/` is in `root`.
+    pub fn open_root(root: &Path) -> Result<Self, RepoError> {
+        let dot = root.join(DOT_LOCKER);
+        refuse_symlink(&dot)?;
+        let config = read_config(&dot)?;
+        if let Some(rel) = config.store.strip_prefix("sqlite:") {
+            let db = dot.join(rel);
+            refuse_symlink(&db)?;
+            if !db.is_file() {
+                return Err(RepoError::Invalid {
+                    path: dot.clone(),
+                    reason: format!("its database `{rel}` is missing"),
+                });
+            }
+        }
+        let store = store::open(&config.store, &dot)?;
+        Ok(Self { root: root.to_owned(), dot, config, store })
+    }
+
+    /// The blob directory.
+    pub fn objects_dir(&self) -> PathBuf {
+        self.dot.join(OBJECTS_DIR)
+    }
+}
+
+fn read_config(dot: &Path) -> Result<Config, RepoError> {
+    let path = dot.join(CONFIG_FILE);
+    refuse_symlink(&path)?;
+    let bytes = fs::read(&path).map_err(|e| RepoError::Invalid {
+        path: dot.to_owned(),
+        reason: format!("cannot read {CONFIG_FILE}: {e}"),
+    })?;
+    #[derive(Deserialize)]
+    struct Format {
+        format: u32,
+    }
+    let format: Format = serde_json::from_slice(&bytes).map_err(|e| RepoError::Invalid {
+        path: dot.to_owned(),
+        reason: format!("{CONFIG_FILE} is malformed: {e}"),
+    })?;
+    if format.format > FORMAT {
+        return Err(RepoError::FormatTooNew { found: format.format, supported: FORMAT });
+    }
+    serde_json::from_slice(&bytes).map_err(|e| RepoError::Invalid {
+        path: dot.to_owned(),
+        reason: format!("{CONFIG_FILE} is malformed: {e}"),
+    })
+}
+
+/// What `init` found or made.
+#[derive(Debug)]
+pub enum Initialized {
+    Created(Repo),
+    Existing(Repo),
+}
+
+/// Creates `root/.locker/` (and `root` if needed), or opens it if it already exists.
+///
+/// The new repository is assembled in a temporary sibling directory and renamed into place, so
+/// a crash never leaves a half-made `.locker/`. `seed` runs on the new store before the rename
+/// (it writes the first journal entry).
+pub fn init(
+    root: &Path,
+    now: i64,
+    seed: impl FnOnce(&mut dyn Store, &Config) -> Result<(), RepoError>,
+) -> Result<Initialized, RepoError> {
+    let dot = root.join(DOT_LOCKER);
+    refuse_symlink(&dot)?;
+    if fs::symlink_metadata(&dot).is_ok() {
+        return Repo::open_root(root).map(Initialized::Existing);
+    }
+    fs::create_dir_all(root).map_err(io(root))?;
+    let tmp = root.join(format!(".locker.init-{}", crate::domain::secret::random_id()));
+    let result = (|| {
+        fs::DirBuilder::new().mode(0o700).create(&tmp).map_err(io(&tmp))?;
+        fs::DirBuilder::new().mode(0o700).create(tmp.join(OBJECTS_DIR)).map_err(io(&tmp))?;
+        let config = Config {
+            format: FORMAT,
+            repository_id: crate::domain::secret::random_id(),
+            created_at: now,
+            store: format!("sqlite:{DB_FILE}"),
+        };
+        let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
+        json.push(b'\n');
+        write_new_file(&tmp.join(CONFIG_FILE), &json)?;
+        let mut store = store::sqlite::create(&tmp.join(DB_FILE))?;
+        seed(&mut store, &config)?;
+        drop(store);
+        sync_dir(&tmp)?;
+        match fs::rename(&tmp, &dot) {
+            Ok(()) => {}
+            // Someone else initialised it first: theirs stands.
+            Err(_) if dot.is_dir() => return Ok(false),
+            Err(e) => return Err(io(&dot)(e)),
+        }
+        sync_dir(root)?;
+        Ok(true)
+    })();
+    if fs::symlink_metadata(&tmp).is_ok() {
+        let _ = fs::remove_dir_all(&tmp);
+    }
+    let created = result?;
+    let repo = Repo::open_root(root)?;
+    Ok(if created { Initialized::Created(repo) } else { Initialized::Existing(repo) })
+}
+
+/// Writes a new file with mode 0600 and syncs it.
+pub fn write_new_file(path: &Path, bytes: &[u8]) -> Result<(), RepoError> {
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io(path))?;
+    f.write_all(bytes).map_err(io(path))?;
+    f.sync_all().map_err(io(path))?;
+    Ok(())
+}
+
+/// Syncs a directory so that renames and creations in it are durable.
+pub fn sync_dir(dir: &Path) -> Result<(), RepoError> {
+    fs::File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+}
+
+/// The mode bits of a path (for tests and `doctor`).
+pub fn mode_of(path: &Path) -> std::io::Result<u32> {
+    Ok(fs::symlink_metadata(path)?.permissions().mode() & 0o7777)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_walks_up_and_refuses_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("proj");
+        let Initialized::Created(_) = init(&root, 0, |_, _| Ok(())).unwrap() else {
+            panic!("expected a new repository")
+        };
+        let deep = root.join("a/b");
+        fs::create_dir_all(&deep).unwrap();
+        assert_eq!(discover(&Location::Search(deep.clone())).unwrap(), root);
+        assert!(matches!(discover(&Location::Exact(deep.clone())), Err(RepoError::NotFoundAt(_))));
+        assert_eq!(mode_of(&root.join(DOT_LOCKER)).unwrap(), 0o700);
+        assert_eq!(mode_of(&root.join(DOT_LOCKER).join(DB_FILE)).unwrap(), 0o600);
+        assert_eq!(mode_of(&root.join(DOT_LOCKER).join(CONFIG_FILE)).unwrap(), 0o600);
+        assert_eq!(mode_of(&root.join(DOT_LOCKER).join(OBJECTS_DIR)).unwrap(), 0o700);
+
+        let linked = dir.path().join("linked");
+        fs::create_dir_all(&linked).unwrap();
+        std::os::unix::fs::symlink(root.join(DOT_LOCKER), linked.join(DOT_LOCKER)).unwrap();
+        assert!(matches!(discover(&Location::Search(linked.clone())), Err(RepoError::Symlink(_))));
+        assert!(matches!(init(&linked, 0, |_, _| Ok(())), Err(RepoError::Symlink(_))));
+        // A second init opens the existing repository.
+        assert!(matches!(init(&root, 0, |_, _| Ok(())).unwrap(), Initialized::Existing(_)));
+        // No temporary directories are left behind.
+        let leftovers: Vec<_> = fs::read_dir(&root)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".locker.init"))
+            .collect();
+        assert!(leftovers.is_empty());
+    }
+
+    #[test]
+    fn a_newer_format_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        init(dir.path(), 0, |_, _| Ok(())).unwrap();
+        let cfg = dir.path().join(DOT_LOCKER).join(CONFIG_FILE);
+        let text = fs::read_to_string(&cfg).unwrap().replace("\"format\": 1", "\"format\": 2");
+        fs::write(&cfg, text).unwrap();
+        assert!(matches!(
+            Repo::open_root(dir.path()),
+            Err(RepoError::FormatTooNew { found: 2, supported: 1 })
+        ));
+    }
+}

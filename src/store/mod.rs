@@ -1,0 +1,186 @@
+//! The storage trait and its backends.
+//!
+//! [`Store`] opens transactions; a [`Tx`] reads and writes rows. Every rule (check order,
+//! hashing, journaling) lives above this trait in `ops`, so another backend (PostgreSQL, for
+//! several servers sharing one repository) only has to persist rows and serialise writers:
+//! a write transaction must hold a lock that excludes every other writer of the repository
+//! from its first read to its commit.
+
+pub mod sqlite;
+
+use std::path::Path;
+
+use crate::domain::digest::Digest;
+use crate::domain::pad::{StoredState, TicketType};
+
+/// A failure of the storage layer.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the repository's schema version {found} is newer than this locker supports ({supported}); upgrade locker")]
+    SchemaTooNew { found: i64, supported: i64 },
+    #[error("the store is busy: another writer held the repository for too long")]
+    Busy,
+    #[error("the stored data is malformed: {0}")]
+    Corrupt(String),
+    #[error("a unique constraint was violated: {0}")]
+    Duplicate(String),
+    #[error("the disk is full")]
+    DiskFull,
+    #[error("the repository is read-only")]
+    ReadOnly,
+    #[error("storage I/O failed: {0}")]
+    Io(String),
+    #[error("SQLite: {0}")]
+    Sqlite(rusqlite::Error),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A pad's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PadRow {
+    pub id: String,
+    pub scope: String,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub max_blocks: u32,
+    pub max_bytes: u64,
+    pub block_count: u64,
+    pub current_bytes: u64,
+    pub state: StoredState,
+    pub write_key_hash: Digest,
+    pub head_hash: Digest,
+    pub sealed_at: Option<i64>,
+}
+
+/// One block of a pad.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockRow {
+    pub pad_id: String,
+    pub seq: u64,
+    pub prev_hash: Digest,
+    pub curr_hash: Digest,
+    pub content_type: String,
+    pub payload: Vec<u8>,
+    pub created_at: i64,
+}
+
+/// A read ticket, known only by its digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketRow {
+    pub digest: Digest,
+    pub pad_id: String,
+    pub ticket_type: TicketType,
+    pub created_at: i64,
+    pub lease_started_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+/// One journal entry as stored: the hashed bytes plus the columns that index them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalRow {
+    pub seq: u64,
+    pub prev_hash: Digest,
+    pub hash: Digest,
+    pub entry: Vec<u8>,
+    pub time: i64,
+    pub kind: String,
+    pub actor: String,
+    pub scope: String,
+    pub subject: String,
+}
+
+/// The journal's stored head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JournalHead {
+    pub seq: u64,
+    pub hash: Digest,
+}
+
+/// A page of the journal.
+#[derive(Debug, Clone, Default)]
+pub struct JournalQuery {
+    /// Exact kind, or a prefix when it ends with `.` (e.g. `pad.`).
+    pub kind: Option<String>,
+    pub subject: Option<String>,
+    pub actor: Option<String>,
+    pub scope: Option<String>,
+    /// Only entries with a sequence number greater than this.
+    pub after: Option<u64>,
+    /// Only entries with a sequence number smaller than this.
+    pub before: Option<u64>,
+    /// Oldest first instead of newest first.
+    pub ascending: bool,
+    pub limit: u64,
+}
+
+/// Filters for listing pads.
+#[derive(Debug, Clone, Default)]
+pub struct PadQuery {
+    pub scope: Option<String>,
+    /// Only pads whose id sorts after this (for paging).
+    pub after: Option<String>,
+    pub limit: u64,
+}
+
+/// Row counts, for progress bars.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub journal: u64,
+    pub pads: u64,
+    pub blocks: u64,
+}
+
+/// A callback's answer while streaming rows.
+pub type Flow = std::ops::ControlFlow<()>;
+
+/// A repository store.
+pub trait Store: Send {
+    /// `"sqlite"` or `"postgres"`.
+    fn kind(&self) -> &'static str;
+    /// A consistent read-only snapshot.
+    fn read(&mut self) -> Result<Box<dyn Tx + '_>>;
+    /// A write transaction holding the repository's write lock from its start to its commit.
+    fn write(&mut self) -> Result<Box<dyn Tx + '_>>;
+}
+
+/// A transaction. Dropping it without [`Tx::commit`] rolls it back.
+pub trait Tx {
+    fn pad(&self, id: &str) -> Result<Option<PadRow>>;
+    fn pads(&self, q: &PadQuery) -> Result<Vec<PadRow>>;
+    fn for_each_pad(&self, f: &mut dyn FnMut(PadRow) -> Flow) -> Result<()>;
+    /// Blocks `from..=to` of a pad, in order.
+    fn blocks(&self, pad: &str, from: u64, to: u64) -> Result<Vec<BlockRow>>;
+    /// Sum of the payload lengths of blocks `from..=to`.
+    fn blocks_bytes(&self, pad: &str, from: u64, to: u64) -> Result<u64>;
+    /// Every stored block of a pad, in sequence order, one at a time.
+    fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()>;
+    fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>>;
+    /// Every ticket, one at a time.
+    fn for_each_ticket(&self, f: &mut dyn FnMut(TicketRow) -> Flow) -> Result<()>;
+    fn journal_head(&self) -> Result<Option<JournalHead>>;
+    fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>>;
+    /// Every journal entry in sequence order, one at a time.
+    fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()>;
+    fn counts(&self) -> Result<Counts>;
+
+    fn insert_pad(&mut self, pad: &PadRow) -> Result<()>;
+    /// Writes a pad's mutable fields (counts, head, state, sealed_at).
+    fn update_pad(&mut self, pad: &PadRow) -> Result<()>;
+    fn insert_block(&mut self, block: &BlockRow) -> Result<()>;
+    fn insert_ticket(&mut self, t: &TicketRow) -> Result<()>;
+    /// Writes a ticket's mutable fields (lease start, revocation).
+    fn update_ticket(&mut self, t: &TicketRow) -> Result<()>;
+    /// Appends a journal row and moves the journal head to it.
+    fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
+
+    fn commit(self: Box<Self>) -> Result<()>;
+}
+
+/// Opens the store a repository's config names, relative to its `.locker/` directory.
+pub fn open(url: &str, dot_locker: &Path) -> Result<Box<dyn Store>> {
+    match url.strip_prefix("sqlite:") {
+        Some(rel) => Ok(Box::new(sqlite::SqliteStore::open(&dot_locker.join(rel))?)),
+        None => Err(StoreError::Corrupt(format!("unknown store `{url}` in config.json"))),
+    }
+}

@@ -1,0 +1,573 @@
+//! The SQLite store: one file in WAL mode with `synchronous=FULL`, every write transaction a
+//! `BEGIN IMMEDIATE`, and a busy handler with jittered backoff so that concurrent writer
+//! processes neither starve nor see `SQLITE_BUSY`.
+
+use std::cell::Cell;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
+
+use super::{
+    BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, PadQuery, PadRow, Result, Store,
+    StoreError, TicketRow, Tx,
+};
+use crate::domain::digest::Digest;
+use crate::domain::pad::{StoredState, TicketType};
+
+/// Append-only migrations; the schema version is their count (`PRAGMA user_version`).
+const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+
+/// The schema version this binary writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// How long a writer keeps retrying a locked repository before giving up.
+const BUSY_DEADLINE: Duration = Duration::from_secs(60);
+
+/// A repository's SQLite database.
+pub struct SqliteStore {
+    conn: Connection,
+}
+
+impl SqliteStore {
+    /// Opens (and migrates) an existing database file.
+    pub fn open(path: &Path) -> Result<Self> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        Self::configure(conn)
+    }
+
+    fn configure(mut conn: Connection) -> Result<Self> {
+        conn.busy_handler(Some(busy_backoff))?;
+        let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Io(format!("could not enable WAL mode (got {mode})")));
+        }
+        conn.execute_batch(
+            "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384;",
+        )?;
+        migrate(&mut conn)?;
+        Ok(Self { conn })
+    }
+
+    /// The schema version recorded in the database.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+}
+
+fn migrate(conn: &mut Connection) -> Result<()> {
+    let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew { found: current, supported: SCHEMA_VERSION });
+    }
+    if current == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let current: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew { found: current, supported: SCHEMA_VERSION });
+    }
+    let from = usize::try_from(current).unwrap_or(0);
+    for m in &MIGRATIONS[from..] {
+        tx.execute_batch(m)?;
+    }
+    tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
+    tx.commit()?;
+    Ok(())
+}
+
+thread_local! {
+    static BUSY_SINCE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static RNG: Cell<u64> = Cell::new(u64::from_le_bytes(crate::domain::secret::random_bytes::<8>()) | 1);
+}
+
+/// SQLite's busy handler: sleeps a random 25%–100% of an interval that doubles from 50 µs up
+/// to 2 ms, so that waiting writers wake at different times and none is starved by the long,
+/// fixed sleeps of the default handler; gives up after [`BUSY_DEADLINE`].
+fn busy_backoff(attempt: i32) -> bool {
+    let now = Instant::now();
+    let since = BUSY_SINCE.with(|c| {
+        if attempt == 0 || c.get().is_none() {
+            c.set(Some(now));
+        }
+        c.get().unwrap_or(now)
+    });
+    if now.duration_since(since) > BUSY_DEADLINE {
+        BUSY_SINCE.with(|c| c.set(None));
+        return false;
+    }
+    let cap = 50u64 << attempt.clamp(0, 5);
+    let r = RNG.with(|c| {
+        let mut x = c.get();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c.set(x);
+        x
+    });
+    let micros = cap / 4 + r % (cap - cap / 4 + 1);
+    std::thread::sleep(Duration::from_micros(micros));
+    true
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        map_err(e)
+    }
+}
+
+/// Maps SQLite failures that a user can act on to their own variants.
+fn map_err(e: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode as C;
+    match e.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => StoreError::Busy,
+        Some(C::DiskFull) => StoreError::DiskFull,
+        Some(C::ReadOnly) => StoreError::ReadOnly,
+        Some(C::SystemIoFailure | C::CannotOpen) => StoreError::Io(e.to_string()),
+        Some(C::ConstraintViolation) => StoreError::Duplicate(e.to_string()),
+        _ => StoreError::Sqlite(e),
+    }
+}
+
+trait SqlResult<T> {
+    fn db(self) -> Result<T>;
+}
+impl<T> SqlResult<T> for rusqlite::Result<T> {
+    fn db(self) -> Result<T> {
+        self.map_err(map_err)
+    }
+}
+
+impl Store for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Deferred).db()?;
+        Ok(Box::new(SqliteTx { tx, writable: false }))
+    }
+
+    fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
+        BUSY_SINCE.with(|c| c.set(None));
+        Ok(Box::new(SqliteTx { tx, writable: true }))
+    }
+}
+
+struct SqliteTx<'c> {
+    tx: rusqlite::Transaction<'c>,
+    writable: bool,
+}
+
+fn digest_col(row: &Row<'_>, idx: usize) -> rusqlite::Result<Digest> {
+    let s: String = row.get(idx)?;
+    Digest::parse(&s).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
+fn u64_col(row: &Row<'_>, idx: usize) -> rusqlite::Result<u64> {
+    let v: i64 = row.get(idx)?;
+    u64::try_from(v).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Integer, Box::new(e))
+    })
+}
+
+fn sql_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn bad_value(idx: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        idx,
+        rusqlite::types::Type::Text,
+        format!("unknown {what}").into(),
+    )
+}
+
+const PAD_COLS: &str = "id, scope, created_at, expires_at, max_blocks, max_bytes, block_count, \
+                        current_bytes, state, write_key_hash, head_hash, sealed_at";
+
+fn pad_row(r: &Row<'_>) -> rusqlite::Result<PadRow> {
+    let state: String = r.get(8)?;
+    Ok(PadRow {
+        id: r.get(0)?,
+        scope: r.get(1)?,
+        created_at: r.get(2)?,
+        expires_at: r.get(3)?,
+        max_blocks: r.get(4)?,
+        max_bytes: u64_col(r, 5)?,
+        block_count: u64_col(r, 6)?,
+        current_bytes: u64_col(r, 7)?,
+        state: StoredState::parse(&state).ok_or_else(|| bad_value(8, "pad state"))?,
+        write_key_hash: digest_col(r, 9)?,
+        head_hash: digest_col(r, 10)?,
+        sealed_at: r.get(11)?,
+    })
+}
+
+const BLOCK_COLS: &str = "pad_id, seq, prev_hash, curr_hash, content_type, payload, created_at";
+
+fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
+    Ok(BlockRow {
+        pad_id: r.get(0)?,
+        seq: u64_col(r, 1)?,
+        prev_hash: digest_col(r, 2)?,
+        curr_hash: digest_col(r, 3)?,
+        content_type: r.get(4)?,
+        payload: r.get(5)?,
+        created_at: r.get(6)?,
+    })
+}
+
+const TICKET_COLS: &str = "digest, pad_id, type, created_at, lease_started_at, revoked_at";
+
+fn ticket_row(r: &Row<'_>) -> rusqlite::Result<TicketRow> {
+    let t: String = r.get(2)?;
+    Ok(TicketRow {
+        digest: digest_col(r, 0)?,
+        pad_id: r.get(1)?,
+        ticket_type: TicketType::parse(&t).ok_or_else(|| bad_value(2, "ticket type"))?,
+        created_at: r.get(3)?,
+        lease_started_at: r.get(4)?,
+        revoked_at: r.get(5)?,
+    })
+}
+
+const JOURNAL_COLS: &str = "seq, prev_hash, hash, entry, time, kind, actor, scope, subject";
+
+fn journal_row(r: &Row<'_>) -> rusqlite::Result<JournalRow> {
+    Ok(JournalRow {
+        seq: u64_col(r, 0)?,
+        prev_hash: digest_col(r, 1)?,
+        hash: digest_col(r, 2)?,
+        entry: r.get(3)?,
+        time: r.get(4)?,
+        kind: r.get(5)?,
+        actor: r.get(6)?,
+        scope: r.get(7)?,
+        subject: r.get(8)?,
+    })
+}
+
+impl SqliteTx<'_> {
+    fn check_writable(&self) -> Result<()> {
+        if self.writable {
+            Ok(())
+        } else {
+            Err(StoreError::Io("write attempted in a read-only transaction".into()))
+        }
+    }
+
+    fn stream<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn rusqlite::ToSql],
+        map: fn(&Row<'_>) -> rusqlite::Result<T>,
+        f: &mut dyn FnMut(T) -> Flow,
+    ) -> Result<()> {
+        let mut stmt = self.tx.prepare_cached(sql).db()?;
+        let mut rows = stmt.query(params).db()?;
+        while let Some(row) = rows.next().db()? {
+            let item = map(row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            if f(item).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Tx for SqliteTx<'_> {
+    fn pad(&self, id: &str) -> Result<Option<PadRow>> {
+        let sql = format!("SELECT {PAD_COLS} FROM pads WHERE id = ?1");
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        stmt.query_row([id], pad_row).optional().db()
+    }
+
+    fn pads(&self, q: &PadQuery) -> Result<Vec<PadRow>> {
+        let sql = format!(
+            "SELECT {PAD_COLS} FROM pads WHERE (?1 IS NULL OR scope = ?1) \
+             AND (?2 IS NULL OR id > ?2) ORDER BY id LIMIT ?3"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map(params![q.scope, q.after, sql_i64(q.limit)], pad_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn for_each_pad(&self, f: &mut dyn FnMut(PadRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {PAD_COLS} FROM pads ORDER BY id");
+        self.stream(&sql, &[], pad_row, f)
+    }
+
+    fn blocks(&self, pad: &str, from: u64, to: u64) -> Result<Vec<BlockRow>> {
+        let sql = format!(
+            "SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map(params![pad, sql_i64(from), sql_i64(to)], block_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn blocks_bytes(&self, pad: &str, from: u64, to: u64) -> Result<u64> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT COALESCE(SUM(length(payload)), 0) FROM blocks \
+                 WHERE pad_id = ?1 AND seq BETWEEN ?2 AND ?3",
+            )
+            .db()?;
+        let n: i64 = stmt.query_row(params![pad, sql_i64(from), sql_i64(to)], |r| r.get(0)).db()?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = ?1 ORDER BY seq");
+        self.stream(&sql, &[&pad], block_row, f)
+    }
+
+    fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {
+        let sql = format!("SELECT {TICKET_COLS} FROM tickets WHERE digest = ?1");
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        stmt.query_row([digest.to_hex()], ticket_row).optional().db()
+    }
+
+    fn for_each_ticket(&self, f: &mut dyn FnMut(TicketRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {TICKET_COLS} FROM tickets ORDER BY digest");
+        self.stream(&sql, &[], ticket_row, f)
+    }
+
+    fn journal_head(&self) -> Result<Option<JournalHead>> {
+        let mut stmt =
+            self.tx.prepare_cached("SELECT seq, hash FROM journal_head WHERE id = 1").db()?;
+        stmt.query_row([], |r| Ok(JournalHead { seq: u64_col(r, 0)?, hash: digest_col(r, 1)? }))
+            .optional()
+            .db()
+    }
+
+    fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>> {
+        let (kind_exact, kind_prefix) = match &q.kind {
+            Some(k) if k.ends_with('.') => (None, Some(format!("{k}%"))),
+            Some(k) => (Some(k.clone()), None),
+            None => (None, None),
+        };
+        let order = if q.ascending { "ASC" } else { "DESC" };
+        let sql = format!(
+            "SELECT {JOURNAL_COLS} FROM journal WHERE (?1 IS NULL OR kind = ?1) \
+             AND (?2 IS NULL OR kind LIKE ?2) AND (?3 IS NULL OR subject = ?3) \
+             AND (?4 IS NULL OR actor = ?4) AND (?5 IS NULL OR scope = ?5) \
+             AND (?6 IS NULL OR seq > ?6) AND (?7 IS NULL OR seq < ?7) \
+             ORDER BY seq {order} LIMIT ?8"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt
+            .query_map(
+                params![
+                    kind_exact,
+                    kind_prefix,
+                    q.subject,
+                    q.actor,
+                    q.scope,
+                    q.after.map(sql_i64),
+                    q.before.map(sql_i64),
+                    sql_i64(q.limit)
+                ],
+                journal_row,
+            )
+            .db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {JOURNAL_COLS} FROM journal ORDER BY seq");
+        self.stream(&sql, &[], journal_row, f)
+    }
+
+    fn counts(&self) -> Result<Counts> {
+        let count = |table: &str| -> Result<u64> {
+            // MAX(rowid) is O(1) and close enough for a progress bar.
+            let n: Option<i64> = self
+                .tx
+                .query_row(&format!("SELECT MAX(rowid) FROM {table}"), [], |r| r.get(0))
+                .db()?;
+            Ok(n.and_then(|n| u64::try_from(n).ok()).unwrap_or(0))
+        };
+        Ok(Counts { journal: count("journal")?, pads: count("pads")?, blocks: count("blocks")? })
+    }
+
+    fn insert_pad(&mut self, p: &PadRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO pads ({PAD_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                p.id,
+                p.scope,
+                p.created_at,
+                p.expires_at,
+                p.max_blocks,
+                sql_i64(p.max_bytes),
+                sql_i64(p.block_count),
+                sql_i64(p.current_bytes),
+                p.state.as_str(),
+                p.write_key_hash.to_hex(),
+                p.head_hash.to_hex(),
+                p.sealed_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn update_pad(&mut self, p: &PadRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE pads SET block_count = ?2, current_bytes = ?3, state = ?4, head_hash = ?5, \
+                 sealed_at = ?6 WHERE id = ?1",
+            )
+            .db()?
+            .execute(params![
+                p.id,
+                sql_i64(p.block_count),
+                sql_i64(p.current_bytes),
+                p.state.as_str(),
+                p.head_hash.to_hex(),
+                p.sealed_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_block(&mut self, b: &BlockRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO blocks ({BLOCK_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                b.pad_id,
+                sql_i64(b.seq),
+                b.prev_hash.to_hex(),
+                b.curr_hash.to_hex(),
+                b.content_type,
+                b.payload,
+                b.created_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO tickets ({TICKET_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                t.digest.to_hex(),
+                t.pad_id,
+                t.ticket_type.as_str(),
+                t.created_at,
+                t.lease_started_at,
+                t.revoked_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn update_ticket(&mut self, t: &TicketRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE tickets SET lease_started_at = ?2, revoked_at = ?3 WHERE digest = ?1",
+            )
+            .db()?
+            .execute(params![t.digest.to_hex(), t.lease_started_at, t.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_journal(&mut self, j: &JournalRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO journal ({JOURNAL_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                sql_i64(j.seq),
+                j.prev_hash.to_hex(),
+                j.hash.to_hex(),
+                j.entry,
+                j.time,
+                j.kind,
+                j.actor,
+                j.scope,
+                j.subject
+            ])
+            .db()?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO journal_head (id, seq, hash) VALUES (1, ?1, ?2) \
+                 ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+            )
+            .db()?
+            .execute(params![sql_i64(j.seq), j.hash.to_hex()])
+            .db()?;
+        Ok(())
+    }
+
+    fn commit(self: Box<Self>) -> Result<()> {
+        self.tx.commit().db()
+    }
+}
+
+/// Creates a new, empty database file with mode 0600 at `path` and applies the schema.
+pub fn create(path: &Path) -> Result<SqliteStore> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| StoreError::Io(format!("{}: {e}", path.display())))?;
+    SqliteStore::open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_once_and_refuses_a_newer_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locker.db");
+        let store = create(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(store);
+        let store = SqliteStore::open(&path).unwrap();
+        let mode: String = store.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+        let sync: i64 = store.conn.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap();
+        assert_eq!(sync, 2, "synchronous=FULL");
+        let fk: i64 = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert_eq!(fk, 1);
+        store.conn.execute_batch(&format!("PRAGMA user_version = {}", SCHEMA_VERSION + 1)).unwrap();
+        drop(store);
+        match SqliteStore::open(&path) {
+            Err(StoreError::SchemaTooNew { found, supported }) => {
+                assert_eq!((found, supported), (SCHEMA_VERSION + 1, SCHEMA_VERSION));
+            }
+            other => panic!("expected SchemaTooNew, got {:?}", other.map(|_| ())),
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The sealed test environment every integration test uses: a temporary HOME and working
+//! directory, a cleared environment, a fixed clock unless a test moves it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The fixed time tests run at (`LOCKER_NOW`), unless they set another.
+pub const NOW: i64 = 1_800_000_000;
+
+/// A temporary directory with its own repository location and a sealed environment.
+pub struct TestEnv {
+    pub dir: tempfile::TempDir,
+    pub now: i64,
+}
+
+impl Default for TestEnv {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestEnv {
+    /// A fresh, empty directory (no repository yet).
+    pub fn new() -> Self {
+        Self { dir: tempfile::tempdir().expect("a temporary directory"), now: NOW }
+    }
+
+    /// A fresh directory with `locker init` already run in it.
+    pub fn init() -> Self {
+        let env = Self::new();
+        env.locker().arg("init").assert().success();
+        env
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The `.locker/locker.db` file.
+    pub fn db_path(&self) -> PathBuf {
+        self.path().join(".locker").join("locker.db")
+    }
+
+    /// The real `locker` binary with a cleared environment, run in the test directory.
+    pub fn locker(&self) -> Command {
+        let mut cmd = Command::new(bin());
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("NO_COLOR", "1")
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("LOCKER_NOW", self.now.to_string())
+            .current_dir(self.path());
+        cmd
+    }
+
+    /// Runs `locker --json ARGS`, expects exit 0, and parses stdout as one JSON object.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let out = self.locker().arg("--json").args(args).output().expect("locker runs");
+        assert!(
+            out.status.success(),
+            "locker {args:?} failed with {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+    }
+
+    /// Runs `locker --json ARGS`, expects exit `code`, and parses stderr's JSON error.
+    pub fn json_err(&self, args: &[&str], code: i32) -> Value {
+        let out = self.locker().arg("--json").args(args).output().expect("locker runs");
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "locker {args:?}: stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "an error prints nothing on stdout");
+        serde_json::from_slice(&out.stderr).expect("stderr is one JSON error object")
+    }
+
+    /// A fingerprint of the repository's state: the journal head and every table's row count.
+    /// Equal fingerprints before and after a failed command prove it changed nothing.
+    pub fn fingerprint(&self) -> String {
+        let conn = rusqlite::Connection::open_with_flags(
+            self.db_path(),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .expect("the database opens");
+        let mut parts = Vec::new();
+        let mut stmt = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap();
+        let tables: Vec<String> =
+            stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        for t in tables {
+            let n: i64 =
+                conn.query_row(&format!("SELECT COUNT(*) FROM \"{t}\""), [], |r| r.get(0)).unwrap();
+            parts.push(format!("{t}={n}"));
+        }
+        let head: Option<(i64, String)> = conn
+            .query_row("SELECT seq, hash FROM journal_head WHERE id = 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .ok();
+        parts.push(format!("head={head:?}"));
+        let pads: Vec<String> = conn
+            .prepare("SELECT id || ':' || state || ':' || head_hash || ':' || block_count FROM pads ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        parts.extend(pads);
+        parts.join(" ")
+    }
+
+    /// Opens the database directly, to tamper with it behind locker's back.
+    pub fn sql(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.db_path()).expect("the database opens")
+    }
+}
+
+/// The path of the `locker` binary under test.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_locker"))
+}
+
+/// A valid `locker.handoff.v1` envelope.
+pub const ENVELOPE: &str = r#"{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":["c1"],"artifacts":[{"name":"x"}],"budget_usd":1.25}"#;
+
+/// A created pad's capabilities.
+pub struct Pad {
+    pub id: String,
+    pub key: String,
+    pub ticket: String,
+}
+
+impl TestEnv {
+    /// Creates a pad and returns its capabilities.
+    pub fn create_pad(&self, extra: &[&str]) -> Pad {
+        let mut args = vec!["pad", "create"];
+        args.extend_from_slice(extra);
+        let v = self.json(&args);
+        Pad {
+            id: v["pad_id"].as_str().unwrap().to_owned(),
+            key: v["write_key"].as_str().unwrap().to_owned(),
+            ticket: v["read_ticket"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    /// Appends `data` to a pad with its key, expecting success; returns the ack.
+    pub fn append(&self, pad: &Pad, data: &str) -> Value {
+        self.json(&["append", &pad.id, "--key", &pad.key, "--data", data])
+    }
+}

@@ -1,0 +1,4 @@
+//! The one integration-test binary: every test runs the real `locker` binary.
+
+mod common;
+mod smoke;
