@@ -94,8 +94,7 @@ fn test_discovery_walks_up_from_a_subdirectory() {
     let env = TestEnv::init();
     let deep = env.path().join("x/y/z");
     std::fs::create_dir_all(&deep).unwrap();
-    let out =
-        env.locker().current_dir(&deep).args(["--json", "pad", "create"]).output().unwrap();
+    let out = env.locker().current_dir(&deep).args(["--json", "pad", "create"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!deep.join(".locker").exists());
     let pads = env.json(&["pad", "list"]);

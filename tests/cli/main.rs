@@ -2,4 +2,5 @@
 
 mod common;
 mod init;
+mod pad;
 mod smoke;

@@ -176,6 +176,19 @@ impl TestEnv {
 }
 
 impl TestEnv {
+    /// The real `locker` binary as a `std::process::Command` (for spawning, piping and
+    /// killing), with the same sealed environment as [`TestEnv::locker`].
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(bin());
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("NO_COLOR", "1")
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("LOCKER_NOW", self.now.to_string())
+            .current_dir(self.path());
+        cmd
+    }
+
     /// Runs `locker --json ARGS` and returns its output, whatever the exit code.
     pub fn run(&self, args: &[&str]) -> std::process::Output {
         self.locker().arg("--json").args(args).output().expect("locker runs")
