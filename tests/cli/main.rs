@@ -4,5 +4,6 @@ mod common;
 mod deposit;
 mod hashes;
 mod init;
+mod log;
 mod pad;
 mod smoke;
