@@ -7,3 +7,4 @@ mod init;
 mod log;
 mod pad;
 mod smoke;
+mod tamper;
