@@ -1,6 +1,8 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod common;
+mod concurrency;
+mod crash;
 mod deposit;
 mod hashes;
 mod init;
