@@ -248,3 +248,16 @@ fn test_unknown_or_broken_config_is_refused() {
     assert_eq!(env.fingerprint(), before);
     env.json(&["pad", "create"]);
 }
+
+#[test]
+fn test_locker_now_must_be_integer_seconds() {
+    let env = TestEnv::init();
+    for bad in ["soon", "1.5", ""] {
+        let out = env.locker().env("LOCKER_NOW", bad).args(["--json", "pad", "list"]).output();
+        let out = out.unwrap();
+        assert_eq!(out.status.code(), Some(2), "LOCKER_NOW={bad:?}");
+        let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+        assert_eq!(e["error"], "usage");
+        assert!(e["detail"].as_str().unwrap().contains("LOCKER_NOW"), "{e}");
+    }
+}
