@@ -207,6 +207,32 @@ pub fn authenticate(store: &mut dyn Store, presented: &Secret) -> OpResult<Actor
     }
 }
 
+/// Who acts: the agent of `token` when one is presented (and `scope`, if given, must be its
+/// scope), else the operator in `scope` (default `default`).
+pub fn actor_for(
+    store: &mut dyn Store,
+    token: Option<&Secret>,
+    scope: Option<&str>,
+) -> OpResult<Actor> {
+    if let Some(scope) = scope {
+        token::check_scope(scope).map_err(|e| invalid(&e))?;
+    }
+    match token {
+        Some(t) => {
+            let actor = authenticate(store, t)?;
+            match scope {
+                Some(s) if s != actor.scope => Err(OpError::forbidden(format!(
+                    "this token acts only in scope `{}`",
+                    actor.scope
+                ))
+                .hint("Drop `--scope`, or unset `LOCKER_TOKEN` to act as the operator.")),
+                _ => Ok(actor),
+            }
+        }
+        None => Ok(Actor::operator_in(scope.unwrap_or(token::DEFAULT_SCOPE))),
+    }
+}
+
 /// Re-checks, inside `tx`, that an agent actor's token is still the agent's, unrevoked and in
 /// the actor's scope. Call it first in every transaction that acts for `actor`; the operator
 /// always passes.
