@@ -409,3 +409,67 @@ fn check_limit(limit: u64) -> OpResult<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::secret::Secret;
+    use crate::ops::{token, Actor, FixedClock};
+    use crate::repo::Repo;
+
+    fn request(content: &[u8]) -> PublishRequest<'_> {
+        PublishRequest { key: "k", expected_version: 0, op_id: "op", content }
+    }
+
+    #[test]
+    fn a_token_revoked_after_authentication_is_refused_inside_the_transaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = FixedClock(100);
+        let (_, mut repo) = crate::ops::init::init(dir.path(), &clock).unwrap();
+        let created = {
+            let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
+            token::create(&mut ctx, "worker-a", "demo").unwrap()
+        };
+        let actor = token::authenticate(repo.store.as_mut(), &Secret::new(created.token)).unwrap();
+        assert_eq!((actor.name.as_str(), actor.scope.as_str()), ("worker-a", "demo"));
+
+        // Revoked through another connection after the agent authenticated.
+        let mut other = Repo::open_root(dir.path()).unwrap();
+        token::revoke(&mut Ctx::new(other.store.as_mut(), Actor::operator(), &clock), "worker-a")
+            .unwrap();
+        let head = repo.store.read().unwrap().journal_head().unwrap();
+
+        let mut ctx = Ctx::new(repo.store.as_mut(), actor.clone(), &clock);
+        let err = publish(&mut ctx, &request(b"x")).unwrap_err();
+        assert_eq!((err.kind, err.code.as_ref()), (ErrorKind::Unauthorized, "unauthorized"));
+        let err = get(&mut ctx, "k", None).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Unauthorized);
+        assert_eq!(repo.store.read().unwrap().journal_head().unwrap(), head, "nothing journaled");
+    }
+
+    #[test]
+    fn a_forged_principal_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = FixedClock(100);
+        let (_, mut repo) = crate::ops::init::init(dir.path(), &clock).unwrap();
+        let created = {
+            let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
+            token::create(&mut ctx, "worker-a", "demo").unwrap()
+        };
+        let real = token::authenticate(repo.store.as_mut(), &Secret::new(created.token)).unwrap();
+        for forged in [
+            Actor { scope: "other".into(), ..real.clone() },
+            Actor { name: "worker-b".into(), ..real.clone() },
+            Actor { token: Some(Digest::of(b"guess")), ..real.clone() },
+        ] {
+            let mut ctx = Ctx::new(repo.store.as_mut(), forged, &clock);
+            assert_eq!(
+                publish(&mut ctx, &request(b"x")).unwrap_err().kind,
+                ErrorKind::Unauthorized
+            );
+            assert_eq!(list(&mut ctx, None, 10).unwrap_err().kind, ErrorKind::Unauthorized);
+        }
+        let mut ctx = Ctx::new(repo.store.as_mut(), real, &clock);
+        assert_eq!(publish(&mut ctx, &request(b"x")).unwrap().artifact.version, 1);
+    }
+}

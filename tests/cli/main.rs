@@ -1,4 +1,7 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod artifact;
+mod blob;
 mod common;
 mod smoke;
+mod token;
