@@ -43,7 +43,7 @@ fn test_blob_small_inline_large_in_objects_and_deduplicated() {
     assert_eq!(std::fs::read(&path).unwrap(), large);
     assert_eq!(mode(&path), 0o600);
     assert_eq!(mode(path.parent().unwrap()), 0o700);
-    assert_eq!(walk(&env.path().join(".locker/objects")), [path.clone()]);
+    assert_eq!(walk(&env.path().join(".locker/objects")), std::slice::from_ref(&path));
 
     // The same content under another key, and as a second version: one blob, one file.
     publish_file(&env, "copy", &large, "c");
