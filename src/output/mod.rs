@@ -46,7 +46,7 @@ impl Printer {
         match self.format {
             OutputFormat::Human => r.render_human(&mut out)?,
             OutputFormat::Json => {
-                // `io::Error::from` keeps an I/O failure's kind, so a closed pipe stays `BrokenPipe`.
+                // `io::Error::from` keeps the kind, so a closed pipe stays a `BrokenPipe`.
                 serde_json::to_writer(&mut out, r).map_err(io::Error::from)?;
                 out.write_all(b"\n")?;
             }

@@ -200,14 +200,14 @@ fn test_deposit_failures_create_nothing() {
         "block 1: payload exceeds 65536 bytes",
     );
     // A missing file, and `-` as an artifact.
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let e = env.json_err(&["deposit", "--envelope", &good, "--artifact", "/no/such/file"], 6);
     assert!(e["detail"].as_str().unwrap().contains("/no/such/file"), "{e}");
     assert_eq!(
         env.json_err(&["deposit", "--envelope", &good, "--artifact", "-"], 2)["error"],
         "usage"
     );
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     assert_eq!(journal_kinds(&env), ["repo.init"]);
     assert!(env.json(&["pad", "list"])["pads"].as_array().unwrap().is_empty());
     // Exactly at the pad limit is fine: envelope + 3 × 65536 + the rest.

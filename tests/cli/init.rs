@@ -62,7 +62,7 @@ fn test_init_again_changes_nothing_and_says_so() {
     let env = TestEnv::init();
     let dot = env.path().join(".locker");
     let config = std::fs::read(dot.join("config.json")).unwrap();
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let out = env.locker().env("LOCKER_NOW", (NOW + 50).to_string()).arg("init").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -71,7 +71,7 @@ fn test_init_again_changes_nothing_and_says_so() {
     let again = env.json(&["init"]);
     assert_eq!(again["created"], false);
     assert_eq!(std::fs::read(dot.join("config.json")).unwrap(), config);
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     assert_eq!(journal_kinds(&env), vec!["repo.init"]);
 }
 
@@ -197,7 +197,7 @@ fn test_symlinked_database_is_refused() {
 fn test_a_schema_newer_than_the_binary_is_refused() {
     let env = TestEnv::init();
     env.sql().execute_batch("PRAGMA user_version = 999").unwrap();
-    let before = env.fingerprint();
+    let before = env.snapshot();
     for args in [&["pad", "create"][..], &["log"], &["verify"], &["init"]] {
         let e = env.json_err(args, 8);
         assert_eq!(e["error"], "schema_too_new", "{args:?}");
@@ -207,7 +207,7 @@ fn test_a_schema_newer_than_the_binary_is_refused() {
     }
     let version: i64 = env.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
     assert_eq!(version, 999);
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
 }
 
 #[test]
@@ -215,7 +215,7 @@ fn test_unknown_or_broken_config_is_refused() {
     let env = TestEnv::init();
     let cfg = env.path().join(".locker/config.json");
     let original = std::fs::read_to_string(&cfg).unwrap();
-    let before = env.fingerprint();
+    let before = env.snapshot();
 
     std::fs::write(&cfg, original.replace("\"format\": 1", "\"format\": 2")).unwrap();
     let e = env.json_err(&["pad", "create"], 8);
@@ -245,7 +245,7 @@ fn test_unknown_or_broken_config_is_refused() {
 
     std::fs::write(&cfg, &original).unwrap();
     std::fs::set_permissions(&cfg, std::fs::Permissions::from_mode(0o600)).unwrap();
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     env.json(&["pad", "create"]);
 }
 

@@ -1,5 +1,7 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod artifact;
+mod blob;
 mod common;
 mod concurrency;
 mod crash;
@@ -10,3 +12,4 @@ mod log;
 mod pad;
 mod smoke;
 mod tamper;
+mod token;

@@ -90,10 +90,10 @@ fn test_pad_create_limits_at_and_past_their_edges() {
         let arg = format!("{flag}={value}");
         env.fails(&["pad", "create", &arg], 6, "unprocessable", detail);
     }
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let out = env.run(&["pad", "create", "--ttl", "soon"]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,7 +175,7 @@ fn test_pad_append_oversize_is_refused_before_the_pad_lookup() {
         "payload_too_large",
         detail,
     );
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let mut child = env
         .process()
         .args(["--json", "append", &pad.id, "-", "--key", &pad.key])
@@ -190,7 +190,7 @@ fn test_pad_append_oversize_is_refused_before_the_pad_lookup() {
     assert_eq!(out.status.code(), Some(6));
     let e: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(e["detail"], detail);
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
 }
 
 #[test]
@@ -228,7 +228,7 @@ fn test_pad_append_check_order() {
         "conflict",
         "pad is sealed",
     );
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let at = NOW + 10;
     for payload in [&["--data", "x"][..], &[empty.as_str()]] {
         let mut args = vec!["append", expiring.id.as_str(), "--key", expiring.key.as_str()];
@@ -239,7 +239,7 @@ fn test_pad_append_check_order() {
             (Some("gone"), Some("pad is expired"))
         );
     }
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     // One second earlier it is still open.
     env.json_at(at - 1, &["append", &expiring.id, "--key", &expiring.key, "--data", "in time"]);
     // 6. empty payload before the quota.
@@ -464,10 +464,10 @@ fn test_pad_seal_and_its_errors() {
     assert_eq!(m["state"], "sealed");
     // An expired pad cannot be sealed.
     let exp = env.pad_with_envelope(&["--ttl", "60"]);
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let e = env.json_err_at(NOW + 60, &["seal", &exp.id, "--key", &exp.key], 7);
     assert_eq!((e["error"].as_str(), e["detail"].as_str()), (Some("gone"), Some("pad is expired")));
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     // The human form prints the head.
     let h = env.pad_with_envelope(&[]);
     let out = env.locker().args(["seal", &h.id, "--key", &h.key]).output().unwrap();
@@ -513,10 +513,10 @@ fn test_pad_ticket_mint_both_types() {
     env.fails(&["pad", "ticket", "nope", "--key", &pad.key], 3, "not_found", "pad not found");
     env.fails(&["pad", "ticket", &pad.id], 5, "unauthorized", "invalid write key");
     env.fails(&["pad", "ticket", &pad.id, "--key", "bad"], 5, "unauthorized", "invalid write key");
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let out = env.run(&["pad", "ticket", &pad.id, "--type", "write", "--key", &pad.key]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     // Tickets can be minted on sealed and expired pads (as with the peer).
     let exp = env.pad_with_envelope(&["--ttl", "5"]);
     let late = env.json_at(NOW + 100, &["pad", "ticket", &exp.id, "--key", &exp.key]);
@@ -586,13 +586,13 @@ fn test_pad_revoke_ticket_by_ticket_and_by_id() {
     }
     // Revoking again is idempotent and journals nothing.
     assert_eq!(count_kind(&env, "pad.ticket_revoke"), 2);
-    let before = env.fingerprint();
+    let before = env.snapshot();
     for r in [ta, a["ticket_id"].as_str().unwrap()] {
         let again = env.json_at(NOW + 99, &["pad", "revoke-ticket", &pad.id, r, "--key", &pad.key]);
         assert_eq!(again["already_revoked"], true);
         assert_eq!(again["revoked_at"], NOW + 7);
     }
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     assert_eq!(count_kind(&env, "pad.ticket_revoke"), 2);
     // The creation ticket can be revoked too; other tickets still work.
     let c = env.json(&["pad", "ticket", &pad.id, "--key", &pad.key]);
@@ -812,7 +812,7 @@ fn test_pad_read_once_lease_moves_with_the_clock() {
     assert_eq!(rd(t0 + 1, &pad.ticket, &[])["count"], 2);
     assert_eq!(rd(t0 + 600, &pad.ticket, &["--from", "1"])["count"], 1);
     assert_eq!(count_kind(&env, "pad.read_lease"), 1, "the lease opens once");
-    let before = env.fingerprint();
+    let before = env.snapshot();
     for now in [t0 + 601, t0 + 10_000] {
         let e = env.json_err_at(now, &["pad", "read", &pad.id, "--ticket", &pad.ticket], 5);
         assert_eq!(e["error"], "forbidden");
@@ -820,7 +820,7 @@ fn test_pad_read_once_lease_moves_with_the_clock() {
     }
     // Even an empty read is refused once the lease is over.
     env.json_err_at(t0 + 601, &["pad", "read", &pad.id, "--ticket", &pad.ticket, "--from", "9"], 5);
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     // read_unlimited never runs out.
     assert_eq!(rd(t0 + 10_000_000, unlimited, &[])["count"], 2);
 

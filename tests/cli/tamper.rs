@@ -590,7 +590,7 @@ fn test_seal_refuses_an_inconsistent_pad() {
         "UPDATE blocks SET payload = CAST('f1rst' AS BLOB) WHERE pad_id = ?1 AND seq = 1",
         [&fx.open.id],
     );
-    let before = env.fingerprint();
+    let before = env.snapshot();
     let e = env.json_err(&["seal", &fx.open.id, "--key", &fx.open.key], 4);
     assert_eq!(e["error"], "inconsistent_pad");
     let detail = e["detail"].as_str().unwrap();
@@ -598,7 +598,7 @@ fn test_seal_refuses_an_inconsistent_pad() {
         detail.starts_with("refusing to seal: the stored chain is not consistent (1 problem(s): block 1 curr_hash "),
         "{detail}"
     );
-    assert_eq!(env.fingerprint(), before);
+    assert_eq!(env.snapshot(), before);
     assert_eq!(env.json(&["pad", "show", &fx.open.id])["state"], "open");
     // More problems: at most three are listed, all are counted.
     exec(
