@@ -7,3 +7,4 @@ pub mod journal;
 pub mod limits;
 pub mod pad;
 pub mod secret;
+pub mod work;

@@ -7,7 +7,11 @@
 
 pub mod init;
 pub mod journal;
+pub mod lease;
+pub mod ledger;
 pub mod pad;
+pub mod plan;
+pub mod step;
 pub mod verify;
 
 use std::borrow::Cow;

@@ -24,9 +24,9 @@ pub const MAX_LISTED_PROBLEMS: usize = 100;
 /// One thing found broken.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
-    /// `journal`, `pad` or `ticket`.
+    /// `journal`, `pad`, `ticket`, `lease`, `plan` or `step`.
     pub kind: String,
-    /// What is broken: `journal`, `pad:<id>`, `ticket:<id>`.
+    /// What is broken: `journal`, `pad:<id>`, `ticket:<id>`, `work:<work item>`.
     pub subject: String,
     /// The journal entry or block number, where there is one.
     pub seq: Option<u64>,
@@ -52,6 +52,17 @@ pub struct PadsSummary {
     pub broken: u64,
 }
 
+/// The lease, plan and step part of a report.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LeasesSummary {
+    pub ok: bool,
+    pub leases: u64,
+    pub plans: u64,
+    pub steps: u64,
+    /// Rows (leases, plans, steps) that differ from the journal or are missing on either side.
+    pub broken: u64,
+}
+
 /// The ticket part of a report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct TicketsSummary {
@@ -67,6 +78,7 @@ pub struct RepoReport {
     pub journal: JournalSummary,
     pub pads: PadsSummary,
     pub tickets: TicketsSummary,
+    pub leases: LeasesSummary,
     /// The verdict against the journal head the caller expects, if one was given.
     pub expected_head: Option<ExpectedHead>,
     /// The first broken item of each kind, by kind.
@@ -140,6 +152,7 @@ struct TicketRecord {
 struct Replay {
     pads: HashMap<String, PadRecord>,
     tickets: HashMap<Digest, TicketRecord>,
+    work: super::ledger::WorkReplay,
 }
 
 fn digest_at(body: &Value, key: &str) -> Option<Digest> {
@@ -153,6 +166,9 @@ fn str_at<'a>(body: &'a Value, key: &str) -> Option<&'a str> {
 impl Replay {
     /// Applies one verified journal entry; returns a description of anything inconsistent.
     fn apply(&mut self, e: &Entry) -> Option<String> {
+        if let Some(problem) = self.work.apply(e) {
+            return problem;
+        }
         let b = &e.body;
         let pad_id = str_at(b, "pad_id").map(str::to_owned);
         match e.kind.as_str() {
@@ -445,6 +461,25 @@ pub fn repository(
         Flow::Continue(())
     })?;
     tickets.ok = tickets.broken == 0;
+
+    // 4. Leases, plans and steps: every stored row as the journal recorded it.
+    let mut broken = 0u64;
+    let counts = super::ledger::check_store(
+        tx.as_ref(),
+        &replay.work,
+        None,
+        &mut |kind, subject, detail| {
+            broken += 1;
+            f.add(kind, &subject, None, detail);
+        },
+    )?;
+    let leases = LeasesSummary {
+        ok: broken == 0,
+        leases: counts.leases,
+        plans: counts.plans,
+        steps: counts.steps,
+        broken,
+    };
     progress.finish();
     let expected_head =
         expect_head.map(|expected| ExpectedHead { expected, matches: expected == prev });
@@ -462,6 +497,7 @@ pub fn repository(
         journal: JournalSummary { ok: journal_ok, entries, head_seq: last_seq, head_hash: prev },
         pads,
         tickets,
+        leases,
         expected_head,
         first_broken: f.first,
         problem_count: f.count,
