@@ -302,13 +302,27 @@ pub(crate) fn require_current(tx: &dyn Tx, actor: &Actor, lease: LeaseRow) -> Op
         .with("lease_id", lease.id.as_str())
         .with("state", lease.state.as_str())
         .with("fence", lease.fence);
-    if let Some(n) = newest.filter(|n| n.fence > lease.fence) {
-        e = e
-            .with("current_fence", n.fence)
-            .with("current_holder", n.holder.as_str())
-            .with("current_state", n.state.as_str());
+    match newest.filter(|n| n.fence > lease.fence) {
+        Some(n) => {
+            let hint = format!(
+                "Lease {} (fencing token {}, holder {}, {}) replaced it; stop working on {}.",
+                n.id,
+                n.fence,
+                n.holder,
+                n.state.as_str(),
+                lease.work
+            );
+            e = e
+                .with("current_fence", n.fence)
+                .with("current_holder", n.holder.as_str())
+                .with("current_state", n.state.as_str())
+                .hint(hint);
+        }
+        None => {
+            e = e.hint(format!("Acquire a new lease with `locker lease acquire {}`.", lease.work));
+        }
     }
-    Err(e.hint(format!("Acquire a new lease with `locker lease acquire {}`.", lease.work)))
+    Err(e)
 }
 
 /// The current lease named by `lease_id`, or why it cannot be used.

@@ -1,4 +1,7 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod common;
+mod lease;
+mod manifest;
 mod smoke;
+mod step;
