@@ -1,6 +1,6 @@
 //! `locker step`: idempotent per (work item, lease, step), fenced by the current lease.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::TestEnv;
 use crate::lease::{acquire, id, json_code, kinds, verify_broken, verify_ok};
