@@ -262,16 +262,23 @@ pub(crate) fn find_lease(
     })
 }
 
+/// An agent may only use its own leases; the operator may use any.
+fn authorize(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
+    if is_operator(actor) || actor.name == lease.holder {
+        Ok(())
+    } else {
+        Err(OpError::forbidden(format!(
+            "lease {} is held by {}, not by {}",
+            lease.id, lease.holder, actor.name
+        )))
+    }
+}
+
 /// Refuses a lease that is not the work item's current, live lease: an expired (abandoned)
 /// one is `gone`, a completed or released one `stale_lease`. Agents may only use their own.
 pub(crate) fn require_current(tx: &dyn Tx, actor: &Actor, lease: LeaseRow) -> OpResult<LeaseRow> {
     if lease.state == LeaseState::Active {
-        if !is_operator(actor) && actor.name != lease.holder {
-            return Err(OpError::forbidden(format!(
-                "lease {} is held by {}, not by {}",
-                lease.id, lease.holder, actor.name
-            )));
-        }
+        authorize(actor, &lease)?;
         return Ok(lease);
     }
     let newest = tx.newest_lease(&lease.scope, &lease.work)?;
@@ -472,6 +479,7 @@ pub fn complete(
     write_work(ctx, work, |tx, actor, now| {
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Completed && lease.result.as_deref() == result {
+            authorize(actor, &lease)?;
             let diff = super::plan::diff_of(tx, &lease)?;
             return Ok(Completed { lease: (&lease).into(), diff, replayed: true });
         }
@@ -508,6 +516,7 @@ pub fn release(ctx: &mut Ctx<'_>, work: &str, lease_id: &str) -> OpResult<Releas
     write_work(ctx, work, |tx, actor, now| {
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Released {
+            authorize(actor, &lease)?;
             return Ok(Released { lease: (&lease).into(), replayed: true });
         }
         let mut lease = require_current(tx, actor, lease)?;
@@ -589,11 +598,23 @@ pub fn parse_fence(s: &str) -> OpResult<(String, u64)> {
 }
 
 /// Refuses a fencing token older than the work item's newest lease (`stale_fence`, exit 4),
-/// and a token that was never issued (`unknown_fence`, exit 3). Call it inside the write
-/// transaction that publishes under the fence, so no newer lease can slip in between the
-/// check and the write.
-pub fn check_fence(tx: &dyn Tx, scope: &str, work: &str, token: u64) -> OpResult<()> {
-    let newest = tx.newest_lease(scope, work)?;
+/// and a token that was never issued (`unknown_fence`, exit 3), in the actor's scope.
+///
+/// Call it inside the write transaction that publishes under the fence, so that no newer
+/// lease can slip in between the check and the write. Like every access to a work item, it
+/// first reaps the work item's expired lease (journaled `lease.abandon`, kept if the caller
+/// commits). A token equal to the newest lease's passes even when that lease has ended: only a
+/// newer lease makes a token stale (SPEC §4).
+pub fn check_fence(
+    tx: &mut dyn Tx,
+    actor: &Actor,
+    now: i64,
+    work: &str,
+    token: u64,
+) -> OpResult<()> {
+    check_work(work)?;
+    reap_in(tx, actor, work, now)?;
+    let newest = tx.newest_lease(&actor.scope, work)?;
     match newest {
         Some(n) if token == n.fence => Ok(()),
         Some(n) if token < n.fence => Err(OpError::new(
@@ -648,32 +669,37 @@ mod tests {
         let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
         let a = acquire(&mut ctx, "job", 10, Some("a"), false).unwrap();
         assert_eq!(a.lease.fence, 1);
+        let op = Actor::operator();
+        let other_scope = Actor { name: "operator".into(), scope: "other".into() };
         {
-            let tx = ctx.store.read().unwrap();
-            check_fence(tx.as_ref(), "default", "job", 1).unwrap();
-            assert_eq!(
-                check_fence(tx.as_ref(), "default", "job", 2).unwrap_err().code,
-                "unknown_fence"
-            );
-            assert_eq!(
-                check_fence(tx.as_ref(), "default", "other", 1).unwrap_err().code,
-                "unknown_fence"
-            );
-            assert_eq!(
-                check_fence(tx.as_ref(), "other", "job", 1).unwrap_err().code,
-                "unknown_fence"
-            );
+            let mut tx = ctx.store.write().unwrap();
+            let tx = tx.as_mut();
+            check_fence(tx, &op, 1000, "job", 1).unwrap();
+            let code = |r: OpResult<()>| r.unwrap_err().code.to_string();
+            assert_eq!(code(check_fence(tx, &op, 1000, "job", 2)), "unknown_fence");
+            assert_eq!(code(check_fence(tx, &op, 1000, "other", 1)), "unknown_fence");
+            assert_eq!(code(check_fence(tx, &other_scope, 1000, "job", 1)), "unknown_fence");
+            assert_eq!(code(check_fence(tx, &op, 1000, "", 1)), "bad_request");
         }
+        // The holder's own token still passes after its lease expired, as long as no newer
+        // lease exists; the check reaps the expired lease on the way.
+        {
+            let mut tx = ctx.store.write().unwrap();
+            check_fence(tx.as_mut(), &op, 1010, "job", 1).unwrap();
+            tx.commit().unwrap();
+        }
+        let stored = ctx.store.read().unwrap().lease(&a.lease.lease_id).unwrap().unwrap();
+        assert_eq!(stored.state, LeaseState::Abandoned);
         let clock = FixedClock(1010);
         let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
         let b = acquire(&mut ctx, "job", 10, Some("b"), false).unwrap();
         assert_eq!(b.lease.fence, 2);
-        let tx = ctx.store.read().unwrap();
-        let err = check_fence(tx.as_ref(), "default", "job", 1).unwrap_err();
+        let mut tx = ctx.store.write().unwrap();
+        let err = check_fence(tx.as_mut(), &op, 1010, "job", 1).unwrap_err();
         assert_eq!((err.code.as_ref(), err.kind.exit_code()), ("stale_fence", 4));
         assert_eq!(err.fields["current_fence"], 2);
         assert_eq!(err.fields["current_holder"], "b");
-        check_fence(tx.as_ref(), "default", "job", 2).unwrap();
+        check_fence(tx.as_mut(), &op, 1010, "job", 2).unwrap();
     }
 
     #[test]

@@ -584,3 +584,73 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn entry(seq: u64, time: i64, kind: &str, body: Value) -> Entry {
+        Entry {
+            v: journal::VERSION,
+            seq,
+            time,
+            kind: kind.into(),
+            actor: "operator".into(),
+            scope: "default".into(),
+            subject: "work:job".into(),
+            body,
+        }
+    }
+
+    fn acquire(seq: u64, time: i64, id: &str, fence: u64) -> Entry {
+        entry(
+            seq,
+            time,
+            "lease.acquire",
+            json!({"lease_id": id, "work": "job", "fence": fence, "holder": "a", "ttl": 10,
+                   "expires_at": time + 10}),
+        )
+    }
+
+    fn step(seq: u64, time: i64, id: &str, name: &str) -> Entry {
+        entry(
+            seq,
+            time,
+            "step.record",
+            json!({"work": "job", "lease_id": id, "fence": 1, "step": name, "planned": null,
+                   "executed": null, "gate": "agent"}),
+        )
+    }
+
+    /// A journal re-hashed after the fact still has to obey the lease rules.
+    #[test]
+    fn replay_names_what_the_rules_forbid() {
+        let mut r = WorkReplay::default();
+        assert_eq!(r.apply(&acquire(1, 100, "l1", 1)), Some(None));
+        assert_eq!(r.apply(&step(2, 105, "l1", "a")), Some(None));
+        let p = r.apply(&step(3, 106, "l1", "a")).unwrap().unwrap();
+        assert!(p.contains("logged twice"), "{p}");
+        let p = r.apply(&acquire(4, 107, "l2", 2)).unwrap().unwrap();
+        assert!(p.contains("while lease l1 was active"), "{p}");
+
+        let mut r = WorkReplay::default();
+        r.apply(&acquire(1, 100, "l1", 1));
+        let p = r.apply(&step(2, 110, "l1", "late")).unwrap().unwrap();
+        assert!(p.contains("which was expired at the time"), "{p}");
+        let early = entry(3, 105, "lease.abandon", json!({"work": "job", "lease_id": "l1"}));
+        let p = r.apply(&early).unwrap().unwrap();
+        assert!(p.contains("abandoned while active and not expired"), "{p}");
+        let p = r.apply(&acquire(4, 120, "l3", 3)).unwrap().unwrap();
+        assert!(p.contains("fencing token 3, but the token before it was 1"), "{p}");
+        let p = r.apply(&step(5, 121, "ghost", "x")).unwrap().unwrap();
+        assert!(p.contains("unknown lease ghost"), "{p}");
+        let p = r.apply(&entry(6, 122, "step.record", json!({"lease_id": "l3"}))).unwrap().unwrap();
+        assert!(p.contains("malformed"), "{p}");
+        let mut wrong = step(7, 122, "l3", "x");
+        wrong.subject = "work:other".into();
+        assert!(r.apply(&wrong).unwrap().unwrap().contains("does not name its work item"));
+        assert_eq!(r.apply(&entry(8, 1, "pad.append", json!({}))), None);
+    }
+}
