@@ -343,11 +343,17 @@ pub(crate) fn current_lease(
     require_current(tx, actor, lease)
 }
 
-fn lease_held(l: &LeaseRow) -> OpError {
+fn lease_held(l: &LeaseRow, now: i64) -> OpError {
     OpError::new(
         ErrorKind::Conflict,
         "lease_held",
-        format!("work item {} is leased by {} until {}", l.work, l.holder, l.expires_at),
+        format!(
+            "work item {} is leased by {} (fencing token {}) for another {} s unless renewed",
+            l.work,
+            l.holder,
+            l.fence,
+            l.expires_at - now
+        ),
     )
     .with("work", l.work.as_str())
     .with("holder", l.holder.as_str())
@@ -374,7 +380,7 @@ pub fn acquire(
                 LeaseState::Active if l.holder == holder => {
                     return Ok(Acquired { lease: l.into(), reacquired: true });
                 }
-                LeaseState::Active => return Err(lease_held(l)),
+                LeaseState::Active => return Err(lease_held(l, now)),
                 LeaseState::Completed if !reopen => {
                     return Err(OpError::new(
                         ErrorKind::Conflict,

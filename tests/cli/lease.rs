@@ -61,24 +61,31 @@ fn problems(report: &Value) -> String {
     report["problems"].to_string()
 }
 
-#[test]
-fn test_lease_acquire_concurrent_processes_exactly_one_holder() {
-    let env = TestEnv::init();
-    let children: Vec<_> = (0..16)
+/// Starts `n` `locker --json lease acquire job --holder <prefix>N` processes at once and
+/// waits for all of them.
+fn race(env: &TestEnv, n: usize, prefix: &str) -> Vec<std::process::Output> {
+    let children: Vec<_> = (0..n)
         .map(|i| {
             std::process::Command::new(crate::common::bin())
                 .env_clear()
                 .env("HOME", env.path())
                 .env("LOCKER_NOW", env.now.to_string())
                 .current_dir(env.path())
-                .args(["--json", "lease", "acquire", "job", "--holder", &format!("w{i}")])
+                .args(["--json", "lease", "acquire", "job", "--holder", &format!("{prefix}{i}")])
+                .args(["--ttl", "60"])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .unwrap()
         })
         .collect();
-    let outs: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+    children.into_iter().map(|c| c.wait_with_output().unwrap()).collect()
+}
+
+#[test]
+fn test_lease_acquire_concurrent_processes_exactly_one_holder() {
+    let mut env = TestEnv::init();
+    let outs = race(&env, 16, "w");
     let winners: Vec<Value> = outs
         .iter()
         .filter(|o| o.status.success())
@@ -97,6 +104,20 @@ fn test_lease_acquire_concurrent_processes_exactly_one_holder() {
     let list = env.json(&["lease", "list"]);
     assert_eq!(list["leases"].as_array().unwrap().len(), 1);
     assert_eq!(kinds(&env, "job"), ["lease.acquire"]);
+
+    // After expiry, racing acquirers reap the old lease exactly once and one of them wins
+    // fencing token 2.
+    env.now += 60;
+    let outs = race(&env, 12, "v");
+    let winners: Vec<Value> = outs
+        .iter()
+        .filter(|o| o.status.success())
+        .map(|o| serde_json::from_slice(&o.stdout).unwrap())
+        .collect();
+    assert_eq!(winners.len(), 1);
+    assert_eq!(winners[0]["fence"], 2);
+    assert!(outs.iter().all(|o| o.status.success() || o.status.code() == Some(4)));
+    assert_eq!(kinds(&env, "job"), ["lease.acquire", "lease.abandon", "lease.acquire"]);
     verify_ok(&env);
 }
 
@@ -144,7 +165,11 @@ fn test_lease_acquire_human_output_is_the_lease_id() {
     let e = env.locker().args(["lease", "acquire", "job", "--holder", "b"]).output().unwrap();
     assert_eq!(e.status.code(), Some(4));
     let stderr = String::from_utf8(e.stderr).unwrap();
-    assert!(stderr.starts_with("Error: Work item job is leased by a until"), "{stderr}");
+    assert!(
+        stderr
+            .starts_with("Error: Work item job is leased by a (fencing token 1) for another 300 s"),
+        "{stderr}"
+    );
 }
 
 #[test]
