@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{journal, Actor, Ctx, ErrorKind, OpError, OpResult};
+use super::{authorize, journal, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::secret::random_id;
 use crate::domain::work::{self, expired, LeaseState};
 use crate::store::{LeaseQuery, LeaseRow, Tx};
@@ -131,17 +131,11 @@ pub(crate) fn check_work(work: &str) -> OpResult<()> {
     work::check_work(work).map_err(bad)
 }
 
-/// Whether `actor` is the repository's operator (who may act on any lease, naming holders
-/// with `--holder`), rather than an agent acting with its own token.
-fn is_operator(actor: &Actor) -> bool {
-    actor.name == Actor::operator().name
-}
-
 /// The holder a lease is acquired for: an agent is always itself; the operator names one
 /// (default `operator`).
 fn resolve_holder(actor: &Actor, holder: Option<&str>) -> OpResult<String> {
     let holder = match holder {
-        Some(h) if !is_operator(actor) && h != actor.name => {
+        Some(h) if !actor.is_operator() && h != actor.name => {
             return Err(OpError::forbidden(format!(
                 "agent {} cannot acquire a lease for {h}",
                 actor.name
@@ -159,7 +153,7 @@ fn abandon(tx: &mut dyn Tx, by: &Actor, lease: &mut LeaseRow, now: i64) -> OpRes
     lease.state = LeaseState::Abandoned;
     lease.ended_at = Some(now);
     tx.update_lease(lease)?;
-    let actor = Actor { name: by.name.clone(), scope: lease.scope.clone() };
+    let actor = Actor { scope: lease.scope.clone(), ..by.clone() };
     journal::append(
         tx,
         &actor,
@@ -204,6 +198,7 @@ pub(crate) fn write_work<T>(
     let now = ctx.now();
     let (err, reaped) = {
         let mut tx = ctx.store.write()?;
+        authorize(tx.as_ref(), &ctx.actor)?;
         let reaped = reap_in(tx.as_mut(), &ctx.actor, work, now)?.is_some();
         match f(tx.as_mut(), &ctx.actor, now) {
             Ok(v) => {
@@ -231,6 +226,7 @@ pub(crate) fn read_work<T>(
     let now = ctx.now();
     let needs_reap = {
         let tx = ctx.store.read()?;
+        authorize(tx.as_ref(), &ctx.actor)?;
         tx.newest_lease(&ctx.actor.scope, work)?
             .is_some_and(|l| l.state == LeaseState::Active && expired(l.expires_at, now))
     };
@@ -263,8 +259,8 @@ pub(crate) fn find_lease(
 }
 
 /// An agent may only use its own leases; the operator may use any.
-fn authorize(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
-    if is_operator(actor) || actor.name == lease.holder {
+fn check_holder(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
+    if actor.is_operator() || actor.name == lease.holder {
         Ok(())
     } else {
         Err(OpError::forbidden(format!(
@@ -278,7 +274,7 @@ fn authorize(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
 /// one is `gone`, a completed or released one `stale_lease`. Agents may only use their own.
 pub(crate) fn require_current(tx: &dyn Tx, actor: &Actor, lease: LeaseRow) -> OpResult<LeaseRow> {
     if lease.state == LeaseState::Active {
-        authorize(actor, &lease)?;
+        check_holder(actor, &lease)?;
         return Ok(lease);
     }
     let newest = tx.newest_lease(&lease.scope, &lease.work)?;
@@ -485,7 +481,7 @@ pub fn complete(
     write_work(ctx, work, |tx, actor, now| {
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Completed && lease.result.as_deref() == result {
-            authorize(actor, &lease)?;
+            check_holder(actor, &lease)?;
             let diff = super::plan::diff_of(tx, &lease)?;
             return Ok(Completed { lease: (&lease).into(), diff, replayed: true });
         }
@@ -522,7 +518,7 @@ pub fn release(ctx: &mut Ctx<'_>, work: &str, lease_id: &str) -> OpResult<Releas
     write_work(ctx, work, |tx, actor, now| {
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Released {
-            authorize(actor, &lease)?;
+            check_holder(actor, &lease)?;
             return Ok(Released { lease: (&lease).into(), replayed: true });
         }
         let mut lease = require_current(tx, actor, lease)?;
@@ -558,12 +554,16 @@ pub fn show(ctx: &mut Ctx<'_>, work: &str) -> OpResult<WorkStatus> {
     })
 }
 
-/// Abandons every expired lease in the repository (each journaled).
+/// Abandons every expired lease in the repository (each journaled); an agent sweeps only its
+/// own scope.
 pub fn reap(ctx: &mut Ctx<'_>) -> OpResult<Reaped> {
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
+    authorize(tx.as_ref(), &ctx.actor)?;
     let mut abandoned = Vec::new();
-    for mut l in tx.expired_leases(now)? {
+    let expired = tx.expired_leases(now)?;
+    let mine = |l: &LeaseRow| ctx.actor.is_operator() || l.scope == ctx.actor.scope;
+    for mut l in expired.into_iter().filter(mine) {
         abandon(tx.as_mut(), &ctx.actor, &mut l, now)?;
         abandoned.push((&l).into());
     }
@@ -579,7 +579,12 @@ pub fn list(ctx: &mut Ctx<'_>, state: Option<LeaseState>, limit: u64) -> OpResul
         )));
     }
     let now = ctx.now();
-    let needs_reap = !ctx.store.read()?.expired_leases(now)?.is_empty();
+    let scope = ctx.actor.scope.clone();
+    let needs_reap = {
+        let tx = ctx.store.read()?;
+        authorize(tx.as_ref(), &ctx.actor)?;
+        tx.expired_leases(now)?.iter().any(|l| l.scope == scope)
+    };
     if needs_reap {
         reap(ctx)?;
     }
@@ -664,10 +669,6 @@ mod tests {
         Env { _dir: dir, store }
     }
 
-    fn agent(name: &str) -> Actor {
-        Actor { name: name.into(), scope: "default".into() }
-    }
-
     #[test]
     fn fence_tokens_are_checked_against_the_newest_lease() {
         let mut e = env();
@@ -676,7 +677,7 @@ mod tests {
         let a = acquire(&mut ctx, "job", 10, Some("a"), false).unwrap();
         assert_eq!(a.lease.fence, 1);
         let op = Actor::operator();
-        let other_scope = Actor { name: "operator".into(), scope: "other".into() };
+        let other_scope = Actor::operator_in("other");
         {
             let mut tx = ctx.store.write().unwrap();
             let tx = tx.as_mut();
@@ -715,27 +716,6 @@ mod tests {
         for bad in ["job", "job:", "job:0", "job:-1", ":3", "job:x"] {
             assert_eq!(parse_fence(bad).unwrap_err().kind.exit_code(), 6, "{bad}");
         }
-    }
-
-    #[test]
-    fn agents_act_only_as_themselves() {
-        let mut e = env();
-        let clock = FixedClock(1000);
-        let mut ctx = Ctx::new(&mut e.store, agent("alice"), &clock);
-        let err = acquire(&mut ctx, "job", 10, Some("bob"), false).unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Forbidden);
-        let a = acquire(&mut ctx, "job", 10, None, false).unwrap();
-        assert_eq!(a.lease.holder, "alice");
-        let again = acquire(&mut ctx, "job", 10, Some("alice"), false).unwrap();
-        assert!(again.reacquired);
-        let mut ctx = Ctx::new(&mut e.store, agent("bob"), &clock);
-        let err = heartbeat(&mut ctx, "job", &a.lease.lease_id, None).unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Forbidden);
-        let err = acquire(&mut ctx, "job", 10, None, false).unwrap_err();
-        assert_eq!(err.code, "lease_held");
-        // The operator may act on any lease.
-        let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
-        heartbeat(&mut ctx, "job", &a.lease.lease_id, Some("by the operator")).unwrap();
     }
 
     #[test]

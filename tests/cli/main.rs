@@ -1,7 +1,10 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod artifact;
+mod blob;
 mod common;
 mod lease;
 mod manifest;
 mod smoke;
 mod step;
+mod token;
