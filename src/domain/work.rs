@@ -143,6 +143,20 @@ pub fn parse_plan_json(bytes: &[u8]) -> Result<Vec<String>, Invalid> {
         .collect()
 }
 
+/// A lease's fencing token on a work item, as carried by a write made under the lease
+/// (`--fence WORK:TOKEN`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Fence {
+    pub work: String,
+    pub token: u64,
+}
+
+impl std::fmt::Display for Fence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.work, self.token)
+    }
+}
+
 /// The stored state of a lease. A lease is live while it is `active` and `now < expires_at`;
 /// an active lease past its expiry is turned into `abandoned` by the next access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, PartialOrd, Ord, Hash)]

@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::{authorize, journal, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::secret::random_id;
-use crate::domain::work::{self, expired, LeaseState};
+use crate::domain::work::{self, expired, Fence, LeaseState};
 use crate::store::{LeaseQuery, LeaseRow, Tx};
 
 /// The journal subject of a work item.
@@ -594,7 +594,7 @@ pub fn list(ctx: &mut Ctx<'_>, state: Option<LeaseState>, limit: u64) -> OpResul
 }
 
 /// Parses a `--fence WORK:TOKEN` argument (the work item name may itself contain `:`).
-pub fn parse_fence(s: &str) -> OpResult<(String, u64)> {
+pub fn parse_fence(s: &str) -> OpResult<Fence> {
     let parsed = s.rsplit_once(':').and_then(|(w, t)| {
         let t: u64 = t.parse().ok().filter(|t| *t >= 1)?;
         Some((w.to_owned(), t))
@@ -605,7 +605,7 @@ pub fn parse_fence(s: &str) -> OpResult<(String, u64)> {
         ))
     })?;
     check_work(&work)?;
-    Ok((work, token))
+    Ok(Fence { work, token })
 }
 
 /// Refuses a fencing token older than the work item's newest lease (`stale_fence`, exit 4),
@@ -711,8 +711,8 @@ mod tests {
 
     #[test]
     fn fence_arguments_parse_with_colons_in_the_work_name() {
-        assert_eq!(parse_fence("job:3").unwrap(), ("job".into(), 3));
-        assert_eq!(parse_fence("ns:job:12").unwrap(), ("ns:job".into(), 12));
+        assert_eq!(parse_fence("job:3").unwrap(), Fence { work: "job".into(), token: 3 });
+        assert_eq!(parse_fence("ns:job:12").unwrap().to_string(), "ns:job:12");
         for bad in ["job", "job:", "job:0", "job:-1", ":3", "job:x"] {
             assert_eq!(parse_fence(bad).unwrap_err().kind.exit_code(), 6, "{bad}");
         }

@@ -668,6 +668,7 @@ struct ReceiptRecord {
     key: String,
     expected_version: u64,
     version: u64,
+    fence: Option<crate::domain::work::Fence>,
     found: bool,
 }
 
@@ -744,11 +745,16 @@ impl ArtifactReplay {
                         found: false,
                     },
                 );
+                let fence = match b.get("fence") {
+                    None | Some(Value::Null) => None,
+                    Some(f) => Some(serde_json::from_value(f.clone()).ok()?),
+                };
                 let receipt = ReceiptRecord {
                     scope: e.scope.clone(),
                     key,
                     expected_version: expected,
                     version,
+                    fence,
                     found: false,
                 };
                 if self.receipts.insert((e.actor.clone(), op_id.clone()), receipt).is_some() {
@@ -960,8 +966,11 @@ fn check_artifacts(
                     && rec.key == r.key
                     && rec.expected_version == r.expected_version
                     && rec.version == r.version;
-                (!same).then(|| {
-                    format!(
+                let fence = |f: &Option<crate::domain::work::Fence>| {
+                    f.as_ref().map_or_else(|| "no fence".to_owned(), |f| format!("fence {f}"))
+                };
+                if !same {
+                    Some(format!(
                         "the receipt of operation `{}` by {} differs from the journal: stored \
                          {} version {}, journal {} version {}",
                         r.op_id,
@@ -970,8 +979,19 @@ fn check_artifacts(
                         r.version,
                         artifact_subject(&rec.scope, &rec.key),
                         rec.version
-                    )
-                })
+                    ))
+                } else if rec.fence != r.fence {
+                    Some(format!(
+                        "the receipt of operation `{}` by {} differs from the journal: stored \
+                         {}, journal {}",
+                        r.op_id,
+                        r.actor,
+                        fence(&r.fence),
+                        fence(&rec.fence)
+                    ))
+                } else {
+                    None
+                }
             }
         };
         if let Some(detail) = bad {

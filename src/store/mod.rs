@@ -246,6 +246,8 @@ pub struct ReceiptRow {
     pub expected_version: u64,
     pub version: u64,
     pub created_at: i64,
+    /// The lease fencing token the publish carried, if any.
+    pub fence: Option<crate::domain::work::Fence>,
 }
 
 /// A page of a scope's artifacts, by key.

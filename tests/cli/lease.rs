@@ -644,3 +644,123 @@ fn test_lease_truncation_and_deletion_are_caught_unlike_agentstate() {
     let h = json_code(&env, &["lease", "history", "job-t"], 1);
     assert!(h["first_broken"]["detail"].as_str().unwrap().contains("truncated"), "{h:#}");
 }
+
+fn publish_args<'a>(data: &'a str, expect: &'a str, op: &'a str, fence: &'a str) -> Vec<&'a str> {
+    let mut a = vec!["artifact", "publish", "out.txt", "--data", data, "--expect", expect];
+    a.extend(["--op", op, "--fence", fence]);
+    a
+}
+
+/// SPEC §4/§5: a stalled holder's publish under its old fencing token is refused once a newer
+/// lease exists, in the publish's own transaction; its acknowledged publish still replays.
+#[test]
+fn test_lease_stale_fence_refuses_a_stalled_holders_publish() {
+    let mut env = TestEnv::init();
+    acquire(&env, "job", "a", 60);
+    let v1 = env.json(&publish_args("a's draft", "0", "a-1", "job:1"));
+    assert_eq!(v1["artifact"]["version"], 1);
+    env.now += 120; // a stalls
+    acquire(&env, "job", "b", 60);
+    let before = env.fingerprint();
+    let e = env.json_err(&publish_args("a's late work", "1", "a-2", "job:1"), 4);
+    assert_eq!(e["error"], "stale_fence");
+    assert_eq!(e["fence"], 1);
+    assert_eq!(e["current_fence"], 2);
+    assert_eq!(e["current_holder"], "b");
+    assert_eq!(e["current_version"], 1);
+    assert_ne!(env.fingerprint(), before, "the rejection is journaled");
+    let rejects = env.journal_bodies("artifact.reject");
+    assert_eq!(rejects.len(), 1);
+    assert_eq!(rejects[0]["body"]["reason"], "stale_fence");
+    assert_eq!(rejects[0]["body"]["fence"], serde_json::json!({"work": "job", "token": 1}));
+    let head = env.json(&["artifact", "get", "out.txt"]);
+    assert_eq!(head["version"], 1, "nothing was published");
+    // The new holder publishes; the stalled one's acknowledged publish still replays, but the
+    // same operation with another fence is another request.
+    let v2 = env.json(&publish_args("b's work", "1", "b-1", "job:2"));
+    assert_eq!(v2["artifact"]["version"], 2);
+    let replay = env.json(&publish_args("a's draft", "0", "a-1", "job:1"));
+    assert_eq!(replay["replayed"], true);
+    assert_eq!(replay["artifact"]["version"], 1);
+    let e = env.json_err(&publish_args("a's draft", "0", "a-1", "job:2"), 4);
+    assert_eq!(e["error"], "operation_conflict");
+    // A token never issued, and a malformed fence.
+    let e = env.json_err(&publish_args("x", "2", "c-1", "job:9"), 3);
+    assert_eq!(e["error"], "unknown_fence");
+    let e = env.json_err(&publish_args("x", "2", "c-2", "nowhere:1"), 3);
+    assert_eq!(e["error"], "unknown_fence");
+    let before = env.fingerprint();
+    for bad in ["job", "job:0", ":1", "job:x"] {
+        env.json_err(&publish_args("x", "2", "c-3", bad), 6);
+    }
+    assert_eq!(env.fingerprint(), before);
+    verify_ok(&env);
+}
+
+/// Only a newer lease makes a token stale: an expired holder nobody replaced may still
+/// publish, and the check reaps its lease like any access.
+#[test]
+fn test_lease_fence_check_reaps_but_only_a_newer_lease_makes_a_token_stale() {
+    let mut env = TestEnv::init();
+    acquire(&env, "job", "a", 60);
+    env.now += 61;
+    let v = env.json(&publish_args("late but unopposed", "0", "a-1", "job:1"));
+    assert_eq!(v["artifact"]["version"], 1);
+    assert_eq!(kinds(&env, "job"), ["lease.acquire", "lease.abandon"]);
+    verify_ok(&env);
+}
+
+#[test]
+fn test_lease_tampered_receipt_fence_is_caught_by_verify() {
+    for sql in [
+        "UPDATE artifact_receipts SET fence_token = 2",
+        "UPDATE artifact_receipts SET fence_work = NULL",
+        "UPDATE artifact_receipts SET fence_work = NULL, fence_token = NULL",
+    ] {
+        let env = TestEnv::init();
+        acquire(&env, "job", "a", 60);
+        env.json(&publish_args("x", "0", "a-1", "job:1"));
+        env.sql().execute(sql, []).unwrap();
+        let v = verify_broken(&env);
+        assert!(problems(&v).contains("fence"), "{sql}: {}", problems(&v));
+    }
+}
+
+/// With `LOCKER_TOKEN`, the holder is the token's agent: agents cannot acquire for others or
+/// use others' leases; the operator can. Work items are per scope.
+#[test]
+fn test_lease_agents_act_only_as_themselves() {
+    let env = TestEnv::init();
+    let alice = env.token("alice", "default");
+    let bob = env.token("bob", "default");
+    let carol = env.token("carol", "other");
+    let e = env.json_err_as(&alice, &["lease", "acquire", "job", "--holder", "bob"], 5);
+    assert_eq!(e["error"], "forbidden");
+    let a = env.json_as(&alice, &["lease", "acquire", "job"]);
+    assert_eq!(a["holder"], "alice");
+    assert_eq!(
+        env.json_as(&alice, &["lease", "acquire", "job", "--holder", "alice"])["reacquired"],
+        true
+    );
+    let la = id(&a);
+    let before = env.fingerprint();
+    let e = env.json_err_as(&bob, &["lease", "acquire", "job"], 4);
+    assert_eq!(e["holder"], "alice");
+    env.json_err_as(&bob, &["lease", "heartbeat", "job", "--lease", &la], 5);
+    env.json_err_as(&bob, &["step", "job", "s", "--lease", &la], 5);
+    env.json_err_as(&bob, &["lease", "release", "job", "--lease", &la], 5);
+    assert_eq!(env.fingerprint(), before);
+    env.json_as(&alice, &["step", "job", "s", "--lease", &la]);
+    env.json(&["lease", "heartbeat", "job", "--lease", &la, "--details", "operator"]);
+    // Another scope has its own work items and fences.
+    let e = env.json_err_as(&carol, &["lease", "show", "job"], 3);
+    assert_eq!(e["error"], "work_not_found");
+    env.json_err_as(&carol, &["step", "job", "s", "--lease", &la], 3);
+    assert_eq!(env.json_as(&carol, &["lease", "acquire", "job"])["fence"], 1);
+    assert_eq!(env.json_as(&carol, &["lease", "list"])["leases"].as_array().unwrap().len(), 1);
+    // A revoked agent can do nothing more.
+    env.json(&["token", "revoke", "--agent", "alice"]);
+    let e = env.json_err_as(&alice, &["step", "job", "t", "--lease", &la], 5);
+    assert_eq!(e["error"], "unauthorized");
+    verify_ok(&env);
+}

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
-use crate::domain::work::LeaseState;
+use crate::domain::work::{Fence, LeaseState};
 
 /// Append-only migrations; the schema version is their count (`PRAGMA user_version`).
 const MIGRATIONS: &[&str] = &[
@@ -341,7 +341,8 @@ fn head_row(r: &Row<'_>) -> rusqlite::Result<ArtifactHeadRow> {
     Ok(ArtifactHeadRow { scope: r.get(0)?, key: r.get(1)?, version: u64_col(r, 2)? })
 }
 
-const RECEIPT_COLS: &str = "actor, op_id, scope, key, expected_version, version, created_at";
+const RECEIPT_COLS: &str =
+    "actor, op_id, scope, key, expected_version, version, created_at, fence_work, fence_token";
 
 fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
     Ok(ReceiptRow {
@@ -352,6 +353,15 @@ fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
         expected_version: u64_col(r, 4)?,
         version: u64_col(r, 5)?,
         created_at: r.get(6)?,
+        // A damaged half-fence reads as an impossible one (empty work or token 0), which
+        // `verify` then reports instead of failing to read the row.
+        fence: match (r.get::<_, Option<String>>(7)?, r.get::<_, Option<i64>>(8)?) {
+            (None, None) => None,
+            (work, token) => Some(Fence {
+                work: work.unwrap_or_default(),
+                token: token.and_then(|t| u64::try_from(t).ok()).unwrap_or(0),
+            }),
+        },
     })
 }
 
@@ -1084,7 +1094,8 @@ impl Tx for SqliteTx<'_> {
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()> {
         self.check_writable()?;
         let sql = format!(
-            "INSERT INTO artifact_receipts ({RECEIPT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+            "INSERT INTO artifact_receipts ({RECEIPT_COLS}) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
         );
         self.tx
             .prepare_cached(&sql)
@@ -1096,7 +1107,9 @@ impl Tx for SqliteTx<'_> {
                 r.key,
                 sql_i64(r.expected_version),
                 sql_i64(r.version),
-                r.created_at
+                r.created_at,
+                r.fence.as_ref().map(|f| f.work.as_str()),
+                r.fence.as_ref().map(|f| sql_i64(f.token))
             ])
             .db()?;
         Ok(())

@@ -52,3 +52,8 @@ CREATE TABLE steps (
     UNIQUE (lease_id, step)
 );
 CREATE INDEX steps_work ON steps(scope, work, id);
+
+-- An artifact publish made under a lease carries its fencing token (`--fence WORK:TOKEN`);
+-- the fence is part of the request a retry must repeat to be replayed.
+ALTER TABLE artifact_receipts ADD COLUMN fence_work TEXT;
+ALTER TABLE artifact_receipts ADD COLUMN fence_token INTEGER;
