@@ -68,7 +68,7 @@ fn render_lease(w: &mut dyn Write, l: &LeaseView) -> io::Result<()> {
     Ok(())
 }
 
-/// Acquire an exclusive lease on a work item and print its id and fencing token
+/// Acquire an exclusive lease on a work item and print its id
 ///
 /// The holder is the acting agent, or for the operator the name given with `--holder`.
 /// Acquiring a work item you already hold returns your lease unchanged; one held by another
