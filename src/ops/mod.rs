@@ -8,7 +8,11 @@
 pub mod artifact;
 pub mod init;
 pub mod journal;
+pub mod lease;
+pub mod ledger;
 pub mod pad;
+pub mod plan;
+pub mod step;
 pub mod token;
 pub mod verify;
 
