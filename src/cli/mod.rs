@@ -31,6 +31,16 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     (8, "unavailable (I/O failure, busy store, internal error)"),
 ];
 
+/// Environment variables read directly rather than through an option's `env` (those are
+/// listed in `man locker` automatically). Add one here when you read a new variable.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "LOCKER_READ_LEASE_SECONDS",
+        "How long a read_once ticket keeps reading after its first read (default 600).",
+    ),
+    ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
+];
+
 const AFTER_HELP: &str = "\
 Exit status:
   0  success; verify found everything intact
