@@ -43,7 +43,7 @@ What it does, in order:
   1. Detects the OS and CPU with uname: Linux or Darwin, x86_64/amd64 or arm64/aarch64,
      mapped to x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-apple-darwin
      or aarch64-apple-darwin. Anything else is refused before any download.
-  2. Checks its tools: curl (preferred; --proto =https, ~/.curlrc ignored) or wget, tar,
+  2. Checks its tools: curl (preferred; --proto =https, ~/.curlrc ignored) or wget, tar, gzip,
      and a SHA-256 tool: sha256sum, shasum or openssl. With no SHA-256 tool it refuses.
   3. Checks that the bin directory is not a symlink, that an existing DIR/locker is a
      regular file, and that the directory is writable (or can be created).
@@ -202,7 +202,7 @@ elif has wget; then
 else
     die "neither curl nor wget found; install one of them"
 fi
-for tool in tar awk mktemp; do
+for tool in tar gzip awk mktemp; do
     has "$tool" || die "$tool not found"
 done
 
@@ -358,9 +358,12 @@ fi
 # ---- inspect the archive --------------------------------------------------------------------
 # GNU tar reads options (even command hooks) from the environment; ignore them.
 unset TAR_OPTIONS GZIP || true
-archive="$tmp/$asset"
-tar -tzf "$archive" >"$tmp/members" 2>"$tmp/tar.err" \
-    || die "$asset is not a readable .tar.gz: $(head -n 3 "$tmp/tar.err")"
+# Decompress once; every later look at the archive reads the plain tar.
+archive="$tmp/archive.tar"
+gzip -dc "$tmp/$asset" >"$archive" 2>"$tmp/tar.err" \
+    || die "$asset is not a readable .tar.gz: $(head -n 2 "$tmp/tar.err" | tr '\n' ' ')"
+tar -tf "$archive" >"$tmp/members" 2>"$tmp/tar.err" \
+    || die "$asset does not hold a readable tar archive: $(head -n 2 "$tmp/tar.err" | tr '\n' ' ')"
 lockers="$(LC_ALL=C awk '$0 == "locker" || $0 ~ /\/locker$/' "$tmp/members")"
 nlockers="$(printf '%s' "$lockers" | awk 'END { print NR }')"
 if [ "$nlockers" -ne 1 ] || [ "$lockers" != "$prefix/locker" ]; then
@@ -372,14 +375,14 @@ fi
 # Prints a member's type letter from a verbose listing (- for a regular file), or nothing
 # unless the member appears exactly once.
 member_type() {
-    tar -tvzf "$archive" "$1" 2>/dev/null \
+    tar -tvf "$archive" "$1" 2>/dev/null \
         | awk 'NR == 1 { t = substr($0, 1, 1) } END { if (NR == 1) print t }'
 }
 
 # Copies one regular-file member to FILE through stdout, so no archive path is ever written.
 extract() { # MEMBER FILE
     [ "$(member_type "$1")" = - ] || die "$1 in $asset is not exactly one regular file"
-    tar -xOzf "$archive" "$1" >"$2" || die "cannot read $1 from $asset"
+    tar -xOf "$archive" "$1" >"$2" || die "cannot read $1 from $asset"
 }
 
 # ---- stage the binary in the bin directory and run it once ----------------------------------
@@ -441,9 +444,12 @@ mv -f "$stage/locker" "$dest" || die "cannot move $dest into place"
 changed_note="$dest was installed"
 
 say "installed $dest"
-while IFS='|' read -r _ target_file; do
-    say "installed $target_file"
-done <"$tmp/staged"
+if [ -s "$tmp/staged" ]; then
+    pages="$(grep -c '/man/man1/' "$tmp/staged" || true)"
+    say "installed $pages man pages into $data_dir/man/man1"
+    scripts="$(grep -c -v '/man/man1/' "$tmp/staged" || true)"
+    say "installed $scripts completion scripts (bash, zsh, fish) under $data_dir"
+fi
 version_line="$("$dest" --version)" || die "$dest --version failed after installation"
 printf '%s\n' "$version_line"
 
