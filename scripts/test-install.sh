@@ -365,6 +365,40 @@ installed_home && {
     chmod 0755 "$h/.local/bin"
 }
 
+# Other downloaders and hash tools: wget with shasum, curl with openssl (PATH holds only the
+# commands install.sh uses).
+for combo in wget:shasum curl:openssl; do
+    set -- "${combo%:*}" "${combo#*:}"
+    if ! command -v "$1" >/dev/null 2>&1 || ! command -v "$2" >/dev/null 2>&1; then
+        fail "clean install with $1 and $2" "$1 or $2 is not installed on this machine"
+        continue
+    fi
+    only="$work/only-$1-$2"
+    mkdir -p "$only"
+    for tool in sh uname "$1" "$2" tar gzip awk mktemp grep tr head dirname chmod mkdir mv rm id cat; do
+        ln -s "$(command -v "$tool")" "$only/$tool"
+    done
+    if [ "$2" = shasum ]; then ln -s "$(command -v perl)" "$only/perl"; fi
+    new_home
+    if run_installer "$h" PATH="$only" -- --base-url "$base/good" \
+        && grep -q "verified SHA-256 .*($2)" "$work/out" \
+        && [ "$("$h/.local/bin/locker" --version)" = "locker $version" ] && [ -z "$(leftovers "$h")" ]; then
+        pass "clean install with $1 and $2"
+    else
+        fail "clean install with $1 and $2" "it did not install"
+    fi
+done
+
+# Directories with spaces in their names.
+new_home
+if run_installer "$h" -- --base-url "$base/good" --bin-dir "$h/my bin" --data-dir "$h/my share" \
+    && [ "$("$h/my bin/locker" --version)" = "locker $version" ] \
+    && [ -f "$h/my share/man/man1/locker.1" ] && [ -z "$(leftovers "$h")" ]; then
+    pass "directories with spaces"
+else
+    fail "directories with spaces" "it did not install"
+fi
+
 # The explicit escape hatch: LOCKER_INSECURE_SKIP_CHECKSUM=1 installs without SHA256SUMS,
 # loudly.
 new_home
