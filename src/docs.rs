@@ -121,7 +121,8 @@ fn root_sections(cmd: &clap::Command) -> String {
         ),
         (
             format!("{dot}/{}", crate::repo::DB_FILE),
-            "The SQLite database (WAL mode): the journal and every pad, block and ticket."
+            "The SQLite database (WAL mode): the journal and all state (pads, artifacts, \
+             leases, plans, steps, tokens)."
                 .to_owned(),
         ),
         (

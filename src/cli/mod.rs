@@ -1,10 +1,15 @@
 //! The command line: parse → call `ops` → render → exit code.
 
+mod artifact;
 mod deposit;
 mod init;
 mod input;
+mod lease;
 mod log;
+mod manifest;
 mod pad;
+mod step;
+mod token;
 mod util;
 mod verify;
 
@@ -14,20 +19,21 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
+use crate::domain::secret::Secret;
 use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
 use crate::repo::{Location, Repo};
 
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
-    (0, "success; verify found everything intact"),
-    (1, "a clean \"no\": verify found tampering"),
+    (0, "success; verify found everything intact; diff found no difference"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras"),
     (2, "usage error"),
-    (3, "not found (repository, pad, ticket)"),
-    (4, "conflict (sealed pad, quota full, inconsistent chain)"),
-    (5, "unauthorized or forbidden (bad key or ticket, revoked, read lease over)"),
+    (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
+    (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
+    (5, "unauthorized or forbidden (bad key, ticket or token; revoked; read lease over)"),
     (6, "invalid input (bad envelope, bad JSON, over a size limit)"),
-    (7, "gone (expired pad)"),
+    (7, "gone (expired pad or lease)"),
     (8, "unavailable (I/O failure, busy store, internal error)"),
 ];
 
@@ -35,33 +41,49 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
 /// listed in `man locker` automatically). Add one here when you read a new variable.
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
+        "LOCKER_TOKEN",
+        "An agent token (from locker token create): commands act as its agent, in its scope. \
+         Unset, you act as the operator. Set but empty or invalid, commands are refused.",
+    ),
+    (
         "LOCKER_READ_LEASE_SECONDS",
         "How long a read_once ticket keeps reading after its first read (default 600).",
     ),
     ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
 ];
 
-const AFTER_HELP: &str = "\
-Exit status:
-  0  success; verify found everything intact
-  1  a clean \"no\": verify found tampering
-  2  usage error
-  3  not found (repository, pad, ticket)
-  4  conflict (sealed pad, quota full, inconsistent chain)
-  5  unauthorized or forbidden (bad key or ticket, revoked, read lease over)
-  6  invalid input (bad envelope, bad JSON, over a size limit)
-  7  gone (expired pad)
-  8  unavailable (I/O failure, busy store, internal error)
-
-With --json, results are one JSON object on stdout and errors one JSON object
-{\"error\": CODE, \"detail\": TEXT, ...} on stderr.";
+/// The `--help` epilogue: the exit-code table, built from [`EXIT_CODES`] and wrapped with a
+/// hanging indent so that it reads as a table at any width up to 100 columns, then the JSON
+/// error shape.
+fn after_help() -> String {
+    let mut s = String::from("Exit status:\n");
+    for (code, meaning) in EXIT_CODES {
+        let mut line = format!("  {code} ");
+        for word in meaning.split(' ') {
+            if line.len() + 1 + word.len() > 90 {
+                s.push_str(&line);
+                s.push('\n');
+                line = String::from("    ");
+            }
+            line.push(' ');
+            line.push_str(word);
+        }
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s.push_str(
+        "\nWith --json, results are one JSON object on stdout and errors one JSON object\n\
+         {\"error\": CODE, \"detail\": TEXT, ...} on stderr.",
+    );
+    s
+}
 
 /// Durable, tamper-evident coordination state for agent fleets
 ///
 /// locker keeps handoff pads (hash-chained, sealable blocks with read tickets) and a journal
 /// of every change in a git-like `.locker/` repository, and verifies all of it like `git fsck`.
 #[derive(Debug, Parser)]
-#[command(name = "locker", version, after_help = AFTER_HELP, max_term_width = 100)]
+#[command(name = "locker", version, after_help = after_help(), max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -83,6 +105,10 @@ pub struct GlobalArgs {
     /// Print no status lines, only data
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the
+    /// token's scope is the only one allowed
+    #[arg(long, global = true, value_name = "NAME")]
+    pub scope: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +121,15 @@ pub enum Command {
     /// Seal a pad (same as `locker pad seal`)
     Seal(pad::SealArgs),
     Deposit(deposit::DepositArgs),
+    #[command(subcommand)]
+    Artifact(artifact::ArtifactCommand),
+    #[command(subcommand)]
+    Token(token::TokenCommand),
+    #[command(subcommand)]
+    Lease(lease::LeaseCommand),
+    #[command(subcommand)]
+    Manifest(manifest::ManifestCommand),
+    Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
     Completions(util::CompletionsArgs),
@@ -109,6 +144,10 @@ pub struct Ctx {
     clock: Box<dyn Clock>,
     settings: ops::Settings,
     repo: Option<Repo>,
+    /// `LOCKER_TOKEN`, when set: the command acts as that token's agent.
+    token: Option<Secret>,
+    /// Who acts, resolved on first use.
+    actor: Option<Actor>,
 }
 
 impl Ctx {
@@ -130,7 +169,11 @@ impl Ctx {
                     ))
                 })?;
         }
-        Ok(Self { global, printer, clock, settings, repo: None })
+        // A set but empty or garbled `LOCKER_TOKEN` is refused rather than ignored, so that a
+        // script whose token went missing never runs with the operator's rights.
+        let token = std::env::var_os("LOCKER_TOKEN")
+            .map(|t| Secret::new(t.to_string_lossy().trim().to_owned()));
+        Ok(Self { global, printer, clock, settings, repo: None, token, actor: None })
     }
 
     /// The current time.
@@ -159,14 +202,27 @@ impl Ctx {
         Ok(self.repo.as_mut().expect("opened above"))
     }
 
-    /// An operations context on the repository, acting as the operator.
+    /// An operations context on the repository, acting as the agent of `LOCKER_TOKEN` if it is
+    /// set, else as the operator in `--scope` (default `default`).
     pub fn ops(&mut self) -> Result<ops::Ctx<'_>, OpError> {
         let settings = self.settings;
         if self.repo.is_none() {
             self.repo = Some(Repo::open(&self.location()?)?);
         }
         let repo = self.repo.as_mut().expect("opened above");
-        let mut ctx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), self.clock.as_ref());
+        let actor = match &self.actor {
+            Some(a) => a.clone(),
+            None => {
+                let a = ops::token::actor_for(
+                    repo.store.as_mut(),
+                    self.token.as_ref(),
+                    self.global.scope.as_deref(),
+                )?;
+                self.actor = Some(a.clone());
+                a
+            }
+        };
+        let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
         ctx.settings = settings;
         Ok(ctx)
     }
@@ -234,6 +290,11 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Append(a) => pad::append(ctx, &a),
         Command::Seal(a) => pad::seal(ctx, &a),
         Command::Deposit(a) => deposit::run(ctx, &a),
+        Command::Artifact(c) => artifact::run(ctx, c),
+        Command::Token(c) => token::run(ctx, c),
+        Command::Lease(c) => lease::run(ctx, c),
+        Command::Manifest(c) => manifest::run(ctx, c),
+        Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
@@ -259,9 +320,12 @@ mod tests {
     fn exit_code_table_matches_the_kinds() {
         let codes: Vec<u8> = EXIT_CODES.iter().map(|(c, _)| *c).collect();
         assert_eq!(codes, (0..=8).collect::<Vec<u8>>());
+        let help = after_help();
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
         for (code, text) in EXIT_CODES {
-            assert!(AFTER_HELP.contains(&format!("  {code}  {text}")), "{code} {text}");
+            assert!(flat.contains(&format!(" {code} {text}")), "{code} {text}");
         }
+        assert!(help.lines().all(|l| l.len() <= 90), "{help}");
         assert_eq!(ErrorKind::NotFound.exit_code(), 3);
         assert_eq!(ErrorKind::Conflict.exit_code(), 4);
         assert_eq!(ErrorKind::Unauthorized.exit_code(), 5);

@@ -6,12 +6,14 @@
 //! a write transaction must hold a lock that excludes every other writer of the repository
 //! from its first read to its commit.
 
+pub mod objects;
 pub mod sqlite;
 
 use std::path::Path;
 
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
+use crate::domain::work::LeaseState;
 
 /// A failure of the storage layer.
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +34,8 @@ pub enum StoreError {
     Io(String),
     #[error("SQLite: {0}")]
     Sqlite(rusqlite::Error),
+    #[error("blob {digest} is missing from the store ({location})")]
+    BlobMissing { digest: Digest, location: String },
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -97,6 +101,63 @@ pub struct JournalHead {
     pub hash: Digest,
 }
 
+/// A lease on a work item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseRow {
+    /// Random id (32 lowercase hex characters).
+    pub id: String,
+    pub scope: String,
+    pub work: String,
+    /// The fencing token: 1 for a work item's first lease, one more for each later one.
+    pub fence: u64,
+    pub holder: String,
+    pub state: LeaseState,
+    pub ttl: i64,
+    pub acquired_at: i64,
+    pub expires_at: i64,
+    pub heartbeats: u64,
+    pub heartbeat_at: Option<i64>,
+    pub details: Option<String>,
+    pub ended_at: Option<i64>,
+    pub result: Option<String>,
+}
+
+/// One version of a work item's plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanRow {
+    pub scope: String,
+    pub work: String,
+    /// 1, 2, 3… per work item.
+    pub version: u64,
+    pub lease_id: String,
+    /// The steps as stored: a JSON array of unique step names, exactly as the journal's
+    /// `manifest.commit` entry encodes them (parsed above the store, so a damaged row is
+    /// reported rather than fatal).
+    pub steps_json: String,
+    pub committed_at: i64,
+}
+
+/// One step logged under a lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepRow {
+    pub scope: String,
+    pub work: String,
+    pub lease_id: String,
+    pub step: String,
+    pub planned: Option<String>,
+    pub executed: Option<String>,
+    pub gate: String,
+    pub recorded_at: i64,
+}
+
+/// Filters for listing leases.
+#[derive(Debug, Clone, Default)]
+pub struct LeaseQuery {
+    pub scope: Option<String>,
+    pub state: Option<LeaseState>,
+    pub limit: u64,
+}
+
 /// A page of the journal.
 #[derive(Debug, Clone, Default)]
 pub struct JournalQuery {
@@ -119,6 +180,81 @@ pub struct JournalQuery {
 pub struct PadQuery {
     pub scope: Option<String>,
     /// Only pads whose id sorts after this (for paging).
+    pub after: Option<String>,
+    pub limit: u64,
+}
+
+/// An agent and its token, known only by its digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentRow {
+    pub name: String,
+    pub scope: String,
+    pub token_hash: Digest,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// Where a blob's bytes are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlobStorage {
+    /// In the database row.
+    Inline,
+    /// In a file of its own (SQLite: `.locker/objects/ab/cdef…`).
+    File,
+}
+
+/// A content-addressed blob's metadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobRow {
+    pub digest: Digest,
+    pub size: u64,
+    pub storage: BlobStorage,
+    /// Where the bytes are, for messages: `inline`, or `objects/ab/cdef…`.
+    pub location: String,
+    pub created_at: i64,
+}
+
+/// One immutable version of an artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactVersionRow {
+    pub scope: String,
+    pub key: String,
+    pub version: u64,
+    /// The SHA-256 of the content: the blob holding it.
+    pub blob: Digest,
+    pub size: u64,
+    pub actor: String,
+    pub op_id: String,
+    pub created_at: i64,
+}
+
+/// A key's current version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactHeadRow {
+    pub scope: String,
+    pub key: String,
+    pub version: u64,
+}
+
+/// The receipt of an accepted publish: what an operation id was first used for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiptRow {
+    pub actor: String,
+    pub op_id: String,
+    pub scope: String,
+    pub key: String,
+    pub expected_version: u64,
+    pub version: u64,
+    pub created_at: i64,
+    /// The lease fencing token the publish carried, if any.
+    pub fence: Option<crate::domain::work::Fence>,
+}
+
+/// A page of a scope's artifacts, by key.
+#[derive(Debug, Clone, Default)]
+pub struct ArtifactQuery {
+    pub scope: String,
+    /// Only keys that sort after this (for paging).
     pub after: Option<String>,
     pub limit: u64,
 }
@@ -164,6 +300,29 @@ pub trait Tx {
     fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()>;
     fn counts(&self) -> Result<Counts>;
 
+    /// A lease by id.
+    fn lease(&self, id: &str) -> Result<Option<LeaseRow>>;
+    /// A work item's lease with the highest fencing token.
+    fn newest_lease(&self, scope: &str, work: &str) -> Result<Option<LeaseRow>>;
+    /// A work item's leases, by fencing token.
+    fn work_leases(&self, scope: &str, work: &str) -> Result<Vec<LeaseRow>>;
+    /// Leases matching `q`, by scope, work item and fencing token.
+    fn leases(&self, q: &LeaseQuery) -> Result<Vec<LeaseRow>>;
+    /// Active leases whose expiry is at or before `now`, in any scope.
+    fn expired_leases(&self, now: i64) -> Result<Vec<LeaseRow>>;
+    /// Every lease, one at a time.
+    fn for_each_lease(&self, f: &mut dyn FnMut(LeaseRow) -> Flow) -> Result<()>;
+    /// A work item's plan versions, oldest first.
+    fn plans(&self, scope: &str, work: &str) -> Result<Vec<PlanRow>>;
+    /// Every plan version, one at a time.
+    fn for_each_plan(&self, f: &mut dyn FnMut(PlanRow) -> Flow) -> Result<()>;
+    /// One step of a lease.
+    fn step(&self, lease_id: &str, step: &str) -> Result<Option<StepRow>>;
+    /// A work item's steps, in the order they were recorded.
+    fn work_steps(&self, scope: &str, work: &str) -> Result<Vec<StepRow>>;
+    /// Every step, one at a time.
+    fn for_each_step(&self, f: &mut dyn FnMut(StepRow) -> Flow) -> Result<()>;
+
     fn insert_pad(&mut self, pad: &PadRow) -> Result<()>;
     /// Writes a pad's mutable fields (counts, head, state, sealed_at).
     fn update_pad(&mut self, pad: &PadRow) -> Result<()>;
@@ -171,8 +330,67 @@ pub trait Tx {
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()>;
     /// Writes a ticket's mutable fields (lease start, revocation).
     fn update_ticket(&mut self, t: &TicketRow) -> Result<()>;
+    fn insert_lease(&mut self, l: &LeaseRow) -> Result<()>;
+    /// Writes a lease's mutable fields (state, expiry, heartbeat, end, result).
+    fn update_lease(&mut self, l: &LeaseRow) -> Result<()>;
+    fn insert_plan(&mut self, p: &PlanRow) -> Result<()>;
+    fn insert_step(&mut self, s: &StepRow) -> Result<()>;
     /// Appends a journal row and moves the journal head to it.
     fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
+
+    // Agents and their tokens.
+    fn agent(&self, name: &str) -> Result<Option<AgentRow>>;
+    fn agent_by_token(&self, token_hash: &Digest) -> Result<Option<AgentRow>>;
+    /// Every agent, by name, one at a time.
+    fn for_each_agent(&self, f: &mut dyn FnMut(AgentRow) -> Flow) -> Result<()>;
+    fn insert_agent(&mut self, a: &AgentRow) -> Result<()>;
+    /// Writes an agent's mutable field (its revocation).
+    fn update_agent(&mut self, a: &AgentRow) -> Result<()>;
+
+    // Content-addressed blobs. The store keeps the bytes; callers re-hash them on every read.
+    fn blob_row(&self, digest: &Digest) -> Result<Option<BlobRow>>;
+    /// A blob's stored bytes as they are (unchecked); `None` when there is no such blob, and
+    /// [`StoreError::BlobMissing`] when its row exists but its bytes are gone.
+    fn blob(&self, digest: &Digest) -> Result<Option<Vec<u8>>>;
+    /// Stores `bytes` under `digest` (their SHA-256, computed by the caller) unless a blob with
+    /// that digest exists. Bytes written outside the database are removed again when the
+    /// transaction is not committed.
+    fn put_blob(&mut self, digest: &Digest, bytes: &[u8], now: i64) -> Result<()>;
+    /// Every blob, by digest, one at a time.
+    fn for_each_blob(&self, f: &mut dyn FnMut(BlobRow) -> Flow) -> Result<()>;
+
+    // Versioned artifacts.
+    fn artifact_head(&self, scope: &str, key: &str) -> Result<Option<u64>>;
+    fn artifact_version(
+        &self,
+        scope: &str,
+        key: &str,
+        version: u64,
+    ) -> Result<Option<ArtifactVersionRow>>;
+    /// Versions of a key after `after`, oldest first, at most `limit`.
+    fn artifact_versions(
+        &self,
+        scope: &str,
+        key: &str,
+        after: u64,
+        limit: u64,
+    ) -> Result<Vec<ArtifactVersionRow>>;
+    /// The head version of each key in a scope, by key.
+    fn artifact_heads(&self, q: &ArtifactQuery) -> Result<Vec<ArtifactVersionRow>>;
+    /// Every stored version, by scope, key and version, one at a time.
+    fn for_each_artifact_version(
+        &self,
+        f: &mut dyn FnMut(ArtifactVersionRow) -> Flow,
+    ) -> Result<()>;
+    /// Every stored head, by scope and key, one at a time.
+    fn for_each_artifact_head(&self, f: &mut dyn FnMut(ArtifactHeadRow) -> Flow) -> Result<()>;
+    fn receipt(&self, actor: &str, op_id: &str) -> Result<Option<ReceiptRow>>;
+    /// Every receipt, by actor and operation id, one at a time.
+    fn for_each_receipt(&self, f: &mut dyn FnMut(ReceiptRow) -> Flow) -> Result<()>;
+    fn insert_artifact_version(&mut self, v: &ArtifactVersionRow) -> Result<()>;
+    /// Creates or moves a key's head.
+    fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()>;
+    fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()>;
 
     fn commit(self: Box<Self>) -> Result<()>;
 }

@@ -74,14 +74,52 @@ fn test_version_file_equals_the_crate_version() {
     assert!(install.contains(&stamped), "install.sh must contain `{}`", stamped.trim());
 }
 
+/// Every `LOCKER_*` variable the source reads directly is documented in `man locker`.
+#[test]
+fn test_docs_man_page_lists_every_environment_variable() {
+    fn scan(dir: &Path, found: &mut BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                scan(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for pat in ["env::var(\"", "env::var_os(\"", "env = \""] {
+                    for (i, _) in text.match_indices(pat) {
+                        let rest = &text[i + pat.len()..];
+                        let name = &rest[..rest.find('"').unwrap()];
+                        if name.starts_with("LOCKER_") {
+                            found.insert(name.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    scan(&root().join("src"), &mut found);
+    assert!(found.contains("LOCKER_NOW"), "the scan finds variables: {found:?}");
+    let page = std::fs::read_to_string(root().join("man/locker.1")).unwrap();
+    let env = &page[page.find(".SH ENVIRONMENT").unwrap()..page.find(".SH FILES").unwrap()];
+    let missing: Vec<_> = found.iter().filter(|n| !env.contains(&format!("\\fB{n}\\fR"))).collect();
+    assert!(
+        missing.is_empty(),
+        "variables missing from ENVIRONMENT in man/locker.1: {missing:?}; add them to \
+         locker::cli::ENVIRONMENT and {HOW}"
+    );
+}
+
 #[test]
 fn test_help_shows_the_exit_code_table() {
     let out = TestEnv::new().locker().arg("--help").output().unwrap();
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).unwrap();
-    assert!(help.contains("Exit status:"), "{help}");
+    let table = &help[help.find("Exit status:").expect("an exit status section")..];
+    // Long meanings wrap onto indented continuation lines.
+    let flat = table.split_whitespace().collect::<Vec<_>>().join(" ");
     for (code, meaning) in locker::cli::EXIT_CODES {
-        assert!(help.contains(&format!("  {code}  {meaning}")), "code {code} missing:\n{help}");
+        assert!(flat.contains(&format!(" {code} {meaning}")), "code {code} missing:\n{table}");
+        assert!(table.contains(&format!("\n  {code}  ")), "code {code} does not start a row");
     }
 }
 
