@@ -6,7 +6,8 @@
 # on 127.0.0.1, and runs the shipped (stamped) install.sh against each. A clean install must
 # work; every broken case must fail with a clear message and change nothing: the existing
 # install stays byte-identical and no staging or temporary files are left behind.
-# Prints one PASS/FAIL line per check and exits 1 if any check failed.
+# Prints one PASS/FAIL line per check (SKIP for optional tools this machine lacks) and exits 1
+# if any check failed.
 #
 # Usage: scripts/test-install.sh [--profile dev|release] [--dist DIR]
 #   --dist DIR   reuse a release already built by scripts/release.sh into DIR (no build)
@@ -19,7 +20,7 @@ while [ "$#" -gt 0 ]; do
     case "$1" in
         --profile) profile="${2:?--profile needs a value}"; shift 2 ;;
         --dist) dist="${2:?--dist needs a value}"; shift 2 ;;
-        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "test-install: unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -214,7 +215,7 @@ expect_refusal() { # CHECK HOME MESSAGE [VAR=VALUE...] -- ARGS...
     elif [ -f "$h/.local/bin/locker" ] && ! cmp -s "$h/.local/bin/locker" "$unpacked/$prefix/locker"; then
         fail "$check" "the installed binary is not byte-identical"
     else
-        pass "$check (exit $status: $(grep -E 'error:' "$work/out" | head -1 | sed 's/^locker-install: error: //'))"
+        pass "$check (exit $status: $(grep -E '^locker-install: error:' "$work/out" | head -1 | sed 's/^locker-install: error: //'))"
     fi
 }
 
@@ -359,7 +360,7 @@ installed_home && {
         elif [ "$before" != "$(snapshot "$h")" ] || [ -n "$(leftovers "$h")" ]; then
             fail "unwritable bin directory" "something changed"
         else
-            pass "unwritable bin directory (exit $status: $(grep -E 'error:' "$work/out" | head -1 | sed 's/^locker-install: error: //'))"
+            pass "unwritable bin directory (exit $status: $(grep -E '^locker-install: error:' "$work/out" | head -1 | sed 's/^locker-install: error: //'))"
         fi
     fi
     chmod 0755 "$h/.local/bin"
@@ -370,7 +371,7 @@ installed_home && {
 for combo in wget:shasum curl:openssl; do
     set -- "${combo%:*}" "${combo#*:}"
     if ! command -v "$1" >/dev/null 2>&1 || ! command -v "$2" >/dev/null 2>&1; then
-        fail "clean install with $1 and $2" "$1 or $2 is not installed on this machine"
+        echo "SKIP clean install with $1 and $2 ($1 or $2 is not installed here)"
         continue
     fi
     only="$work/only-$1-$2"
