@@ -29,7 +29,7 @@ case "${1:-}" in
         exit "$status"
         ;;
     -h | --help)
-        sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'
+        awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"
         ;;
     *)
         echo "gen-docs: unknown argument: $1 (try --help)" >&2

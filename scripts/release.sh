@@ -32,7 +32,7 @@ while [ "$#" -gt 0 ]; do
         --profile=*) profile="${1#*=}"; shift ;;
         --out-dir) out="${2:?--out-dir needs a value}"; shift 2 ;;
         --out-dir=*) out="${1#*=}"; shift ;;
-        -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         -*) die "unknown option: $1 (see --help)" ;;
         *) [ -z "$out" ] || die "more than one output directory"; out="$1"; shift ;;
     esac

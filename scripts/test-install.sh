@@ -20,7 +20,7 @@ while [ "$#" -gt 0 ]; do
     case "$1" in
         --profile) profile="${2:?--profile needs a value}"; shift 2 ;;
         --dist) dist="${2:?--dist needs a value}"; shift 2 ;;
-        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) echo "test-install: unknown argument: $1" >&2; exit 2 ;;
     esac
 done
