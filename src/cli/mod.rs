@@ -8,6 +8,7 @@ mod lease;
 mod log;
 mod manifest;
 mod pad;
+mod review;
 mod step;
 mod token;
 mod util;
@@ -27,7 +28,7 @@ use crate::repo::{Location, Repo};
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success; verify found everything intact; diff found no difference"),
-    (1, "a clean \"no\": verify found tampering, diff found holes or extras"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras, review found a violation"),
     (2, "usage error"),
     (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
     (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
@@ -132,6 +133,7 @@ pub enum Command {
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Review(review::ReviewArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -297,6 +299,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Review(a) => review::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

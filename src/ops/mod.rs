@@ -6,12 +6,14 @@
 //! code and the HTTP status in one place.
 
 pub mod artifact;
+pub mod bundle;
 pub mod init;
 pub mod journal;
 pub mod lease;
 pub mod ledger;
 pub mod pad;
 pub mod plan;
+pub mod review;
 pub mod step;
 pub mod token;
 pub mod verify;
