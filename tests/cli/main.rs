@@ -2,6 +2,7 @@
 
 mod artifact;
 mod blob;
+mod bundle;
 mod common;
 mod concurrency;
 mod crash;
@@ -13,6 +14,7 @@ mod lease;
 mod log;
 mod manifest;
 mod pad;
+mod review;
 mod smoke;
 mod step;
 mod tamper;
