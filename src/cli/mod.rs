@@ -5,16 +5,19 @@ mod init;
 mod input;
 mod log;
 mod pad;
+mod serve;
 mod util;
 mod verify;
 
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
 use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
+use crate::client::Client;
 use crate::output::{OutputFormat, Printer};
 use crate::repo::{Location, Repo};
 
@@ -73,6 +76,10 @@ pub struct GlobalArgs {
     /// Print no status lines, only data
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Run pad and verify commands against the `locker serve` at URL instead of a local
+    /// repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
+    #[arg(long, global = true, env = "LOCKER_URL", value_name = "URL")]
+    pub remote: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -87,6 +94,7 @@ pub enum Command {
     Deposit(deposit::DepositArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Serve(serve::ServeArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -96,7 +104,7 @@ pub enum Command {
 pub struct Ctx {
     pub global: GlobalArgs,
     pub printer: Printer,
-    clock: Box<dyn Clock>,
+    clock: Arc<dyn Clock>,
     settings: ops::Settings,
     repo: Option<Repo>,
 }
@@ -105,11 +113,11 @@ impl Ctx {
     fn new(global: GlobalArgs) -> Result<Self, OpError> {
         let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
         let printer = Printer::new(format, global.quiet);
-        let clock: Box<dyn Clock> = match std::env::var("LOCKER_NOW") {
-            Ok(v) => Box::new(FixedClock(v.trim().parse().map_err(|_| {
+        let clock: Arc<dyn Clock> = match std::env::var("LOCKER_NOW") {
+            Ok(v) => Arc::new(FixedClock(v.trim().parse().map_err(|_| {
                 OpError::usage(format!("LOCKER_NOW must be integer Unix seconds, got `{v}`"))
             })?)),
-            Err(_) => Box::new(SystemClock),
+            Err(_) => Arc::new(SystemClock),
         };
         let mut settings = ops::Settings::default();
         if let Ok(v) = std::env::var("LOCKER_READ_LEASE_SECONDS") {
@@ -130,6 +138,24 @@ impl Ctx {
 
     pub fn clock(&self) -> &dyn Clock {
         self.clock.as_ref()
+    }
+
+    /// The clock, shared (for the server's threads).
+    pub fn shared_clock(&self) -> Arc<dyn Clock> {
+        Arc::clone(&self.clock)
+    }
+
+    /// The operation settings (read lease and the like).
+    pub fn settings(&self) -> ops::Settings {
+        self.settings
+    }
+
+    /// The remote server, when `--remote` or `LOCKER_URL` names one.
+    pub fn remote(&self) -> Result<Option<Client>, OpError> {
+        match self.global.remote.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(url) => Client::new(url).map(Some),
+        }
     }
 
     fn location(&self) -> Result<Location, OpError> {
@@ -226,6 +252,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Deposit(a) => deposit::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Serve(a) => serve::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

@@ -1,0 +1,279 @@
+//! The peer's request formats, parsed the way its daemon parses them, so that its clients get
+//! the same answers from `locker serve`: small JSON bodies read under a 4096-byte cap and
+//! validated leniently (pydantic's lax mode: `"60"`, `60.0` and `true` are integers; unknown
+//! fields are ignored; an empty body, an array or a non-object is invalid), and integer query
+//! parameters.
+//!
+//! These are input rules of the pad operations, kept here so that the HTTP server and the MCP
+//! server decide them once.
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::pad::DepositBlock;
+use super::{OpError, OpResult};
+use crate::domain::limits::{PadLimits, MAX_JSON_BODY_BYTES};
+use crate::domain::pad::TicketType;
+
+/// The error for a JSON body over [`MAX_JSON_BODY_BYTES`].
+pub fn json_body_too_large() -> OpError {
+    OpError::too_large(format!("request body exceeds {MAX_JSON_BODY_BYTES} bytes"))
+}
+
+/// Checks a JSON body's length (or its announced length) against [`MAX_JSON_BODY_BYTES`].
+pub fn check_json_body_size(len: u64) -> OpResult<()> {
+    if len > MAX_JSON_BODY_BYTES as u64 {
+        return Err(json_body_too_large());
+    }
+    Ok(())
+}
+
+fn invalid_body() -> OpError {
+    OpError::unprocessable("invalid request body")
+}
+
+/// Parses a body that must be one JSON object.
+fn object(raw: &[u8]) -> OpResult<serde_json::Map<String, Value>> {
+    check_json_body_size(raw.len() as u64)?;
+    match serde_json::from_slice::<Value>(raw) {
+        Ok(Value::Object(m)) => Ok(m),
+        _ => Err(invalid_body()),
+    }
+}
+
+/// An integer the way pydantic's lax mode reads one from JSON.
+fn lax_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::Number(n) => n.as_i64().or_else(|| {
+            let f = n.as_f64()?;
+            // Whole, finite and in range (the casts below are exact for such values).
+            (f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e18).then_some(f as i64)
+        }),
+        Value::String(s) => lax_int_str(s),
+        _ => None,
+    }
+}
+
+/// An integer in a string, as pydantic reads it: surrounding whitespace, an optional sign,
+/// digits with single underscores between them, and an optional fraction of zeros (`"60.0"`).
+pub fn lax_int_str(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (neg, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (int_part, frac) = match rest.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (rest, None),
+    };
+    if let Some(f) = frac {
+        if f.is_empty() || !f.bytes().all(|b| b == b'0') {
+            return None;
+        }
+    }
+    if int_part.is_empty()
+        || int_part.starts_with('_')
+        || int_part.ends_with('_')
+        || int_part.contains("__")
+        || !int_part.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+    {
+        return None;
+    }
+    let digits: String = int_part.chars().filter(|c| *c != '_').collect();
+    let n: i64 = digits.parse().ok()?;
+    Some(if neg { -n } else { n })
+}
+
+/// The body of `POST /v1/pads`: `{"ttl_seconds": int = 3600, "max_blocks": int = 32}`.
+pub fn create_request(raw: &[u8]) -> OpResult<PadLimits> {
+    let m = object(raw)?;
+    let field = |k: &str, default: u32| match m.get(k) {
+        None => Ok(i64::from(default)),
+        Some(v) => lax_int(v).ok_or_else(invalid_body),
+    };
+    let defaults = PadLimits::default();
+    let ttl = field("ttl_seconds", defaults.ttl_seconds)?;
+    let blocks = field("max_blocks", defaults.max_blocks)?;
+    PadLimits::new(ttl, blocks).map_err(|_| invalid_body())
+}
+
+/// The body of `POST /v1/pads/{id}/tickets`: `{"type": "read_once" | "read_unlimited"}`
+/// (default `read_unlimited`).
+pub fn ticket_request(raw: &[u8]) -> OpResult<TicketType> {
+    let m = object(raw)?;
+    let t = match m.get("type") {
+        None => return Ok(TicketType::ReadUnlimited),
+        Some(Value::String(s)) => s,
+        Some(_) => return Err(invalid_body()),
+    };
+    TicketType::parse(t).ok_or_else(|| {
+        OpError::unprocessable(format!(
+            "type must be 'read_once' or 'read_unlimited', got {}",
+            python_repr(t)
+        ))
+    })
+}
+
+/// A string as Python's `repr` shows it (the peer puts it into error details).
+pub fn python_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// The body of locker's own `POST /v1/deposit`: the envelope and the artifacts as exact bytes
+/// (base64), and the pad's TTL.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DepositRequest {
+    pub envelope_b64: String,
+    #[serde(default)]
+    pub artifacts: Vec<DepositArtifact>,
+    #[serde(default = "default_ttl")]
+    pub ttl_seconds: i64,
+}
+
+/// One artifact of a [`DepositRequest`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DepositArtifact {
+    pub payload_b64: String,
+    pub content_type: String,
+}
+
+fn default_ttl() -> i64 {
+    i64::from(crate::domain::limits::DEFAULT_TTL_SECONDS)
+}
+
+/// Largest `POST /v1/deposit` body: a full pad in base64 with room for the JSON around it.
+pub const MAX_DEPOSIT_BODY_BYTES: usize = 512 * 1024;
+
+impl DepositRequest {
+    /// The request for these bytes.
+    pub fn new(envelope: &[u8], artifacts: &[DepositBlock], ttl_seconds: i64) -> Self {
+        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        Self {
+            envelope_b64: b64(envelope),
+            artifacts: artifacts
+                .iter()
+                .map(|a| DepositArtifact {
+                    payload_b64: b64(&a.payload),
+                    content_type: a.content_type.clone(),
+                })
+                .collect(),
+            ttl_seconds,
+        }
+    }
+
+    /// Parses a request body and decodes its blocks.
+    pub fn parse(raw: &[u8]) -> OpResult<(Vec<u8>, Vec<DepositBlock>, i64)> {
+        if raw.len() > MAX_DEPOSIT_BODY_BYTES {
+            return Err(OpError::too_large(format!(
+                "request body exceeds {MAX_DEPOSIT_BODY_BYTES} bytes"
+            )));
+        }
+        let req: Self = serde_json::from_slice(raw)
+            .map_err(|e| OpError::unprocessable(format!("invalid request body: {e}")))?;
+        let decode = |what: &str, s: &str| {
+            base64::engine::general_purpose::STANDARD
+                .decode(s)
+                .map_err(|_| OpError::unprocessable(format!("{what} is not valid base64")))
+        };
+        let envelope = decode("envelope_b64", &req.envelope_b64)?;
+        let mut blocks = Vec::with_capacity(req.artifacts.len());
+        for (i, a) in req.artifacts.iter().enumerate() {
+            blocks.push(DepositBlock {
+                payload: decode(&format!("artifacts[{i}].payload_b64"), &a.payload_b64)?,
+                content_type: a.content_type.clone(),
+            });
+        }
+        Ok((envelope, blocks, req.ttl_seconds))
+    }
+}
+
+/// The body of locker's own `POST /v1/pads/{id}/tickets/revoke`: the ticket or its id.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RevokeRequest {
+    pub ticket: String,
+}
+
+impl RevokeRequest {
+    pub fn parse(raw: &[u8]) -> OpResult<Self> {
+        check_json_body_size(raw.len() as u64)?;
+        serde_json::from_slice(raw).map_err(|_| invalid_body())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::ErrorKind;
+
+    #[test]
+    fn create_bodies_are_read_leniently() {
+        let ok = |raw: &str| create_request(raw.as_bytes()).unwrap();
+        assert_eq!(ok("{}"), PadLimits::default());
+        assert_eq!(ok(r#"{"ttl_seconds":"60"}"#).ttl_seconds, 60);
+        assert_eq!(ok(r#"{"ttl_seconds":" 60 "}"#).ttl_seconds, 60);
+        assert_eq!(ok(r#"{"ttl_seconds":"60.00"}"#).ttl_seconds, 60);
+        assert_eq!(ok(r#"{"ttl_seconds":"1_000"}"#).ttl_seconds, 1000);
+        assert_eq!(ok(r#"{"ttl_seconds":true}"#).ttl_seconds, 1);
+        assert_eq!(ok(r#"{"ttl_seconds":2.0,"max_blocks":1e3}"#).max_blocks, 1000);
+        assert_eq!(ok(r#"{"ttl_seconds":60,"extra":[1]}"#).ttl_seconds, 60);
+        for bad in [
+            "",
+            "[]",
+            "5",
+            "{",
+            r#"{"ttl_seconds":60}x"#,
+            r#"{"ttl_seconds":null}"#,
+            r#"{"ttl_seconds":1.5}"#,
+            r#"{"ttl_seconds":"1e3"}"#,
+            r#"{"ttl_seconds":"60."}"#,
+            r#"{"ttl_seconds":"1__0"}"#,
+            r#"{"ttl_seconds":0}"#,
+            r#"{"ttl_seconds":60,"ttl_seconds":0}"#,
+            r#"{"max_blocks":4097}"#,
+            r#"{"max_blocks":"-0"}"#,
+        ] {
+            let e = create_request(bad.as_bytes()).unwrap_err();
+            assert_eq!((e.kind, e.detail.as_str()), (ErrorKind::Unprocessable, "invalid request body"), "{bad}");
+        }
+        let big = format!(r#"{{"pad":"{}"}}"#, "x".repeat(4096));
+        assert_eq!(create_request(big.as_bytes()).unwrap_err().kind, ErrorKind::TooLarge);
+    }
+
+    #[test]
+    fn ticket_bodies_follow_the_peer() {
+        assert_eq!(ticket_request(b"{}").unwrap(), TicketType::ReadUnlimited);
+        assert_eq!(ticket_request(br#"{"type":"read_once"}"#).unwrap(), TicketType::ReadOnce);
+        assert_eq!(ticket_request(br#"{"type":5}"#).unwrap_err().detail, "invalid request body");
+        assert_eq!(ticket_request(b"").unwrap_err().detail, "invalid request body");
+        assert_eq!(
+            ticket_request(br#"{"type":"write"}"#).unwrap_err().detail,
+            "type must be 'read_once' or 'read_unlimited', got 'write'"
+        );
+        assert_eq!(python_repr("it's"), "\"it's\"");
+        assert_eq!(python_repr("a\nb\u{0}"), "'a\\nb\\x00'");
+        assert_eq!(python_repr("é"), "'é'");
+    }
+}
