@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
-use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::client::Client;
+use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
 use crate::repo::{Location, Repo};
 

@@ -141,7 +141,9 @@ fn error_from(status: u16, body: &[u8]) -> OpError {
         (Some(if status == 404 { "not_found" } else { "http_error" }.to_owned()), detail)
     };
     let hints = match m.remove("hints") {
-        Some(Value::Array(h)) => h.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+        Some(Value::Array(h)) => {
+            h.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+        }
         _ => Vec::new(),
     };
     let mut e = OpError::new(
@@ -221,12 +223,8 @@ impl Client {
             ))
             .hint("Point --remote (or LOCKER_URL) at the final URL."));
         }
-        let bytes = resp
-            .body_mut()
-            .with_config()
-            .limit(MAX_RESPONSE_BYTES)
-            .read_to_vec()
-            .map_err(|e| {
+        let bytes =
+            resp.body_mut().with_config().limit(MAX_RESPONSE_BYTES).read_to_vec().map_err(|e| {
                 OpError::unavailable(format!("cannot read the server's answer: {e}"))
             })?;
         Ok((status, bytes))
@@ -434,13 +432,20 @@ mod tests {
 
     #[test]
     fn errors_map_back_to_their_kinds() {
-        let e = error_from(409, br#"{"error":"conflict","detail":"pad is sealed","max_blocks":3,"hints":["h"]}"#);
-        assert_eq!((e.kind, e.code.as_ref(), e.detail.as_str()), (ErrorKind::Conflict, "conflict", "pad is sealed"));
+        let e = error_from(
+            409,
+            br#"{"error":"conflict","detail":"pad is sealed","max_blocks":3,"hints":["h"]}"#,
+        );
+        assert_eq!(
+            (e.kind, e.code.as_ref(), e.detail.as_str()),
+            (ErrorKind::Conflict, "conflict", "pad is sealed")
+        );
         assert_eq!(e.fields["max_blocks"], 3);
         assert_eq!(e.hints, vec!["h".to_owned()]);
         let e = error_from(404, br#"{"detail":"Not Found"}"#);
         assert_eq!((e.kind, e.code.as_ref()), (ErrorKind::NotFound, "not_found"));
-        let e = error_from(409, br#"{"code":"version_conflict","message":"m","current_version":3}"#);
+        let e =
+            error_from(409, br#"{"code":"version_conflict","message":"m","current_version":3}"#);
         assert_eq!((e.code.as_ref(), e.detail.as_str()), ("version_conflict", "m"));
         assert_eq!(e.fields["current_version"], 3);
         let e = error_from(502, b"<html>");

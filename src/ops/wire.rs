@@ -256,7 +256,11 @@ mod tests {
             r#"{"max_blocks":"-0"}"#,
         ] {
             let e = create_request(bad.as_bytes()).unwrap_err();
-            assert_eq!((e.kind, e.detail.as_str()), (ErrorKind::Unprocessable, "invalid request body"), "{bad}");
+            assert_eq!(
+                (e.kind, e.detail.as_str()),
+                (ErrorKind::Unprocessable, "invalid request body"),
+                "{bad}"
+            );
         }
         let big = format!(r#"{{"pad":"{}"}}"#, "x".repeat(4096));
         assert_eq!(create_request(big.as_bytes()).unwrap_err().kind, ErrorKind::TooLarge);

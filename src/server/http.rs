@@ -164,17 +164,6 @@ pub fn read_ticket(headers: &HeaderMap, query_ticket: Option<&str>) -> Option<Se
     (!t.is_empty()).then(|| Secret::new(t))
 }
 
-/// A bearer token (agent tokens on the native, artifact and lease routes): `Bearer` in any
-/// case, exactly two fields.
-pub fn bearer_token(headers: &HeaderMap) -> Option<Secret> {
-    let auth = header_text(headers, header::AUTHORIZATION)?;
-    let mut fields = auth.split_whitespace();
-    let (Some(scheme), Some(token), None) = (fields.next(), fields.next(), fields.next()) else {
-        return None;
-    };
-    scheme.eq_ignore_ascii_case("bearer").then(|| Secret::new(token))
-}
-
 /// The query's parameters in order (the last of a repeated name wins when looked up).
 pub struct Query(Vec<(String, String)>);
 

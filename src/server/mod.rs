@@ -331,7 +331,9 @@ pub async fn run(
     drop(listener);
     let grace = state.0.opts.shutdown_grace;
     if tokio::time::timeout(grace, graceful.shutdown()).await.is_err() {
-        crate::output::log_line("locker: some connections were still open at shutdown; closing them");
+        crate::output::log_line(
+            "locker: some connections were still open at shutdown; closing them",
+        );
     }
     crate::output::log_line("locker stopped");
     Ok(())

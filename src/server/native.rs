@@ -102,23 +102,21 @@ pub async fn verify_pad(
 
 /// `POST /v1/deposit`: create, fill and seal a pad in one transaction (201).
 pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) -> Response {
-    let raw =
-        match read_body(&headers, body, MAX_DEPOSIT_BODY_BYTES, s.options().body_timeout).await {
-            Ok(b) => b,
-            Err(e) => {
-                return http::body_error(e, |_| {
-                    OpError::too_large(format!(
-                        "request body exceeds {MAX_DEPOSIT_BODY_BYTES} bytes"
-                    ))
-                })
-            }
-        };
+    let raw = match read_body(&headers, body, MAX_DEPOSIT_BODY_BYTES, s.options().body_timeout)
+        .await
+    {
+        Ok(b) => b,
+        Err(e) => {
+            return http::body_error(e, |_| {
+                OpError::too_large(format!("request body exceeds {MAX_DEPOSIT_BODY_BYTES} bytes"))
+            })
+        }
+    };
     let (envelope, artifacts, ttl) = match DepositRequest::parse(&raw) {
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    let result =
-        s.run(anonymous(), move |ctx| op::deposit(ctx, &envelope, &artifacts, ttl)).await;
+    let result = s.run(anonymous(), move |ctx| op::deposit(ctx, &envelope, &artifacts, ttl)).await;
     http::respond(201, result)
 }
 
@@ -129,8 +127,7 @@ pub async fn revoke_ticket(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await
-    {
+    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await {
         Ok(b) => b,
         Err(e) => return http::body_error(e, |_| wire::json_body_too_large()),
     };

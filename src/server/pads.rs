@@ -30,8 +30,7 @@ fn too_large_block(n: u64) -> OpError {
 
 /// `POST /v1/pads`: 413, 422, then the pad with its write key and `read_once` ticket (201).
 pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -> Response {
-    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await
-    {
+    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await {
         Ok(b) => b,
         Err(e) => return http::body_error(e, too_large_json),
     };
@@ -51,8 +50,7 @@ pub async fn append(
 ) -> Response {
     let key = http::write_key(&headers);
     let content_type = http::header_text(&headers, header::CONTENT_TYPE);
-    let payload = match read_body(&headers, body, MAX_BLOCK_BYTES, s.options().body_timeout).await
-    {
+    let payload = match read_body(&headers, body, MAX_BLOCK_BYTES, s.options().body_timeout).await {
         Ok(b) => b,
         Err(e) => return http::body_error(e, too_large_block),
     };
@@ -81,8 +79,7 @@ pub async fn tickets(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await
-    {
+    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await {
         Ok(b) => b,
         Err(e) => return http::body_error(e, too_large_json),
     };

@@ -126,10 +126,8 @@ mod tests {
 
     #[test]
     fn every_route_is_in_the_openapi_document_and_nothing_else() {
-        let routes: BTreeSet<(String, String)> = route_table()
-            .iter()
-            .map(|r| (r.method.to_owned(), r.path.to_owned()))
-            .collect();
+        let routes: BTreeSet<(String, String)> =
+            route_table().iter().map(|r| (r.method.to_owned(), r.path.to_owned())).collect();
         let docs = documented();
         let missing: Vec<_> = routes.difference(&docs).collect();
         let extra: Vec<_> = docs.difference(&routes).collect();

@@ -1,4 +1,5 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod common;
+mod serve;
 mod smoke;
