@@ -1,5 +1,6 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod common;
+mod interop;
 mod serve;
 mod smoke;
