@@ -793,3 +793,32 @@ fn test_serve_and_cli_write_one_repository_at_once() {
     assert_eq!(env.json(&["pad", "show", &over_http.id])["block_count"], 61);
     assert_eq!(env.json(&["verify"])["ok"], true);
 }
+
+#[test]
+fn test_serve_bounds_the_requests_in_flight() {
+    let env = TestEnv::init();
+    let s = env.serve(&["--max-concurrent", "1"]);
+    // A slow client holds the only slot while it sends its body.
+    let mut slow = TcpStream::connect(s.addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    slow.write_all(
+        b"POST /v1/pads HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{",
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let addr = s.addr;
+    let waiting = std::thread::spawn(move || {
+        let start = Instant::now();
+        let r = http(addr, "GET", "/v1/pads/demo-pad-v1/manifest", &[], b"").unwrap();
+        (r.0, start.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(!waiting.is_finished(), "the second request waits for the slot");
+    slow.write_all(b"}").unwrap();
+    let mut buf = Vec::new();
+    let _ = slow.read_to_end(&mut buf);
+    assert_eq!(parse_response(&buf).unwrap().0, 201);
+    let (status, took) = waiting.join().unwrap();
+    assert_eq!(status, 200);
+    assert!(took >= Duration::from_millis(600), "{took:?}");
+}
