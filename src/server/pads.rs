@@ -15,9 +15,13 @@ use crate::domain::limits::{MAX_BLOCK_BYTES, MAX_JSON_BODY_BYTES};
 use crate::ops::pad::{self as op, PadCounts};
 use crate::ops::{wire, Actor, OpError};
 
-/// Who acts on the pad routes: whoever holds the pad's capabilities, with no identity.
+/// Who acts on the pad routes: whoever holds the pad's capabilities, with no identity (the
+/// journal names them `anonymous`). Pad operations check only the pad's key and tickets; no
+/// route that acts as `anonymous` calls an operation reserved to the operator.
 pub fn anonymous() -> Actor {
-    Actor { name: "anonymous".into(), scope: "default".into() }
+    let mut a = Actor::operator();
+    a.name = "anonymous".into();
+    a
 }
 
 fn too_large_json(_: u64) -> OpError {

@@ -1,6 +1,9 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod artifact;
+mod blob;
 mod common;
 mod interop;
 mod serve;
 mod smoke;
+mod token;
