@@ -17,13 +17,14 @@ use crate::domain::digest::Digest;
 use crate::domain::limits::PadLimits;
 use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
+use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
 use crate::ops::journal::LogPage;
 use crate::ops::pad::{
     Appended, BlockSlice, DepositBlock, Deposited, Manifest, PadCreated, PadList, Sealed,
     TicketMinted, TicketRevoked,
 };
 use crate::ops::verify::{PadReport, RepoReport};
-use crate::ops::wire::{DepositRequest, RevokeRequest};
+use crate::ops::wire::{DepositRequest, NativePublish, RevokeRequest};
 use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::JournalQuery;
 
@@ -370,6 +371,61 @@ impl Client {
             path.push_str(&format!("?expect_head={h}"));
         }
         self.call("GET", &path, None, Body::None)
+    }
+
+    /// `POST /v1/artifact?format=locker` as the agent of `token`.
+    pub fn artifact_publish(
+        &self,
+        token: Option<&Secret>,
+        req: &PublishRequest<'_>,
+    ) -> OpResult<Published> {
+        let body = NativePublish::new(req.key, req.expected_version, req.op_id, req.content);
+        self.post_json("/v1/artifact?format=locker", token, &body)
+    }
+
+    /// `GET /v1/artifact?format=locker&key=K[&version=V]`.
+    pub fn artifact_get(
+        &self,
+        token: Option<&Secret>,
+        key: &str,
+        version: Option<i64>,
+    ) -> OpResult<ArtifactView> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        q.append_pair("format", "locker").append_pair("key", key);
+        if let Some(v) = version {
+            q.append_pair("version", &v.to_string());
+        }
+        self.call("GET", &format!("/v1/artifact?{}", q.finish()), token, Body::None)
+    }
+
+    /// `GET /v1/artifact/log?key=K&after=&limit=`.
+    pub fn artifact_log(
+        &self,
+        token: Option<&Secret>,
+        key: &str,
+        after: u64,
+        limit: u64,
+    ) -> OpResult<ArtifactLog> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        q.append_pair("key", key)
+            .append_pair("after", &after.to_string())
+            .append_pair("limit", &limit.to_string());
+        self.call("GET", &format!("/v1/artifact/log?{}", q.finish()), token, Body::None)
+    }
+
+    /// `GET /v1/artifacts?format=locker&after=&limit=`.
+    pub fn artifact_list(
+        &self,
+        token: Option<&Secret>,
+        after: Option<&str>,
+        limit: u64,
+    ) -> OpResult<ArtifactList> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        q.append_pair("format", "locker").append_pair("limit", &limit.to_string());
+        if let Some(a) = after {
+            q.append_pair("after", a);
+        }
+        self.call("GET", &format!("/v1/artifacts?{}", q.finish()), token, Body::None)
     }
 
     /// `GET /v1/journal`.

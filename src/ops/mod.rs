@@ -6,6 +6,7 @@
 //! code and the HTTP status in one place.
 
 pub mod artifact;
+pub mod audit;
 pub mod init;
 pub mod journal;
 pub mod pad;

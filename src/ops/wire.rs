@@ -223,6 +223,133 @@ impl RevokeRequest {
     }
 }
 
+/// Largest body of `POST /v1/artifact` (questlock's: 6 MiB + 64 KiB, room for JSON escapes).
+pub const MAX_PUBLISH_BODY_BYTES: usize = 6 * 1024 * 1024 + 64 * 1024;
+
+/// A publish as it arrives over HTTP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublishBody {
+    pub key: String,
+    pub expected_version: i64,
+    pub operation_id: String,
+    pub content: Vec<u8>,
+}
+
+/// questlock's publish body: exactly these four fields.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuestlockPublish {
+    #[serde(default)]
+    key: Option<String>,
+    #[serde(default)]
+    expected_version: Option<i64>,
+    #[serde(default)]
+    operation_id: Option<String>,
+    #[serde(default)]
+    content: Option<String>,
+}
+
+/// locker's publish body: questlock's, or with `content_b64` for content that is not text.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativePublish {
+    #[serde(default)]
+    pub key: Option<String>,
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+    #[serde(default)]
+    pub operation_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_b64: Option<String>,
+}
+
+impl NativePublish {
+    /// The body for these bytes: text as `content`, anything else as `content_b64`.
+    pub fn new(key: &str, expected_version: i64, operation_id: &str, content: &[u8]) -> Self {
+        let (text, b64) = match std::str::from_utf8(content) {
+            Ok(t) => (Some(t.to_owned()), None),
+            Err(_) => (None, Some(base64::engine::general_purpose::STANDARD.encode(content))),
+        };
+        Self {
+            key: Some(key.to_owned()),
+            expected_version: Some(expected_version),
+            operation_id: Some(operation_id.to_owned()),
+            content: text,
+            content_b64: b64,
+        }
+    }
+}
+
+/// The error for a publish body over [`MAX_PUBLISH_BODY_BYTES`].
+pub fn publish_too_large() -> OpError {
+    OpError::new(super::ErrorKind::TooLarge, "too_large", "request body exceeds the size limit")
+}
+
+fn invalid_input(detail: &str) -> OpError {
+    OpError::new(super::ErrorKind::BadRequest, "invalid", detail)
+}
+
+/// Parses a publish body in questlock's order of checks: size (413), UTF-8, one JSON object
+/// with known fields, `expected_version`, `content`. `native` also accepts `content_b64`.
+pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
+    if raw.len() > MAX_PUBLISH_BODY_BYTES {
+        return Err(publish_too_large());
+    }
+    let text =
+        std::str::from_utf8(raw).map_err(|_| invalid_input("body must contain valid UTF-8"))?;
+    let shape =
+        || invalid_input("body must contain exactly one valid JSON object with known fields");
+    // One JSON value (no trailing data; a repeated key keeps its last value, as Go's decoder
+    // does), and an object or `null` (Go decodes `null` into an empty struct).
+    let value: Value = serde_json::from_str(text).map_err(|_| shape())?;
+    if !(value.is_object() || value.is_null()) {
+        return Err(shape());
+    }
+    let body: NativePublish = if native {
+        serde_json::from_value::<Option<NativePublish>>(value).map_err(|_| shape())?
+    } else {
+        serde_json::from_value::<Option<QuestlockPublish>>(value).map_err(|_| shape())?.map(|q| {
+            NativePublish {
+                key: q.key,
+                expected_version: q.expected_version,
+                operation_id: q.operation_id,
+                content: q.content,
+                content_b64: None,
+            }
+        })
+    }
+    .unwrap_or(NativePublish {
+        key: None,
+        expected_version: None,
+        operation_id: None,
+        content: None,
+        content_b64: None,
+    });
+    let expected_version = body
+        .expected_version
+        .ok_or_else(|| invalid_input("expected_version is required and must be an integer"))?;
+    let content = match (body.content, body.content_b64) {
+        (Some(t), None) => t.into_bytes(),
+        (None, Some(b)) => base64::engine::general_purpose::STANDARD
+            .decode(b)
+            .map_err(|_| invalid_input("content_b64 must be standard base64"))?,
+        (Some(_), Some(_)) => return Err(invalid_input("give content or content_b64, not both")),
+        (None, None) => {
+            return Err(invalid_input(
+                "content is required and must be a string (empty is allowed)",
+            ))
+        }
+    };
+    Ok(PublishBody {
+        key: body.key.unwrap_or_default(),
+        expected_version,
+        operation_id: body.operation_id.unwrap_or_default(),
+        content,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +391,37 @@ mod tests {
         }
         let big = format!(r#"{{"pad":"{}"}}"#, "x".repeat(4096));
         assert_eq!(create_request(big.as_bytes()).unwrap_err().kind, ErrorKind::TooLarge);
+    }
+
+    #[test]
+    fn publish_bodies_follow_questlock() {
+        let ok = publish_request(
+            br#"{"key":"a/b","expected_version":0,"operation_id":"op","content":""}"#,
+            false,
+        )
+        .unwrap();
+        assert_eq!((ok.key.as_str(), ok.expected_version, ok.content.len()), ("a/b", 0, 0));
+        let detail = |raw: &[u8]| publish_request(raw, false).unwrap_err().detail;
+        assert_eq!(detail(b"\xff"), "body must contain valid UTF-8");
+        for bad in
+            [&b""[..], b"[]", b"{", br#"{"expected_version":"0"}"#, br#"{"x":1}"#, br#"{} {}"#]
+        {
+            assert_eq!(
+                detail(bad),
+                "body must contain exactly one valid JSON object with known fields",
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        assert_eq!(detail(b"null"), "expected_version is required and must be an integer");
+        assert_eq!(
+            detail(br#"{"expected_version":1,"content":null}"#),
+            "content is required and must be a string (empty is allowed)"
+        );
+        // Only locker's own form takes bytes.
+        let raw = br#"{"key":"k","expected_version":0,"operation_id":"o","content_b64":"/w=="}"#;
+        assert_eq!(publish_request(raw, true).unwrap().content, vec![0xff]);
+        assert!(publish_request(raw, false).is_err());
     }
 
     #[test]

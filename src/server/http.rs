@@ -40,7 +40,7 @@ pub fn raw_json(status: u16, bytes: Vec<u8>) -> Response {
 /// The body an error is sent with: the CLI's JSON error object (`{"error", "detail", ...}`,
 /// the peer's shape). Internal failures are not described to the client.
 pub fn error_body(e: &OpError) -> Value {
-    if e.kind == ErrorKind::Internal {
+    if e.kind == ErrorKind::Internal && e.code == "internal" {
         return json!({"error": e.code, "detail": "internal server error"});
     }
     e.to_json()
@@ -164,6 +164,17 @@ pub fn read_ticket(headers: &HeaderMap, query_ticket: Option<&str>) -> Option<Se
     (!t.is_empty()).then(|| Secret::new(t))
 }
 
+/// A bearer token on the artifact and lease routes, read like questlock: exactly two fields,
+/// the first `Bearer` in any case.
+pub fn bearer_token(headers: &HeaderMap) -> Option<Secret> {
+    let auth = header_text(headers, header::AUTHORIZATION)?;
+    let mut fields = auth.split_whitespace();
+    let (Some(scheme), Some(token), None) = (fields.next(), fields.next(), fields.next()) else {
+        return None;
+    };
+    scheme.eq_ignore_ascii_case("bearer").then(|| Secret::new(token))
+}
+
 /// The query's parameters in order (the last of a repeated name wins when looked up).
 pub struct Query(Vec<(String, String)>);
 
@@ -177,6 +188,11 @@ impl Query {
             })
             .unwrap_or_default(),
         )
+    }
+
+    /// How many times a parameter occurs.
+    pub fn count(&self, name: &str) -> usize {
+        self.0.iter().filter(|(k, _)| k == name).count()
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {

@@ -12,6 +12,7 @@
 //! SIGINT that finishes the requests in flight, and one JSON access-log line per request on
 //! stderr with every secret redacted.
 
+mod artifacts;
 mod http;
 mod native;
 mod pads;
@@ -27,6 +28,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tower_service::Service as _;
 
+use crate::domain::secret::Secret;
 use crate::ops::{self, Actor, Clock, OpError, OpResult};
 use crate::store::Store;
 
@@ -147,6 +149,23 @@ impl AppState {
         })
         .await;
         joined.unwrap_or_else(|e| Err(OpError::internal(format!("an operation failed: {e}"))))
+    }
+}
+
+impl AppState {
+    /// Runs an operation as the agent whose bearer token is `token`: the token is checked on
+    /// the same blocking thread, then the operation acts as that agent in its scope (and
+    /// re-checks the token inside its own transaction).
+    pub async fn run_as_token<T, F>(&self, token: Secret, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        self.run(Actor::operator(), move |ctx| {
+            ctx.actor = ops::token::authenticate(&mut *ctx.store, &token)?;
+            f(ctx)
+        })
+        .await
     }
 }
 

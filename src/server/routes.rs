@@ -10,7 +10,7 @@ use axum::Router;
 use serde_json::json;
 
 use super::http::{self, RouteName};
-use super::{native, pads, AppState};
+use super::{artifacts, native, pads, AppState};
 
 /// The OpenAPI 3.1 document of every route.
 pub const OPENAPI_JSON: &str = include_str!("openapi.json");
@@ -38,7 +38,14 @@ pub fn route_table() -> Vec<Route> {
         r("post", "/v1/pads/{pad_id}/tickets", post(pads::tickets)),
         r("get", "/v1/pads/{pad_id}/manifest", get(pads::manifest)),
         r("get", "/v1/pads/{pad_id}/blocks", get(pads::blocks)),
+        // questlock's artifact API.
+        r("get", "/healthz", get(artifacts::healthz)),
+        r("get", "/v1/artifact", get(artifacts::get)),
+        r("post", "/v1/artifact", post(artifacts::publish)),
+        r("get", "/v1/artifacts", get(artifacts::list)),
+        r("get", "/v1/audit", get(artifacts::audit)),
         // locker's own routes.
+        r("get", "/v1/artifact/log", get(artifacts::log)),
         r("get", "/v1/pads", get(native::list)),
         r("post", "/v1/deposit", post(native::deposit)),
         r("post", "/v1/pads/{pad_id}/tickets/revoke", post(native::revoke_ticket)),

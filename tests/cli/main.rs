@@ -5,5 +5,6 @@ mod blob;
 mod common;
 mod interop;
 mod serve;
+mod serve_artifacts;
 mod smoke;
 mod token;
