@@ -21,6 +21,10 @@ pub struct RouteName(pub String);
 #[derive(Debug, Clone)]
 pub struct ErrorCode(pub String);
 
+/// What an internal failure was (for the access log only).
+#[derive(Debug, Clone)]
+pub struct InternalDetail(pub String);
+
 /// A JSON response.
 pub fn json<T: Serialize>(status: u16, body: &T) -> Response {
     match serde_json::to_vec(body) {
@@ -50,6 +54,9 @@ pub fn error_body(e: &OpError) -> Value {
 pub fn error_response(e: &OpError) -> Response {
     let mut r = json(e.kind.http_status(), &error_body(e));
     tag_error(&mut r, &e.code);
+    if e.kind == ErrorKind::Internal {
+        r.extensions_mut().insert(InternalDetail(e.detail.clone()));
+    }
     if e.kind == ErrorKind::TooLarge {
         // The rest of an oversized body is never read: the connection cannot be reused.
         r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));

@@ -52,6 +52,8 @@ pub struct Options {
     pub queue_timeout: Duration,
     /// How long shutdown waits for requests in flight.
     pub shutdown_grace: Duration,
+    /// The longest a connection may stay open, whatever it does.
+    pub max_connection_age: Duration,
     /// Whether lease routes demand a bearer token.
     pub require_token: bool,
 }
@@ -66,6 +68,7 @@ impl Default for Options {
             body_timeout: Duration::from_secs(20),
             queue_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
+            max_connection_age: Duration::from_secs(600),
             require_token: false,
         }
     }
@@ -183,6 +186,9 @@ struct AccessLog<'a> {
     status: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// What went wrong, for internal failures only (the client is not told).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
     ms: f64,
 }
 
@@ -255,6 +261,7 @@ async fn handle(
         route: resp.extensions().get::<http::RouteName>().map(|r| r.0.to_owned()),
         status: resp.status().as_u16(),
         error: resp.extensions().get::<http::ErrorCode>().map(|c| c.0.clone()),
+        detail: resp.extensions().get::<http::InternalDetail>().map(|d| d.0.clone()),
         ms: (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
     };
     crate::output::log_json(&log);
@@ -342,8 +349,11 @@ pub async fn run(
             .max_buf_size(64 * 1024)
             .serve_connection(TokioIo::new(stream), svc);
         let conn = graceful.watch(conn);
+        let max_age = state.0.opts.max_connection_age;
         tokio::spawn(async move {
-            let _ = conn.await;
+            // A connection lives at most `max_age`: a client that reads its answers too slowly
+            // (or keeps one connection busy forever) cannot hold a slot for good.
+            let _ = tokio::time::timeout(max_age, conn).await;
             drop(permit);
         });
     }
@@ -356,4 +366,20 @@ pub async fn run(
     }
     crate::output::log_line("locker stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_query;
+
+    #[test]
+    fn only_harmless_query_values_are_logged() {
+        assert_eq!(redact_query("ticket=abc&from=0&to=3"), "ticket=***&from=0&to=3");
+        assert_eq!(
+            redact_query("token=t&key=k&write_key=w&x=1"),
+            "token=***&key=***&write_key=***&x=***"
+        );
+        assert_eq!(redact_query("work=job%201&diff=1"), "work=job+1&diff=1");
+        assert_eq!(redact_query("TICKET=abc"), "TICKET=***");
+    }
 }
