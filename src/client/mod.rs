@@ -379,7 +379,8 @@ impl Client {
         token: Option<&Secret>,
         req: &PublishRequest<'_>,
     ) -> OpResult<Published> {
-        let body = NativePublish::new(req.key, req.expected_version, req.op_id, req.content);
+        let fence = req.fence.map(ToString::to_string);
+        let body = NativePublish::new(req.key, req.expected_version, req.op_id, req.content, fence);
         self.post_json("/v1/artifact?format=locker", token, &body)
     }
 

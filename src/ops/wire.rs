@@ -233,6 +233,8 @@ pub struct PublishBody {
     pub expected_version: i64,
     pub operation_id: String,
     pub content: Vec<u8>,
+    /// `WORK:TOKEN` (locker's form only).
+    pub fence: Option<String>,
 }
 
 /// questlock's publish body: exactly these four fields.
@@ -263,11 +265,20 @@ pub struct NativePublish {
     pub content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_b64: Option<String>,
+    /// The lease fence the publish is made under: `WORK:TOKEN`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fence: Option<String>,
 }
 
 impl NativePublish {
     /// The body for these bytes: text as `content`, anything else as `content_b64`.
-    pub fn new(key: &str, expected_version: i64, operation_id: &str, content: &[u8]) -> Self {
+    pub fn new(
+        key: &str,
+        expected_version: i64,
+        operation_id: &str,
+        content: &[u8],
+        fence: Option<String>,
+    ) -> Self {
         let (text, b64) = match std::str::from_utf8(content) {
             Ok(t) => (Some(t.to_owned()), None),
             Err(_) => (None, Some(base64::engine::general_purpose::STANDARD.encode(content))),
@@ -278,6 +289,7 @@ impl NativePublish {
             operation_id: Some(operation_id.to_owned()),
             content: text,
             content_b64: b64,
+            fence,
         }
     }
 }
@@ -317,6 +329,7 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
                 operation_id: q.operation_id,
                 content: q.content,
                 content_b64: None,
+                fence: None,
             }
         })
     }
@@ -326,6 +339,7 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
         operation_id: None,
         content: None,
         content_b64: None,
+        fence: None,
     });
     let expected_version = body
         .expected_version
@@ -347,6 +361,7 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
         expected_version,
         operation_id: body.operation_id.unwrap_or_default(),
         content,
+        fence: body.fence,
     })
 }
 

@@ -155,11 +155,13 @@ pub async fn publish(
     let result = s
         .run_as_token(token, move |ctx| {
             let b = wire::publish_request(&raw, native)?;
+            let fence = b.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
             let req = PublishRequest {
                 key: &b.key,
                 expected_version: b.expected_version,
                 op_id: &b.operation_id,
                 content: &b.content,
+                fence: fence.as_ref(),
             };
             op::publish(ctx, &req)
         })
