@@ -14,8 +14,11 @@ use crate::server::{self, AppState, Options};
 /// Serve the repository over HTTP until SIGTERM or SIGINT
 ///
 /// Routes: agent-locker's pad API (`POST /v1/pads`, `…/append`, `…/seal`, `…/tickets`,
-/// `GET …/manifest`, `…/blocks`, `/health`), wire-compatible with its clients, and locker's
-/// own routes (`/v1/journal`, `/v1/verify`, `/v1/pads`, `/v1/deposit`), all described by
+/// `GET …/manifest`, `…/blocks`, `/health`), wire-compatible with its clients; questlock's
+/// artifact API (`/healthz`, `/v1/artifact`, `/v1/artifacts`, `/v1/audit`; bearer tokens);
+/// agentstate's lease API (`POST /lease`, `/heartbeat`, `/complete`, `/manifest`, `/event`,
+/// `GET /ledger`) with locker's semantics; and locker's own routes (`/v1/journal`,
+/// `/v1/verify`, `/v1/pads`, `/v1/deposit`, `/v1/leases`, …), all described by
 /// `GET /openapi.json`. The demo pad `demo-pad-v1` is created at start if it is missing.
 ///
 /// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with
@@ -41,6 +44,10 @@ pub struct ServeArgs {
     /// Most connections open at once
     #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_connections: u64,
+    /// Demand a bearer token (an agent's, from `locker token create`) on the lease routes;
+    /// without it they also serve anonymous callers, as agentstate does
+    #[arg(long)]
+    pub require_token: bool,
     /// Most requests handled at once (others wait, then get 503)
     #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent: u64,
@@ -80,6 +87,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         body_timeout: Duration::from_secs(a.body_timeout),
         max_connections: usize::try_from(a.max_connections).unwrap_or(usize::MAX),
         max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
+        require_token: a.require_token,
         ..Options::default()
     };
     let state = AppState::new(

@@ -17,12 +17,17 @@ use crate::domain::digest::Digest;
 use crate::domain::limits::PadLimits;
 use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
+use crate::domain::work::LeaseState;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
 use crate::ops::journal::LogPage;
+use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
+use crate::ops::ledger::History;
 use crate::ops::pad::{
     Appended, BlockSlice, DepositBlock, Deposited, Manifest, PadCreated, PadList, Sealed,
     TicketMinted, TicketRevoked,
 };
+use crate::ops::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::step::{StepInput, StepView};
 use crate::ops::verify::{PadReport, RepoReport};
 use crate::ops::wire::{DepositRequest, NativePublish, RevokeRequest};
 use crate::ops::{ErrorKind, OpError, OpResult};
@@ -129,19 +134,19 @@ fn error_from(status: u16, body: &[u8]) -> OpError {
         _ => None,
     };
     let (code, detail) = if m.contains_key("error") {
-        (text(m.remove("error")), text(m.remove("detail")))
+        (text(m.shift_remove("error")), text(m.shift_remove("detail")))
     } else if m.contains_key("code") {
-        (text(m.remove("code")), text(m.remove("message")))
+        (text(m.shift_remove("code")), text(m.shift_remove("message")))
     } else {
         // FastAPI's own errors: {"detail": "Not Found"} or {"detail": [...]}.
-        let detail = match m.remove("detail") {
+        let detail = match m.shift_remove("detail") {
             Some(Value::String(s)) => Some(s),
             Some(v @ Value::Array(_)) => Some(format!("invalid request: {v}")),
             _ => None,
         };
         (Some(if status == 404 { "not_found" } else { "http_error" }.to_owned()), detail)
     };
-    let hints = match m.remove("hints") {
+    let hints = match m.shift_remove("hints") {
         Some(Value::Array(h)) => {
             h.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
         }
@@ -427,6 +432,142 @@ impl Client {
             q.append_pair("after", a);
         }
         self.call("GET", &format!("/v1/artifacts?{}", q.finish()), token, Body::None)
+    }
+
+    /// `POST /lease`.
+    pub fn lease_acquire(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        ttl: i64,
+        holder: Option<&str>,
+        reopen: bool,
+    ) -> OpResult<Acquired> {
+        let body =
+            serde_json::json!({"work_ref": work, "ttl": ttl, "holder": holder, "reopen": reopen});
+        self.post_json("/lease", token, &body)
+    }
+
+    /// `POST /heartbeat`.
+    pub fn lease_heartbeat(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        lease: &str,
+        details: Option<&str>,
+    ) -> OpResult<LeaseView> {
+        let body = serde_json::json!({"work_ref": work, "lease": lease, "details": details});
+        self.post_json("/heartbeat", token, &body)
+    }
+
+    /// `POST /complete`.
+    pub fn lease_complete(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        lease: &str,
+        result: Option<&str>,
+    ) -> OpResult<Completed> {
+        let body = serde_json::json!({"work_ref": work, "lease": lease, "result": result});
+        self.post_json("/complete", token, &body)
+    }
+
+    /// `POST /v1/lease/release`.
+    pub fn lease_release(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        lease: &str,
+    ) -> OpResult<Released> {
+        let body = serde_json::json!({"work_ref": work, "lease": lease});
+        self.post_json("/v1/lease/release", token, &body)
+    }
+
+    fn work_query(path: &str, work: &str, extra: &[(&str, String)]) -> String {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        q.append_pair("work", work);
+        for (k, v) in extra {
+            q.append_pair(k, v);
+        }
+        format!("{path}?{}", q.finish())
+    }
+
+    /// `GET /v1/lease?work=W`.
+    pub fn lease_show(&self, token: Option<&Secret>, work: &str) -> OpResult<WorkStatus> {
+        self.call("GET", &Self::work_query("/v1/lease", work, &[]), token, Body::None)
+    }
+
+    /// `GET /v1/leases`.
+    pub fn lease_list(
+        &self,
+        token: Option<&Secret>,
+        state: Option<LeaseState>,
+        limit: u64,
+    ) -> OpResult<LeaseList> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        if let Some(s) = state {
+            if let Some(name) =
+                serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned))
+            {
+                q.append_pair("state", &name);
+            }
+        }
+        q.append_pair("limit", &limit.to_string());
+        self.call("GET", &format!("/v1/leases?{}", q.finish()), token, Body::None)
+    }
+
+    /// `POST /v1/leases/reap`.
+    pub fn lease_reap(&self, token: Option<&Secret>) -> OpResult<Reaped> {
+        self.call("POST", "/v1/leases/reap", token, Body::None)
+    }
+
+    /// `GET /ledger?work=W`: the work item's history.
+    pub fn lease_history(&self, token: Option<&Secret>, work: &str) -> OpResult<History> {
+        self.call("GET", &Self::work_query("/ledger", work, &[]), token, Body::None)
+    }
+
+    /// `POST /manifest`.
+    pub fn plan_commit(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        lease: &str,
+        steps: Vec<String>,
+    ) -> OpResult<PlanCommitted> {
+        let body = serde_json::json!({"work_ref": work, "lease": lease, "steps": steps});
+        self.post_json("/manifest", token, &body)
+    }
+
+    /// `GET /v1/manifest?work=W[&version=V]`.
+    pub fn plan_show(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        version: Option<u64>,
+    ) -> OpResult<PlanView> {
+        let extra: Vec<(&str, String)> =
+            version.map(|v| ("version", v.to_string())).into_iter().collect();
+        self.call("GET", &Self::work_query("/v1/manifest", work, &extra), token, Body::None)
+    }
+
+    /// `GET /v1/manifest/diff?work=W`.
+    pub fn plan_diff(&self, token: Option<&Secret>, work: &str) -> OpResult<Diff> {
+        self.call("GET", &Self::work_query("/v1/manifest/diff", work, &[]), token, Body::None)
+    }
+
+    /// `POST /event`.
+    pub fn step_record(
+        &self,
+        token: Option<&Secret>,
+        work: &str,
+        lease: &str,
+        input: &StepInput<'_>,
+    ) -> OpResult<StepView> {
+        let body = serde_json::json!({
+            "work_ref": work, "lease": lease, "step": input.step, "planned": input.planned,
+            "executed": input.executed, "gate": input.gate,
+        });
+        self.post_json("/event", token, &body)
     }
 
     /// `GET /v1/journal`.

@@ -365,6 +365,89 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
     })
 }
 
+/// Largest body of the lease routes (a plan of up to 1 MiB, with room for JSON).
+pub const MAX_LEASE_BODY_BYTES: usize = 1024 * 1024 + 64 * 1024;
+
+/// The fields of a JSON object body (agentstate's lease routes), read with clear errors.
+#[derive(Debug, Clone, Default)]
+pub struct Fields(serde_json::Map<String, Value>);
+
+impl Fields {
+    /// Parses a body that must be one JSON object (an empty body is an empty object).
+    pub fn parse(raw: &[u8]) -> OpResult<Self> {
+        if raw.len() > MAX_LEASE_BODY_BYTES {
+            return Err(OpError::too_large(format!(
+                "request body exceeds {MAX_LEASE_BODY_BYTES} bytes"
+            )));
+        }
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self::default());
+        }
+        match serde_json::from_slice::<Value>(raw) {
+            Ok(Value::Object(m)) => Ok(Self(m)),
+            _ => Err(OpError::bad_request("the body must be one JSON object")),
+        }
+    }
+
+    fn get(&self, k: &str) -> Option<&Value> {
+        self.0.get(k).filter(|v| !v.is_null())
+    }
+
+    /// An optional string field.
+    pub fn text(&self, k: &str) -> OpResult<Option<String>> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(OpError::bad_request(format!("`{k}` must be a string"))),
+        }
+    }
+
+    /// A required string field.
+    pub fn required(&self, k: &str) -> OpResult<String> {
+        self.text(k)?.ok_or_else(|| OpError::bad_request(format!("`{k}` is required")))
+    }
+
+    /// The first of several names that is present (agentstate's aliases).
+    pub fn required_any(&self, names: &[&str]) -> OpResult<String> {
+        for n in names {
+            if let Some(v) = self.text(n)? {
+                return Ok(v);
+            }
+        }
+        Err(OpError::bad_request(format!("`{}` is required", names[0])))
+    }
+
+    /// An optional integer field (lax: `300`, `300.0`, `"300"`).
+    pub fn int(&self, k: &str) -> OpResult<Option<i64>> {
+        self.get(k)
+            .map(|v| {
+                lax_int(v).ok_or_else(|| OpError::bad_request(format!("`{k}` must be an integer")))
+            })
+            .transpose()
+    }
+
+    /// An optional boolean field.
+    pub fn flag(&self, k: &str) -> OpResult<bool> {
+        match self.get(k) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(OpError::bad_request(format!("`{k}` must be true or false"))),
+        }
+    }
+
+    /// A required list of strings.
+    pub fn strings(&self, k: &str) -> OpResult<Vec<String>> {
+        let bad = || OpError::bad_request(format!("`{k}` must be a list of strings"));
+        match self.get(k) {
+            None => Err(OpError::bad_request(format!("`{k}` is required"))),
+            Some(Value::Array(a)) => {
+                a.iter().map(|v| v.as_str().map(str::to_owned).ok_or_else(bad)).collect()
+            }
+            Some(_) => Err(bad()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@
 
 mod artifacts;
 mod http;
+mod leases;
 mod native;
 mod pads;
 mod routes;

@@ -10,7 +10,7 @@ use axum::Router;
 use serde_json::json;
 
 use super::http::{self, RouteName};
-use super::{artifacts, native, pads, AppState};
+use super::{artifacts, leases, native, pads, AppState};
 
 /// The OpenAPI 3.1 document of every route.
 pub const OPENAPI_JSON: &str = include_str!("openapi.json");
@@ -44,7 +44,20 @@ pub fn route_table() -> Vec<Route> {
         r("post", "/v1/artifact", post(artifacts::publish)),
         r("get", "/v1/artifacts", get(artifacts::list)),
         r("get", "/v1/audit", get(artifacts::audit)),
+        // agentstate's lease API.
+        r("post", "/lease", post(leases::acquire)),
+        r("post", "/heartbeat", post(leases::heartbeat)),
+        r("post", "/complete", post(leases::complete)),
+        r("post", "/manifest", post(leases::manifest)),
+        r("post", "/event", post(leases::event)),
+        r("get", "/ledger", get(leases::ledger)),
         // locker's own routes.
+        r("post", "/v1/lease/release", post(leases::release)),
+        r("get", "/v1/lease", get(leases::show)),
+        r("get", "/v1/leases", get(leases::list)),
+        r("post", "/v1/leases/reap", post(leases::reap)),
+        r("get", "/v1/manifest", get(leases::plan_show)),
+        r("get", "/v1/manifest/diff", get(leases::plan_diff)),
         r("get", "/v1/artifact/log", get(artifacts::log)),
         r("get", "/v1/pads", get(native::list)),
         r("post", "/v1/deposit", post(native::deposit)),

@@ -8,6 +8,7 @@ mod lease;
 mod manifest;
 mod serve;
 mod serve_artifacts;
+mod serve_leases;
 mod smoke;
 mod step;
 mod token;
