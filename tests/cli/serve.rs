@@ -151,6 +151,13 @@ fn test_serve_demo_pad_is_the_peers() {
     let s = env.serve(&[]);
     assert_eq!(s.curl_json("/health", &[], 200)["pads"]["total"], 1);
     assert_eq!(env.json(&["verify"])["ok"], true);
+    // Like every pad, it is checked: a block altered behind locker's back is found.
+    env.sql()
+        .execute("UPDATE blocks SET payload = CAST('x' AS BLOB) WHERE pad_id = 'demo-pad-v1' AND seq = 2", [])
+        .unwrap();
+    let out = env.locker().args(["verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("demo-pad-v1"));
 }
 
 #[test]
