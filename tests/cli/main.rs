@@ -6,6 +6,7 @@ mod common;
 mod concurrency;
 mod crash;
 mod deposit;
+mod docs;
 mod hashes;
 mod init;
 mod interop;
