@@ -371,6 +371,8 @@ impl Render for PadList {
 /// Exporting reads every block, so it takes a read ticket like `locker pad read` (a
 /// `read_once` ticket opens its read lease). The repository's operator (no `LOCKER_TOKEN`)
 /// may export without one: the operator can read the `.locker/` files directly anyway.
+/// With --remote (or LOCKER_URL) the pad is fetched with the ticket through the pad API of a
+/// `locker serve` or of an agent-locker daemon, which then bundles what the server said.
 /// Bundle files are written with mode 0600, since they hold the pad's payloads.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -392,7 +394,10 @@ fn export(ctx: &mut Ctx, a: &ExportArgs) -> CmdResult {
         .into());
     }
     let ticket = a.ticket.secret()?;
-    let b = bundle_op::export(&mut ctx.ops()?, &a.pad, ticket.as_ref())?;
+    let b = match ctx.remote()? {
+        Some(r) => r.export_pad(&a.pad, ticket.as_ref(), ctx.now())?,
+        None => bundle_op::export(&mut ctx.ops()?, &a.pad, ticket.as_ref())?,
+    };
     let bytes = bundle::encode(&b);
     match a.output.as_deref().filter(|_| !to_stdout) {
         None => {
@@ -443,6 +448,12 @@ pub struct ImportArgs {
 }
 
 fn import(ctx: &mut Ctx, a: &ImportArgs) -> CmdResult {
+    if ctx.remote()?.is_some() {
+        return Err(OpError::usage(
+            "pad import writes to the local repository; unset --remote (LOCKER_URL)",
+        )
+        .into());
+    }
     let expect = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
     let bytes = read_payload(Some(&a.file), MAX_BUNDLE_BYTES)?;
     let out = bundle_op::import(&mut ctx.ops()?, &bytes, expect)?;

@@ -9,7 +9,7 @@ use clap::Args;
 use super::input::{read_payload, TicketArgs};
 use super::verify::render_checks;
 use super::{CmdResult, Ctx};
-use crate::domain::bundle::MAX_BUNDLE_BYTES;
+use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::ops::review::{self, ReviewOptions, ReviewReport};
 use crate::ops::verify::parse_expected_head;
 use crate::ops::OpError;
@@ -40,6 +40,9 @@ use crate::output::Render;
 ///
 /// allowed_paths globs are anchored at the repository root: `*` and `?` stay within one path
 /// segment, `**` spans any number of segments, and a trailing `/` means everything below.
+///
+/// With --remote URL (or LOCKER_URL) and a ticket, PAD is read through the server's pad API
+/// (a `locker serve` or an agent-locker daemon) and reviewed like a bundle.
 ///
 /// Exit status: 0 when no check failed (with --strict, also none skipped), 1 when any failed;
 /// 2 bad usage, 3 no such pad, 5 a bad ticket, 6 an unreadable or malformed bundle. Without git
@@ -96,11 +99,18 @@ pub fn run(ctx: &mut Ctx, a: &ReviewArgs) -> CmdResult {
     let report = match (&a.bundle, &a.pad) {
         (Some(file), _) => {
             let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
-            review::bundle(&bytes, Some(&file.display().to_string()), &opts)?
+            review::bundle(&bytes, "bundle", Some(&file.display().to_string()), &opts)?
         }
         (None, Some(pad)) => {
             let ticket = a.ticket.secret()?;
-            review::pad(&mut ctx.ops()?, pad, ticket.as_ref(), &opts)?
+            match ctx.remote()? {
+                Some(r) => {
+                    let b = r.export_pad(pad, ticket.as_ref(), ctx.now())?;
+                    let url = r.base_url().to_owned();
+                    review::bundle(&bundle::encode(&b), "remote", Some(&url), &opts)?
+                }
+                None => review::pad(&mut ctx.ops()?, pad, ticket.as_ref(), &opts)?,
+            }
         }
         (None, None) => return Err(OpError::usage("pass a PAD or --bundle FILE").into()),
     };
@@ -111,7 +121,7 @@ pub fn run(ctx: &mut Ctx, a: &ReviewArgs) -> CmdResult {
 impl Render for ReviewReport {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         match &self.file {
-            Some(f) => writeln!(w, "review of pad {} (bundle {f})", self.pad_id)?,
+            Some(f) => writeln!(w, "review of pad {} ({} {f})", self.pad_id, self.source)?,
             None => writeln!(w, "review of pad {} (repository)", self.pad_id)?,
         }
         writeln!(w, "head: {}", self.head_hash)?;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::input::read_payload;
+use super::input::{read_payload, TicketArgs};
 use super::{CmdResult, Ctx};
 use crate::domain::bundle::MAX_BUNDLE_BYTES;
 use crate::domain::check::Check;
@@ -29,6 +29,9 @@ use crate::output::Render;
 /// when the file is unreadable or not a bundle. Without --expect-head the verdict is
 /// `internal_consistency_only`: whoever wrote the file could have written a consistent forgery,
 /// so pin the head you got from the pad's writer.
+///
+/// With --remote URL, PAD and a ticket: the pad is read through the server's pad API (a
+/// `locker serve` or an agent-locker daemon) and checked here like a bundle.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Verify only this pad
@@ -41,6 +44,10 @@ pub struct VerifyArgs {
     /// hash
     #[arg(long, value_name = "HASH")]
     pub expect_head: Option<String>,
+    /// With --remote and PAD: read the pad with this ticket and verify it here, trusting
+    /// nothing the server says (without a ticket the server verifies and reports)
+    #[command(flatten)]
+    pub ticket: TicketArgs,
 }
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
@@ -49,6 +56,11 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let ok = if let Some(file) = &a.bundle {
         let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
         let report = bundle::verify(&bytes, Some(&file.display().to_string()), expect)?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    } else if let (Some(pad), Some(r), Some(ticket)) = (&a.pad, &remote, a.ticket.secret()?) {
+        let b = r.export_pad(pad, Some(&ticket), ctx.now())?;
+        let report = bundle::verify(&crate::domain::bundle::encode(&b), None, expect)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let Some(pad) = &a.pad {

@@ -485,3 +485,92 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
         source: h.source.clone(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+    use serde_json::json;
+
+    use super::*;
+    use crate::domain::chain;
+
+    fn source() -> Source {
+        Source { kind: "agent-locker".into(), url: None, exported_at: 1, exporter: exporter() }
+    }
+
+    /// agent-locker's demo pad in its daemon's exact shapes: the manifest of
+    /// `GET /v1/pads/demo-pad-v1/manifest` and one page of `GET …/blocks` (with the peer's
+    /// `payload_utf8` copy and `from`/`to`/`count`/`total_blocks`).
+    fn demo() -> (Value, Value) {
+        let mut prev = Digest::ZERO;
+        let mut blocks = Vec::new();
+        for (seq, (payload, ct)) in super::super::pad::DEMO_BLOCKS.iter().enumerate() {
+            let curr = chain::link(&prev, payload.as_bytes());
+            blocks.push(json!({
+                "seq": seq, "prev_hash": prev, "curr_hash": curr, "content_type": ct,
+                "payload_b64": base64::engine::general_purpose::STANDARD.encode(payload),
+                "payload_utf8": payload, "created_at": 1_795_937_335
+            }));
+            prev = curr;
+        }
+        let total: usize = super::super::pad::DEMO_BLOCKS.iter().map(|(p, _)| p.len()).sum();
+        let manifest = json!({
+            "pad_id": "demo-pad-v1", "state": "sealed", "block_count": 3, "total_bytes": total,
+            "sealed_at": 1_795_937_335, "head_hash": prev, "created_at": 1_795_937_335,
+            "expires_at": 4_949_537_335_i64
+        });
+        let page = json!({
+            "pad_id": "demo-pad-v1", "from": 0, "to": 2, "count": 3, "total_blocks": 3,
+            "blocks": blocks
+        });
+        (manifest, page)
+    }
+
+    #[test]
+    fn a_peer_pad_verifies_with_the_peers_own_head() {
+        let (manifest, page) = demo();
+        let b = from_peer(&manifest, &[page], source()).unwrap();
+        let bytes = bundle::encode(&b);
+        let head =
+            Digest::parse("5f77fb573937fa35d50e36ad944a8bd500343bf808d2035b7c4c29a3de5b512b")
+                .unwrap();
+        let r = verify(&bytes, None, Some(head)).unwrap();
+        assert!(r.ok, "{:?}", r.checks);
+        assert_eq!(r.verdict, "trusted_head_match");
+        assert_eq!(r.source.kind, "agent-locker");
+        assert_eq!(r.block_count, 3);
+        // The peer's manifest has no limits; the bundle leaves them out.
+        assert_eq!(b.header.max_blocks, None);
+    }
+
+    #[test]
+    fn a_peer_lying_about_a_block_is_caught() {
+        let (manifest, mut page) = demo();
+        page["blocks"][1]["payload_b64"] =
+            base64::engine::general_purpose::STANDARD.encode("Permanent read-write pad.\n").into();
+        let b = from_peer(&manifest, &[page], source()).unwrap();
+        let r = verify(&bundle::encode(&b), None, None).unwrap();
+        assert!(!r.ok);
+        assert_eq!(r.first_failure.unwrap().name, "hashes");
+    }
+
+    #[test]
+    fn pages_concatenate_and_shapes_are_checked() {
+        let (manifest, page) = demo();
+        let blocks = page["blocks"].as_array().unwrap().clone();
+        let p1 = json!({"pad_id": "demo-pad-v1", "blocks": blocks[..2]});
+        let p2 = json!({"pad_id": "demo-pad-v1", "blocks": blocks[2..]});
+        let b = from_peer(&manifest, &[p1, p2], source()).unwrap();
+        assert_eq!(b.blocks.len(), 3);
+        assert!(verify(&bundle::encode(&b), None, None).unwrap().ok);
+
+        let other = json!({"pad_id": "other", "blocks": []});
+        assert!(from_peer(&manifest, &[other], source()).is_err());
+        let mut bad = manifest.clone();
+        bad["head_hash"] = "not hex".into();
+        assert!(from_peer(&bad, &[], source()).is_err());
+        let mut bad_page = page;
+        bad_page["blocks"][0]["payload_b64"] = "***".into();
+        assert!(from_peer(&manifest, &[bad_page], source()).is_err());
+    }
+}

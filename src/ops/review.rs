@@ -65,7 +65,7 @@ pub struct ReviewReport {
     pub ok: bool,
     pub strict: bool,
     pub pad_id: String,
-    /// `repository` or `bundle`.
+    /// `repository`, `bundle` or `remote`.
     pub source: String,
     /// The bundle file, when reviewing one.
     pub file: Option<String>,
@@ -128,8 +128,14 @@ pub fn pad(
     ))
 }
 
-/// Reviews a bundle file's bytes (no repository needed).
-pub fn bundle(bytes: &[u8], file: Option<&str>, opts: &ReviewOptions) -> OpResult<ReviewReport> {
+/// Reviews a bundle's bytes (no repository needed): a file, or a pad fetched from a server
+/// (`source` is `bundle` or `remote`).
+pub fn bundle(
+    bytes: &[u8],
+    source: &str,
+    file: Option<&str>,
+    opts: &ReviewOptions,
+) -> OpResult<ReviewReport> {
     let parsed = super::bundle::parse(bytes)?;
     let f = bundle::check(&parsed, None);
     let integrity =
@@ -146,7 +152,7 @@ pub fn bundle(bytes: &[u8], file: Option<&str>, opts: &ReviewOptions) -> OpResul
     };
     Ok(review(
         &parsed.header.pad_id,
-        "bundle",
+        source,
         file,
         &parsed.header.state,
         chain_check,
