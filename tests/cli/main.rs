@@ -3,6 +3,7 @@
 mod artifact;
 mod blob;
 mod bundle;
+mod bundle_remote;
 mod common;
 mod concurrency;
 mod crash;

@@ -528,3 +528,36 @@ fn test_review_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(5));
 }
+
+#[test]
+fn test_review_remote_pad_with_a_ticket() {
+    let w = Work::new(&[]);
+    let e = w.env.file("envelope.json", ENVELOPE.as_bytes());
+    let a = w.env.file("attestation.json", w.attestation().to_string().as_bytes());
+    let d = w.env.json(&["deposit", "--envelope", &e, "--artifact", &a]);
+    let (pad, head, ticket) = (
+        d["pad_id"].as_str().unwrap(),
+        d["head_hash"].as_str().unwrap(),
+        d["read_ticket"].as_str().unwrap(),
+    );
+    let s = w.env.serve(&[]);
+    // The CI side has the checkout and a ticket, but no repository.
+    let ci = TestEnv::new();
+    let url = s.url();
+    let args = ["--remote", &url, "--ticket", ticket, "--expect-head", head, "--rerun"];
+    let mut all = vec![pad];
+    all.extend(args);
+    let (code, r) = review_in(&ci, &w.repo, &all);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["source"], "remote");
+    assert_eq!(r["file"], url.as_str());
+    assert_eq!(by_status(&r, "pass").len(), CHECKS.len(), "{r}");
+    // A wrong ticket is the server's refusal, exit 5.
+    let out = ci
+        .locker()
+        .current_dir(&w.repo)
+        .args(["--json", "review", pad, "--remote", &url, "--ticket", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5));
+}
