@@ -46,6 +46,9 @@ _locker() {
             locker,pad)
                 cmd="locker__subcmd__pad"
                 ;;
+            locker,review)
+                cmd="locker__subcmd__review"
+                ;;
             locker,seal)
                 cmd="locker__subcmd__seal"
                 ;;
@@ -124,6 +127,9 @@ _locker() {
             locker__subcmd__help,pad)
                 cmd="locker__subcmd__help__subcmd__pad"
                 ;;
+            locker__subcmd__help,review)
+                cmd="locker__subcmd__help__subcmd__review"
+                ;;
             locker__subcmd__help,seal)
                 cmd="locker__subcmd__help__subcmd__seal"
                 ;;
@@ -192,6 +198,12 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__pad,create)
                 cmd="locker__subcmd__help__subcmd__pad__subcmd__create"
+                ;;
+            locker__subcmd__help__subcmd__pad,export)
+                cmd="locker__subcmd__help__subcmd__pad__subcmd__export"
+                ;;
+            locker__subcmd__help__subcmd__pad,import)
+                cmd="locker__subcmd__help__subcmd__pad__subcmd__import"
                 ;;
             locker__subcmd__help__subcmd__pad,list)
                 cmd="locker__subcmd__help__subcmd__pad__subcmd__list"
@@ -307,8 +319,14 @@ _locker() {
             locker__subcmd__pad,create)
                 cmd="locker__subcmd__pad__subcmd__create"
                 ;;
+            locker__subcmd__pad,export)
+                cmd="locker__subcmd__pad__subcmd__export"
+                ;;
             locker__subcmd__pad,help)
                 cmd="locker__subcmd__pad__subcmd__help"
+                ;;
+            locker__subcmd__pad,import)
+                cmd="locker__subcmd__pad__subcmd__import"
                 ;;
             locker__subcmd__pad,list)
                 cmd="locker__subcmd__pad__subcmd__list"
@@ -334,8 +352,14 @@ _locker() {
             locker__subcmd__pad__subcmd__help,create)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__create"
                 ;;
+            locker__subcmd__pad__subcmd__help,export)
+                cmd="locker__subcmd__pad__subcmd__help__subcmd__export"
+                ;;
             locker__subcmd__pad__subcmd__help,help)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__help"
+                ;;
+            locker__subcmd__pad__subcmd__help,import)
+                cmd="locker__subcmd__pad__subcmd__help__subcmd__import"
                 ;;
             locker__subcmd__pad__subcmd__help,list)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__list"
@@ -398,7 +422,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify serve completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify review serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -832,7 +856,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify serve completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify review serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1182,7 +1206,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__pad)
-            opts="create append seal ticket revoke-ticket show read list"
+            opts="create append seal ticket revoke-ticket show read list export import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1210,6 +1234,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__pad__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__pad__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__pad__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1296,6 +1348,20 @@ _locker() {
         locker__subcmd__help__subcmd__pad__subcmd__ticket)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__review)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2184,7 +2250,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help create append seal ticket revoke-ticket show read list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help create append seal ticket revoke-ticket show read list export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2301,8 +2367,54 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__pad__subcmd__export)
+            opts="-o -R -q -h --output --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__pad__subcmd__help)
-            opts="create append seal ticket revoke-ticket show read list help"
+            opts="create append seal ticket revoke-ticket show read list export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2343,7 +2455,35 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__pad__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__pad__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__pad__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2434,6 +2574,40 @@ _locker() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__pad__subcmd__import)
+            opts="-R -q -h --expect-head --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2647,6 +2821,64 @@ _locker() {
                     return 0
                     ;;
                 --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__review)
+            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --checkout --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --checkout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3112,13 +3344,25 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --expect-head --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

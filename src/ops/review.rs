@@ -259,9 +259,8 @@ fn attestation(block1: Option<&Block>) -> (Check, Option<Attestation>) {
             None,
         );
     };
-    let obj = match serde_json::from_slice::<Value>(&b.payload) {
-        Ok(Value::Object(o)) => o,
-        _ => return (Check::fail("attestation", "block 1 is not a JSON object"), None),
+    let Ok(Value::Object(obj)) = serde_json::from_slice::<Value>(&b.payload) else {
+        return (Check::fail("attestation", "block 1 is not a JSON object"), None);
     };
     let missing: Vec<&str> = ["task_id", "from_agent", "to_agent", "status"]
         .into_iter()
@@ -410,9 +409,30 @@ fn allowed_paths(
     let (label, listed) = match (range, commit) {
         (Some(r), _) => (r.to_owned(), git.run(&["diff", "--name-only", "-z", "--no-renames", r])),
         (None, Some(c)) => {
-            let parent = format!("{c}^1");
             let short = &c[..c.len().min(12)];
-            if git.run(&["rev-parse", "--verify", "--quiet", &parent]).is_ok() {
+            // The commit object names its parents even in a shallow clone, where the parent
+            // itself may be missing: diffing against nothing would list every file.
+            let object = match git.run(&["cat-file", "commit", c]) {
+                Ok(o) => o,
+                Err(e) => return Check::fail(NAME, format!("cannot read commit {c}: {e}")),
+            };
+            let first_parent = object
+                .lines()
+                .take_while(|l| !l.is_empty())
+                .find_map(|l| l.strip_prefix("parent "))
+                .map(str::to_owned);
+            if let Some(parent) = first_parent {
+                let spec = format!("{parent}^{{commit}}");
+                if git.run(&["cat-file", "-e", &spec]).is_err() {
+                    return Check::fail(
+                        NAME,
+                        format!(
+                            "the parent {parent} of commit {short} is not in this clone (a \
+                             shallow checkout?): fetch more history (actions/checkout \
+                             `fetch-depth: 0`) or pass --range"
+                        ),
+                    );
+                }
                 (
                     format!("{short}^1..{short}"),
                     git.run(&["diff", "--name-only", "-z", "--no-renames", &parent, c]),

@@ -561,3 +561,26 @@ fn test_review_remote_pad_with_a_ticket() {
         .unwrap();
     assert_eq!(out.status.code(), Some(5));
 }
+
+#[test]
+fn test_review_root_commits_and_shallow_clones() {
+    let w = Work::new(&[]);
+    // A root commit is diffed against nothing: its README is outside allowed_paths.
+    let mut a = w.attestation();
+    a["canonical_ref"]["commit_sha"] = w.base.clone().into();
+    let (pad, _) = w.deposit(Some(&a));
+    let (code, r) = w.review(&[&pad]);
+    fails_with(code, &r, &["allowed_paths"]);
+    assert!(detail(&r, "allowed_paths").contains("(a root commit)"), "{r}");
+    assert!(detail(&r, "allowed_paths").ends_with(": README.md"), "{r}");
+    // A shallow clone lacks the parent: the check says so instead of listing every file.
+    let (pad, _) = w.deposit(Some(&w.attestation()));
+    let file = w.bundle(&pad);
+    let shallow = w.env.path().join("shallow");
+    let src = format!("file://{}", w.repo.display());
+    git(w.env.path(), &["clone", "-q", "--depth", "1", &src, shallow.to_str().unwrap()]);
+    let (code, r) = review_in(&w.env, &shallow, &["--bundle", &file]);
+    fails_with(code, &r, &["allowed_paths"]);
+    assert!(detail(&r, "allowed_paths").contains("fetch-depth: 0"), "{r}");
+    assert_eq!(status(&r, "commit"), "pass");
+}
