@@ -163,6 +163,10 @@ pub enum Malformed {
     TooLarge,
     #[error("the first line is not a JSON object: this is not a locker bundle")]
     NotJson,
+    #[error(
+        "the file ends inside its first line: a bundle truncated in its header, or not a bundle"
+    )]
+    TruncatedHeader,
     #[error("the first line names no `format`: this is not a locker bundle")]
     NotBundle,
     #[error("unsupported bundle format `{0}` (this locker reads `{FORMAT}`)")]
@@ -200,7 +204,13 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Malformed> {
     }
     let header_end = bytes.iter().position(|b| *b == b'\n');
     let first = &bytes[..header_end.unwrap_or(bytes.len())];
-    let value: Value = serde_json::from_slice(first).map_err(|_| Malformed::NotJson)?;
+    let value: Value = serde_json::from_slice(first).map_err(|e| {
+        if header_end.is_none() && e.classify() == serde_json::error::Category::Eof {
+            Malformed::TruncatedHeader
+        } else {
+            Malformed::NotJson
+        }
+    })?;
     let Value::Object(obj) = &value else {
         return Err(Malformed::NotJson);
     };
@@ -597,6 +607,7 @@ mod tests {
     fn malformed_files() {
         assert_eq!(parse(b"").unwrap_err(), Malformed::Empty);
         assert_eq!(parse(b"hello\n").unwrap_err(), Malformed::NotJson);
+        assert_eq!(parse(b"{\"format\":\"locker.bun").unwrap_err(), Malformed::TruncatedHeader);
         assert_eq!(parse(b"[1]\n").unwrap_err(), Malformed::NotJson);
         assert_eq!(parse(b"{\"a\":1}\n").unwrap_err(), Malformed::NotBundle);
         assert!(matches!(
