@@ -185,7 +185,14 @@ fn review(
 ) -> ReviewReport {
     let mut checks = Vec::new();
     checks.push(if state == "sealed" {
-        Check::pass("sealed", "the pad is sealed")
+        Check::pass(
+            "sealed",
+            if source == "repository" {
+                "the pad is sealed"
+            } else {
+                "the pad is sealed, as its source states (the hash chain does not cover the state)"
+            },
+        )
     } else {
         Check::fail(
             "sealed",
