@@ -15,12 +15,16 @@
 //!   [`ops::ErrorKind`] that maps to the exit code and the HTTP status in one place.
 //! - [`output`]: the only module that prints.
 //! - [`cli`]: clap definitions, parse → ops → render → exit code.
+//! - [`mcp`]: `locker mcp`, the same operations as MCP tools over stdio (a thin adapter).
+//! - [`skill`]: `locker skill`, a SKILL.md generated from the CLI definition.
 //! - [`docs`]: man pages and shell completions rendered from the CLI definition.
 
 pub mod cli;
 pub mod docs;
 pub mod domain;
+pub mod mcp;
 pub mod ops;
 pub mod output;
 pub mod repo;
+pub mod skill;
 pub mod store;

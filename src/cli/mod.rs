@@ -4,13 +4,16 @@ mod deposit;
 mod init;
 mod input;
 mod log;
+mod mcp;
 mod pad;
+mod skill;
 mod util;
 mod verify;
 
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
@@ -87,6 +90,8 @@ pub enum Command {
     Deposit(deposit::DepositArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Mcp(mcp::McpArgs),
+    Skill(skill::SkillArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -96,7 +101,7 @@ pub enum Command {
 pub struct Ctx {
     pub global: GlobalArgs,
     pub printer: Printer,
-    clock: Box<dyn Clock>,
+    clock: Arc<dyn Clock>,
     settings: ops::Settings,
     repo: Option<Repo>,
 }
@@ -105,11 +110,11 @@ impl Ctx {
     fn new(global: GlobalArgs) -> Result<Self, OpError> {
         let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
         let printer = Printer::new(format, global.quiet);
-        let clock: Box<dyn Clock> = match std::env::var("LOCKER_NOW") {
-            Ok(v) => Box::new(FixedClock(v.trim().parse().map_err(|_| {
+        let clock: Arc<dyn Clock> = match std::env::var("LOCKER_NOW") {
+            Ok(v) => Arc::new(FixedClock(v.trim().parse().map_err(|_| {
                 OpError::usage(format!("LOCKER_NOW must be integer Unix seconds, got `{v}`"))
             })?)),
-            Err(_) => Box::new(SystemClock),
+            Err(_) => Arc::new(SystemClock),
         };
         let mut settings = ops::Settings::default();
         if let Ok(v) = std::env::var("LOCKER_READ_LEASE_SECONDS") {
@@ -226,6 +231,8 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Deposit(a) => deposit::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Mcp(a) => mcp::run(ctx, &a),
+        Command::Skill(a) => skill::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

@@ -48,6 +48,7 @@ pub fn append(
 
 /// One journal entry as shown by `locker log` and the HTTP journal route.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct LogEntry {
     pub seq: u64,
     pub time: i64,
@@ -81,6 +82,7 @@ impl LogEntry {
 
 /// A page of the journal.
 #[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema)]
 pub struct LogPage {
     pub entries: Vec<LogEntry>,
 }

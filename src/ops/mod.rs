@@ -6,6 +6,7 @@
 //! code and the HTTP status in one place.
 
 pub mod init;
+pub mod integrity;
 pub mod journal;
 pub mod pad;
 pub mod verify;

@@ -29,6 +29,7 @@ pub fn subject(pad_id: &str) -> String {
 
 /// A new pad's capabilities, shown once.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct PadCreated {
     pub pad_id: String,
     pub write_key: String,
@@ -39,6 +40,7 @@ pub struct PadCreated {
 
 /// An acknowledged append.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct Appended {
     pub pad_id: String,
     pub seq: u64,
@@ -47,6 +49,7 @@ pub struct Appended {
 
 /// A sealed pad.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct Sealed {
     pub pad_id: String,
     pub state: PadState,
@@ -56,6 +59,7 @@ pub struct Sealed {
 
 /// A newly minted read ticket, shown once.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct TicketMinted {
     pub pad_id: String,
     pub ticket: String,
@@ -67,6 +71,7 @@ pub struct TicketMinted {
 
 /// A revoked ticket.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct TicketRevoked {
     pub pad_id: String,
     pub ticket_id: Digest,
@@ -77,6 +82,7 @@ pub struct TicketRevoked {
 
 /// A pad's manifest: the peer's fields plus its limits.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct Manifest {
     pub pad_id: String,
     pub state: PadState,
@@ -109,6 +115,7 @@ impl Manifest {
 
 /// One block as returned by a read.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct BlockView {
     pub seq: u64,
     pub prev_hash: Digest,
@@ -141,6 +148,7 @@ impl BlockView {
 
 /// A slice of a pad's blocks.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct BlockSlice {
     pub pad_id: String,
     pub from: i64,
@@ -152,12 +160,14 @@ pub struct BlockSlice {
 
 /// A page of pads.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct PadList {
     pub pads: Vec<Manifest>,
 }
 
 /// A sealed pad made in one step.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct Deposited {
     pub pad_id: String,
     pub write_key: String,

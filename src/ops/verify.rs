@@ -23,6 +23,7 @@ pub const MAX_LISTED_PROBLEMS: usize = 100;
 
 /// One thing found broken.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct Problem {
     /// `journal`, `pad` or `ticket`.
     pub kind: String,
@@ -35,6 +36,7 @@ pub struct Problem {
 
 /// The journal part of a report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct JournalSummary {
     pub ok: bool,
     pub entries: u64,
@@ -44,6 +46,7 @@ pub struct JournalSummary {
 
 /// The pad part of a report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct PadsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -54,6 +57,7 @@ pub struct PadsSummary {
 
 /// The ticket part of a report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct TicketsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -62,6 +66,7 @@ pub struct TicketsSummary {
 
 /// `locker verify` of a whole repository.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct RepoReport {
     pub ok: bool,
     pub journal: JournalSummary,
@@ -78,6 +83,7 @@ pub struct RepoReport {
 
 /// The verdict against a caller's expected head.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema)]
 pub struct ExpectedHead {
     pub expected: Digest,
     pub matches: bool,
@@ -85,6 +91,7 @@ pub struct ExpectedHead {
 
 /// `locker verify PAD`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema)]
 pub struct PadReport {
     pub ok: bool,
     pub pad_id: String,
