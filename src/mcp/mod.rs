@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData, ServiceExt as _};
@@ -82,7 +82,10 @@ impl Server {
         let args = request.arguments.unwrap_or_default();
         Ok(match (def.call)(self, args) {
             Ok(value) => CallToolResult::structured(value),
-            Err(e) => CallToolResult::structured_error(e.to_json()),
+            // The error JSON goes in the text only: structured content must conform to the
+            // tool's output schema, which describes success (MCP Inspector checks it even on
+            // errors).
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())]),
         })
     }
 }

@@ -99,8 +99,7 @@ fn float_repr(f: f64) -> String {
     let sci = format!("{f:e}");
     let (mantissa, exp) = sci.split_once('e').expect("`{:e}` always writes an exponent");
     let exp: i32 = exp.parse().expect("`{:e}` writes an integer exponent");
-    let (sign, mantissa) =
-        mantissa.strip_prefix('-').map_or(("", mantissa), |m| ("-", m));
+    let (sign, mantissa) = mantissa.strip_prefix('-').map_or(("", mantissa), |m| ("-", m));
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let n = i32::try_from(digits.len()).unwrap_or(i32::MAX);
     // value = 0.DIGITS × 10^decpt
@@ -147,17 +146,25 @@ mod tests {
     fn separators_order_and_nesting() {
         // What Python 3.11 prints for json.dumps(json.loads(text)).
         assert_eq!(
-            py(r#"{"schema":"locker.handoff.v1","task_id":"t-1","constraints":["c1","c2"],"artifacts":[{"name":"x"}],"budget_usd":1.25,"allowed_paths":null,"n":[],"o":{}}"#),
+            py(
+                r#"{"schema":"locker.handoff.v1","task_id":"t-1","constraints":["c1","c2"],"artifacts":[{"name":"x"}],"budget_usd":1.25,"allowed_paths":null,"n":[],"o":{}}"#
+            ),
             r#"{"schema": "locker.handoff.v1", "task_id": "t-1", "constraints": ["c1", "c2"], "artifacts": [{"name": "x"}], "budget_usd": 1.25, "allowed_paths": null, "n": [], "o": {}}"#
         );
-        assert_eq!(py(r#"[true, false, null, 0, -7, 18446744073709551615]"#), "[true, false, null, 0, -7, 18446744073709551615]");
+        assert_eq!(
+            py(r#"[true, false, null, 0, -7, 18446744073709551615]"#),
+            "[true, false, null, 0, -7, 18446744073709551615]"
+        );
         assert_eq!(py(r#"{"a":1,"b":2,"a":3}"#), r#"{"a": 3, "b": 2}"#);
     }
 
     #[test]
     fn strings_are_ascii_escaped_like_python() {
         assert_eq!(dumps(&json!("é ☃ 😀")), r#""\u00e9 \u2603 \ud83d\ude00""#);
-        assert_eq!(dumps(&json!("q\"b\\n\n\r\t\u{8}\u{c}\u{1}\u{7f}/")), r#""q\"b\\n\n\r\t\b\f\u0001\u007f/""#);
+        assert_eq!(
+            dumps(&json!("q\"b\\n\n\r\t\u{8}\u{c}\u{1}\u{7f}/")),
+            r#""q\"b\\n\n\r\t\b\f\u0001\u007f/""#
+        );
     }
 
     #[test]
@@ -179,7 +186,7 @@ mod tests {
             (2.5e-300, "2.5e-300"),
             (0.0, "0.0"),
             (-0.0, "-0.0"),
-            (3.141592653589793, "3.141592653589793"),
+            (std::f64::consts::PI, "3.141592653589793"),
         ];
         for (f, want) in cases {
             assert_eq!(float_repr(f), want, "{f}");

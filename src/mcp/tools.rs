@@ -19,8 +19,7 @@ use crate::domain::secret::Secret;
 use crate::ops::integrity::{self, Integrity};
 use crate::ops::journal::{self, LogPage};
 use crate::ops::pad::{
-    self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed,
-    TicketMinted,
+    self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
 };
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{ErrorKind, OpError, OpResult};
@@ -59,8 +58,9 @@ fn annotations(title: &str, effect: Effect) -> ToolAnnotations {
         .open_world(false)
 }
 
-/// Removes schemars' non-standard numeric `format`s (`uint64`, `int64`, …) that JSON Schema
-/// validators warn about.
+/// Makes a generated schema portable: drops schemars' non-standard numeric `format`s
+/// (`uint64`, …) that validators warn about, and spells a nullable `"type": [T, "null"]` as
+/// `"anyOf": [{"type": T}, {"type": "null"}]`, which single-type schema dialects accept.
 fn clean(schema: &Arc<JsonObject>) -> Arc<JsonObject> {
     fn walk(v: &mut Value) {
         match v {
@@ -70,6 +70,13 @@ fn clean(schema: &Arc<JsonObject>) -> Arc<JsonObject> {
                 });
                 if numeric {
                     m.remove("format");
+                }
+                if let Some(Value::Array(types)) = m.get("type").cloned() {
+                    if !m.contains_key("anyOf") {
+                        m.remove("type");
+                        let branches = types.into_iter().map(|t| serde_json::json!({"type": t}));
+                        m.insert("anyOf".into(), Value::Array(branches.collect()));
+                    }
                 }
                 m.values_mut().for_each(walk);
             }
@@ -166,6 +173,7 @@ struct DepositIn {
     envelope: Map<String, Value>,
     /// The blocks after the envelope, in order: each a string (stored as text/plain) or an
     /// object or array (stored as JSON)
+    #[schemars(schema_with = "artifacts_schema")]
     artifacts: Vec<Value>,
     /// Seconds until the pad would expire (1–2592000); a deposited pad is sealed at once
     #[serde(default = "default_ttl")]
@@ -173,6 +181,15 @@ struct DepositIn {
     /// Not supported (pay-per-pad is off): omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,
+}
+
+/// A block given as JSON: a string, an object or an array.
+fn block_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]})
+}
+
+fn artifacts_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "array", "items": block_schema(g)})
 }
 
 fn default_ttl() -> i64 {
@@ -186,8 +203,10 @@ fn default_max_blocks() -> i64 {
 fn no_payment(hash: Option<&String>) -> OpResult<()> {
     match hash {
         None => Ok(()),
-        Some(_) => Err(OpError::bad_request("payment_tx_hash is not supported: this locker does not take payments")
-            .hint("Call the tool again without payment_tx_hash.")),
+        Some(_) => Err(OpError::bad_request(
+            "payment_tx_hash is not supported: this locker does not take payments",
+        )
+        .hint("Call the tool again without payment_tx_hash.")),
     }
 }
 
@@ -252,6 +271,7 @@ struct AppendIn {
     /// The pad's write key
     write_key: String,
     /// The block: a string (written as UTF-8) or an object or array (written as JSON)
+    #[schemars(schema_with = "block_schema")]
     payload: Value,
     /// The block's content type (a label; it is not covered by the hash)
     #[serde(default = "default_content_type")]
@@ -266,9 +286,7 @@ fn append(server: &Server, a: AppendIn) -> OpResult<Appended> {
     let payload = match &a.payload {
         Value::String(s) => s.clone().into_bytes(),
         Value::Object(_) | Value::Array(_) => pyjson::dumps(&a.payload).into_bytes(),
-        _ => {
-            return Err(OpError::bad_request("payload must be a string, an object or an array"))
-        }
+        _ => return Err(OpError::bad_request("payload must be a string, an object or an array")),
     };
     let key = Secret::new(&a.write_key);
     server.with_ops(|ctx| pad::append(ctx, &a.pad_id, Some(&key), &payload, Some(&a.content_type)))
@@ -329,6 +347,8 @@ fn read_verified(
     ticket: &str,
     expected: Option<&str>,
 ) -> OpResult<(Manifest, Integrity, Vec<BlockView>)> {
+    // A malformed expected head fails before anything is read (a read can open a lease).
+    integrity::check_expected_format(pad_id, expected)?;
     let ticket = Secret::new(ticket);
     server.with_ops(|ctx| {
         let manifest = pad::manifest(ctx, pad_id)?;
@@ -566,7 +586,10 @@ mod tests {
         }
         for t in &tools {
             let name = t.tool.name.as_ref();
-            assert!(name.len() <= 128 && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)));
+            assert!(
+                name.len() <= 128
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+            );
             assert_eq!(t.tool.input_schema.get("type"), Some(&Value::from("object")), "{name}");
             let out = t.tool.output_schema.as_ref().expect("every tool has an output schema");
             assert_eq!(out.get("type"), Some(&Value::from("object")), "{name}");

@@ -121,11 +121,10 @@ fn failure(pad_id: &str, cause: Cause, detail: &str, integrity: &Integrity) -> O
         Cause::MalformedExpectedHead | Cause::TicketRequired => ErrorKind::BadRequest,
         _ => ErrorKind::Conflict,
     };
-    let mut e =
-        OpError::new(kind, "verification_failed", format!("verification failed: {detail}"))
-            .with("cause", cause.as_str())
-            .with("pad_id", pad_id)
-            .with("integrity", serde_json::to_value(integrity).unwrap_or_default());
+    let mut e = OpError::new(kind, "verification_failed", format!("verification failed: {detail}"))
+        .with("cause", cause.as_str())
+        .with("pad_id", pad_id)
+        .with("integrity", serde_json::to_value(integrity).unwrap_or_default());
     e = match cause {
         Cause::ExpectedHeadMismatch => e.hint(
             "The pad is not the one you were handed: ask the writer for the pad id and head again; \
@@ -142,8 +141,24 @@ fn failure(pad_id: &str, cause: Cause, detail: &str, integrity: &Integrity) -> O
     e
 }
 
+/// Fails (`malformed_expected_head`) when an expected head is given but is not 64 lowercase
+/// hex characters, so that a caller can refuse before reading anything.
+pub fn check_expected_format(pad_id: &str, expected: Option<&str>) -> OpResult<()> {
+    match parse_expected(expected) {
+        (_, Some((cause, detail))) => {
+            Err(failure(pad_id, cause, &detail, &unchecked(expected).integrity))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The fail-closed error for blocks that could not be read consistently (see [`fetch_all`]).
-pub fn retrieval_failed(pad_id: &str, cause: Cause, detail: &str, expected: Option<&str>) -> OpError {
+pub fn retrieval_failed(
+    pad_id: &str,
+    cause: Cause,
+    detail: &str,
+    expected: Option<&str>,
+) -> OpError {
     let mut integrity = unchecked(expected).integrity;
     integrity.verdict = Verdict::Failed;
     integrity.note = NOTE_FAILED.to_owned();
@@ -203,10 +218,9 @@ pub fn unchecked(expected: Option<&str>) -> Checked {
                 matches: None,
                 expected: expected.map(str::to_owned),
                 observed: None,
-                detail: failure.as_ref().map_or_else(
-                    || "no expected head was given".to_owned(),
-                    |(_, d)| d.clone(),
-                ),
+                detail: failure
+                    .as_ref()
+                    .map_or_else(|| "no expected head was given".to_owned(), |(_, d)| d.clone()),
             },
             verdict: if failed { Verdict::Failed } else { Verdict::NotChecked },
             note: (if failed { NOTE_FAILED } else { NOTE_NOT_CHECKED }).to_owned(),
@@ -230,30 +244,35 @@ pub fn check(manifest: &Manifest, blocks: &[BlockView], expected: Option<&str>) 
     let mut clean = true;
     for (i, b) in blocks.iter().enumerate() {
         let i = i as u64;
-        let payload = match base64::engine::general_purpose::STANDARD.decode(&b.payload_b64) {
-            Ok(p) => p,
-            Err(_) => {
-                fail(
-                    &mut failure,
-                    Cause::InconsistentBlocks,
-                    format!("block {i}: payload_b64 is not base64"),
-                );
-                break;
-            }
+        let Ok(payload) = base64::engine::general_purpose::STANDARD.decode(&b.payload_b64) else {
+            fail(
+                &mut failure,
+                Cause::InconsistentBlocks,
+                format!("block {i}: payload_b64 is not base64"),
+            );
+            break;
         };
         if b.seq != i {
-            fail(&mut failure, Cause::InconsistentBlocks, format!("block {i} came back as block {}", b.seq));
+            fail(
+                &mut failure,
+                Cause::InconsistentBlocks,
+                format!("block {i} came back as block {}", b.seq),
+            );
             clean = false;
         }
         if b.prev_hash != prev {
-            fail(&mut failure, Cause::ChainInconsistent,
+            fail(
+                &mut failure,
+                Cause::ChainInconsistent,
                 format!("block {i} does not link to the block before it"),
             );
             clean = false;
         }
         let computed = chain::link(&prev, &payload);
         if computed != b.curr_hash {
-            fail(&mut failure, Cause::ChainInconsistent,
+            fail(
+                &mut failure,
+                Cause::ChainInconsistent,
                 format!(
                     "block {i}'s payload does not hash to its curr_hash {} (recomputed {computed})",
                     b.curr_hash
@@ -263,7 +282,9 @@ pub fn check(manifest: &Manifest, blocks: &[BlockView], expected: Option<&str>) 
         }
         if let Some(text) = &b.payload_utf8 {
             if std::str::from_utf8(&payload) != Ok(text.as_str()) {
-                fail(&mut failure, Cause::RepresentationMismatch,
+                fail(
+                    &mut failure,
+                    Cause::RepresentationMismatch,
                     format!("block {i}'s payload_utf8 is not the UTF-8 decoding of its bytes"),
                 );
                 clean = false;
@@ -276,12 +297,16 @@ pub fn check(manifest: &Manifest, blocks: &[BlockView], expected: Option<&str>) 
     }
     let count = blocks.len() as u64;
     if failure.is_none() && count != manifest.block_count {
-        fail(&mut failure, Cause::IncompleteRetrieval,
+        fail(
+            &mut failure,
+            Cause::IncompleteRetrieval,
             format!("the manifest announces {} blocks but {count} came back", manifest.block_count),
         );
     }
     if failure.is_none() && prev != manifest.head_hash {
-        fail(&mut failure, Cause::ChainInconsistent,
+        fail(
+            &mut failure,
+            Cause::ChainInconsistent,
             format!(
                 "the chain ends at {prev}, not at the manifest's head_hash {}",
                 manifest.head_hash

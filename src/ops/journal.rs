@@ -47,8 +47,7 @@ pub fn append(
 }
 
 /// One journal entry as shown by `locker log` and the HTTP journal route.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct LogEntry {
     pub seq: u64,
     pub time: i64,
@@ -56,9 +55,15 @@ pub struct LogEntry {
     pub actor: String,
     pub scope: String,
     pub subject: String,
+    /// The entry's body (`null` when its stored bytes do not decode).
+    #[schemars(schema_with = "body_schema")]
     pub body: Value,
     pub prev_hash: Digest,
     pub hash: Digest,
+}
+
+fn body_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"anyOf": [{"type": "object"}, {"type": "null"}]})
 }
 
 impl LogEntry {
@@ -81,8 +86,7 @@ impl LogEntry {
 }
 
 /// A page of the journal.
-#[derive(Debug, Clone, Serialize)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct LogPage {
     pub entries: Vec<LogEntry>,
 }

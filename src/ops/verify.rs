@@ -22,8 +22,7 @@ use crate::store::{Flow, JournalQuery, JournalRow, PadRow, Tx};
 pub const MAX_LISTED_PROBLEMS: usize = 100;
 
 /// One thing found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Problem {
     /// `journal`, `pad` or `ticket`.
     pub kind: String,
@@ -35,8 +34,7 @@ pub struct Problem {
 }
 
 /// The journal part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct JournalSummary {
     pub ok: bool,
     pub entries: u64,
@@ -45,8 +43,7 @@ pub struct JournalSummary {
 }
 
 /// The pad part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PadsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -56,8 +53,7 @@ pub struct PadsSummary {
 }
 
 /// The ticket part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct TicketsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -65,8 +61,7 @@ pub struct TicketsSummary {
 }
 
 /// `locker verify` of a whole repository.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RepoReport {
     pub ok: bool,
     pub journal: JournalSummary,
@@ -82,16 +77,14 @@ pub struct RepoReport {
 }
 
 /// The verdict against a caller's expected head.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ExpectedHead {
     pub expected: Digest,
     pub matches: bool,
 }
 
 /// `locker verify PAD`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[derive(schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadReport {
     pub ok: bool,
     pub pad_id: String,

@@ -1,4 +1,6 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod common;
+mod mcp;
+mod skill;
 mod smoke;
