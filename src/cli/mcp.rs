@@ -30,7 +30,10 @@ pub fn run(ctx: &mut Ctx, _a: &McpArgs) -> CmdResult {
         .hint("Unset LOCKER_URL to serve the local repository (`-R PATH` or `LOCKER_DIR`).")
         .into());
     }
-    let server = crate::mcp::Server::new(ctx.location()?, ctx.clock.clone(), ctx.settings);
+    let identity =
+        crate::mcp::Identity { token: ctx.token.clone(), scope: ctx.global.scope.clone() };
+    let server =
+        crate::mcp::Server::new(ctx.location()?, identity, ctx.clock.clone(), ctx.settings);
     crate::mcp::serve_stdio(server)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! The command line: parse → call `ops` → render → exit code.
 
+mod artifact;
 mod deposit;
 mod init;
 mod input;
@@ -7,6 +8,7 @@ mod log;
 mod mcp;
 mod pad;
 mod skill;
+mod token;
 mod util;
 mod verify;
 
@@ -17,6 +19,7 @@ use std::sync::Arc;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
+use crate::domain::secret::Secret;
 use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
 use crate::repo::{Location, Repo};
@@ -26,9 +29,9 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success; verify found everything intact"),
     (1, "a clean \"no\": verify found tampering"),
     (2, "usage error"),
-    (3, "not found (repository, pad, ticket)"),
-    (4, "conflict (sealed pad, quota full, inconsistent chain)"),
-    (5, "unauthorized or forbidden (bad key or ticket, revoked, read lease over)"),
+    (3, "not found (repository, pad, artifact, lease, version)"),
+    (4, "conflict (stale version, operation conflict, sealed pad, lease held, quota full, stale fence)"),
+    (5, "unauthorized or forbidden (bad key, ticket or token; revoked; read lease over)"),
     (6, "invalid input (bad envelope, bad JSON, over a size limit)"),
     (7, "gone (expired pad)"),
     (8, "unavailable (I/O failure, busy store, internal error)"),
@@ -39,9 +42,9 @@ Exit status:
   0  success; verify found everything intact
   1  a clean \"no\": verify found tampering
   2  usage error
-  3  not found (repository, pad, ticket)
-  4  conflict (sealed pad, quota full, inconsistent chain)
-  5  unauthorized or forbidden (bad key or ticket, revoked, read lease over)
+  3  not found (repository, pad, artifact, lease, version)
+  4  conflict (stale version, operation conflict, sealed pad, lease held, quota full, stale fence)
+  5  unauthorized or forbidden (bad key, ticket or token; revoked; read lease over)
   6  invalid input (bad envelope, bad JSON, over a size limit)
   7  gone (expired pad)
   8  unavailable (I/O failure, busy store, internal error)
@@ -76,6 +79,10 @@ pub struct GlobalArgs {
     /// Print no status lines, only data
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the
+    /// token's scope is the only one allowed
+    #[arg(long, global = true, value_name = "NAME")]
+    pub scope: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -88,6 +95,10 @@ pub enum Command {
     /// Seal a pad (same as `locker pad seal`)
     Seal(pad::SealArgs),
     Deposit(deposit::DepositArgs),
+    #[command(subcommand)]
+    Artifact(artifact::ArtifactCommand),
+    #[command(subcommand)]
+    Token(token::TokenCommand),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
     Mcp(mcp::McpArgs),
@@ -104,6 +115,10 @@ pub struct Ctx {
     clock: Arc<dyn Clock>,
     settings: ops::Settings,
     repo: Option<Repo>,
+    /// `LOCKER_TOKEN`, when set: the command acts as that token's agent.
+    token: Option<Secret>,
+    /// Who acts, resolved on first use.
+    actor: Option<Actor>,
 }
 
 impl Ctx {
@@ -125,7 +140,11 @@ impl Ctx {
                     ))
                 })?;
         }
-        Ok(Self { global, printer, clock, settings, repo: None })
+        // A set but empty or garbled `LOCKER_TOKEN` is refused rather than ignored, so that a
+        // script whose token went missing never runs with the operator's rights.
+        let token = std::env::var_os("LOCKER_TOKEN")
+            .map(|t| Secret::new(t.to_string_lossy().trim().to_owned()));
+        Ok(Self { global, printer, clock, settings, repo: None, token, actor: None })
     }
 
     /// The current time.
@@ -154,14 +173,27 @@ impl Ctx {
         Ok(self.repo.as_mut().expect("opened above"))
     }
 
-    /// An operations context on the repository, acting as the operator.
+    /// An operations context on the repository, acting as the agent of `LOCKER_TOKEN` if it is
+    /// set, else as the operator in `--scope` (default `default`).
     pub fn ops(&mut self) -> Result<ops::Ctx<'_>, OpError> {
         let settings = self.settings;
         if self.repo.is_none() {
             self.repo = Some(Repo::open(&self.location()?)?);
         }
         let repo = self.repo.as_mut().expect("opened above");
-        let mut ctx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), self.clock.as_ref());
+        let actor = match &self.actor {
+            Some(a) => a.clone(),
+            None => {
+                let a = ops::token::actor_for(
+                    repo.store.as_mut(),
+                    self.token.as_ref(),
+                    self.global.scope.as_deref(),
+                )?;
+                self.actor = Some(a.clone());
+                a
+            }
+        };
+        let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
         ctx.settings = settings;
         Ok(ctx)
     }
@@ -229,6 +261,8 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Append(a) => pad::append(ctx, &a),
         Command::Seal(a) => pad::seal(ctx, &a),
         Command::Deposit(a) => deposit::run(ctx, &a),
+        Command::Artifact(c) => artifact::run(ctx, c),
+        Command::Token(c) => token::run(ctx, c),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),

@@ -12,7 +12,8 @@ use crate::output::Render;
 /// Check the repository's integrity, like `git fsck`, or one pad's
 ///
 /// With no PAD: the journal chain and its head, every pad's chain against its stored head and
-/// the journal's record of it, and every ticket. With PAD: that pad's chain, accounting and
+/// the journal's record of it, every ticket and agent token, every blob (re-hashed), and every
+/// artifact version, head and receipt against the journal. With PAD: that pad's chain, accounting and
 /// journal record. Exits 0 when everything is intact and 1 when anything is broken, naming the
 /// first broken item of each kind.
 #[derive(Debug, Args)]
@@ -65,6 +66,32 @@ impl Render for RepoReport {
             mark(self.tickets.ok),
             self.tickets.checked,
             self.tickets.broken
+        )?;
+        writeln!(
+            w,
+            "agents:  {} ({} agents, {} broken)",
+            mark(self.agents.ok),
+            self.agents.checked,
+            self.agents.broken
+        )?;
+        writeln!(
+            w,
+            "blobs:   {} ({} blobs, {} inline, {} files, {} bytes, {} broken)",
+            mark(self.blobs.ok),
+            self.blobs.checked,
+            self.blobs.inline,
+            self.blobs.files,
+            self.blobs.bytes,
+            self.blobs.broken
+        )?;
+        writeln!(
+            w,
+            "artifacts: {} ({} keys, {} versions, {} receipts, {} broken)",
+            mark(self.artifacts.ok),
+            self.artifacts.keys,
+            self.artifacts.versions,
+            self.artifacts.receipts,
+            self.artifacts.broken
         )?;
         if let Some(e) = &self.expected_head {
             writeln!(

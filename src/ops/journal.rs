@@ -100,6 +100,15 @@ pub fn log(ctx: &mut Ctx<'_>, q: &JournalQuery) -> OpResult<LogPage> {
         return Err(OpError::unprocessable(format!("limit must be between 1 and {MAX_LOG_LIMIT}")));
     }
     let tx = ctx.store.read()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
+    // An agent sees only its own scope's entries.
+    let scoped;
+    let q = if ctx.actor.is_operator() {
+        q
+    } else {
+        scoped = JournalQuery { scope: Some(ctx.actor.scope.clone()), ..q.clone() };
+        &scoped
+    };
     let rows = tx.journal(q)?;
     Ok(LogPage { entries: rows.into_iter().map(LogEntry::from_row).collect() })
 }

@@ -5,17 +5,22 @@
 //! HTTP body and the MCP tool result, or an [`OpError`] whose [`ErrorKind`] decides the exit
 //! code and the HTTP status in one place.
 
+pub mod artifact;
 pub mod init;
 pub mod integrity;
 pub mod journal;
 pub mod pad;
+pub mod token;
 pub mod verify;
+
+pub use token::authorize;
 
 use std::borrow::Cow;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::domain::digest::Digest;
 use crate::repo::RepoError;
 use crate::store::{Store, StoreError};
 
@@ -144,6 +149,11 @@ impl OpError {
     pub fn usage(detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Usage, "usage", detail)
     }
+    /// Stored data that does not match its digest (exit 8, 500); never returned as content.
+    pub fn integrity(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, "integrity", detail)
+            .hint("Run `locker verify` to check the repository's integrity.")
+    }
 
     /// Adds a field to the JSON error object.
     #[must_use]
@@ -186,6 +196,7 @@ impl From<StoreError> for OpError {
                 .hint("Free some space; nothing was written."),
             StoreError::ReadOnly => Self::new(ErrorKind::Unavailable, "read_only", e.to_string()),
             StoreError::Io(_) => Self::new(ErrorKind::Unavailable, "io", e.to_string()),
+            StoreError::BlobMissing { .. } => Self::integrity(e.to_string()),
             StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Sqlite(_) => {
                 Self::internal(e.to_string())
                     .hint("Run `locker verify` to check the repository's integrity.")
@@ -221,12 +232,31 @@ pub struct Actor {
     pub name: String,
     /// The scope the actor works in.
     pub scope: String,
+    /// The SHA-256 of the agent's token, re-checked by [`authorize`] inside every write
+    /// transaction; `None` for the operator.
+    #[serde(skip)]
+    pub token: Option<Digest>,
 }
 
 impl Actor {
     /// The local operator in the `default` scope.
     pub fn operator() -> Self {
-        Self { name: "operator".into(), scope: "default".into() }
+        Self::operator_in(crate::domain::token::DEFAULT_SCOPE)
+    }
+
+    /// The local operator in `scope` (`--scope`).
+    pub fn operator_in(scope: &str) -> Self {
+        Self { name: crate::domain::token::OPERATOR.into(), scope: scope.into(), token: None }
+    }
+
+    /// An agent authenticated by the token whose digest is `token`.
+    pub fn agent(name: &str, scope: &str, token: Digest) -> Self {
+        Self { name: name.into(), scope: scope.into(), token: Some(token) }
+    }
+
+    /// Whether this is the repository's operator rather than an agent.
+    pub fn is_operator(&self) -> bool {
+        self.token.is_none()
     }
 }
 

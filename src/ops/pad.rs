@@ -249,6 +249,7 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     tx.insert_pad(&pad)?;
     tx.insert_ticket(&t)?;
     journal::append(
@@ -292,6 +293,7 @@ pub fn append(
     let content_type = content_type.unwrap_or(DEFAULT_CONTENT_TYPE);
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     let mut pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     check_writable(&pad, now)?;
@@ -370,6 +372,7 @@ pub fn seal(ctx: &mut Ctx<'_>, pad_id: &str, key: Option<&Secret>) -> OpResult<S
     check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     let mut pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     check_writable(&pad, now)?;
@@ -416,6 +419,7 @@ pub fn mint_ticket(
     check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     let pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     let ticket = Secret::generate();
@@ -453,6 +457,7 @@ pub fn revoke_ticket(
     check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     let pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     let mut row = match tx.ticket(&ticket_digest(ticket))? {
@@ -616,6 +621,7 @@ pub fn read(
     }
     // Opening the lease is a write: decide again under the write lock.
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     let plan = plan_read(tx.as_ref(), pad_id, ticket, from, to, lease, now)?;
     if let Some(mut row) = plan.open_lease {
         row.lease_started_at = Some(now);
@@ -709,6 +715,7 @@ pub fn deposit(
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
+    super::authorize(tx.as_ref(), &ctx.actor)?;
     tx.insert_pad(&pad)?;
     for b in &rows {
         tx.insert_block(b)?;

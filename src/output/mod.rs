@@ -46,7 +46,8 @@ impl Printer {
         match self.format {
             OutputFormat::Human => r.render_human(&mut out)?,
             OutputFormat::Json => {
-                serde_json::to_writer(&mut out, r).map_err(io::Error::other)?;
+                // `io::Error::from` keeps the kind, so a closed pipe stays a `BrokenPipe`.
+                serde_json::to_writer(&mut out, r).map_err(io::Error::from)?;
                 out.write_all(b"\n")?;
             }
         }
@@ -56,7 +57,7 @@ impl Printer {
     /// Prints one JSON Lines record on stdout.
     pub fn json_line<T: Serialize>(&self, t: &T) -> io::Result<()> {
         let mut out = io::stdout().lock();
-        serde_json::to_writer(&mut out, t).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut out, t).map_err(io::Error::from)?;
         out.write_all(b"\n")?;
         out.flush()
     }

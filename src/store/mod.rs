@@ -6,6 +6,7 @@
 //! a write transaction must hold a lock that excludes every other writer of the repository
 //! from its first read to its commit.
 
+pub mod objects;
 pub mod sqlite;
 
 use std::path::Path;
@@ -32,6 +33,8 @@ pub enum StoreError {
     Io(String),
     #[error("SQLite: {0}")]
     Sqlite(rusqlite::Error),
+    #[error("blob {digest} is missing from the store ({location})")]
+    BlobMissing { digest: Digest, location: String },
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -123,6 +126,79 @@ pub struct PadQuery {
     pub limit: u64,
 }
 
+/// An agent and its token, known only by its digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentRow {
+    pub name: String,
+    pub scope: String,
+    pub token_hash: Digest,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// Where a blob's bytes are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlobStorage {
+    /// In the database row.
+    Inline,
+    /// In a file of its own (SQLite: `.locker/objects/ab/cdef…`).
+    File,
+}
+
+/// A content-addressed blob's metadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobRow {
+    pub digest: Digest,
+    pub size: u64,
+    pub storage: BlobStorage,
+    /// Where the bytes are, for messages: `inline`, or `objects/ab/cdef…`.
+    pub location: String,
+    pub created_at: i64,
+}
+
+/// One immutable version of an artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactVersionRow {
+    pub scope: String,
+    pub key: String,
+    pub version: u64,
+    /// The SHA-256 of the content: the blob holding it.
+    pub blob: Digest,
+    pub size: u64,
+    pub actor: String,
+    pub op_id: String,
+    pub created_at: i64,
+}
+
+/// A key's current version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactHeadRow {
+    pub scope: String,
+    pub key: String,
+    pub version: u64,
+}
+
+/// The receipt of an accepted publish: what an operation id was first used for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiptRow {
+    pub actor: String,
+    pub op_id: String,
+    pub scope: String,
+    pub key: String,
+    pub expected_version: u64,
+    pub version: u64,
+    pub created_at: i64,
+}
+
+/// A page of a scope's artifacts, by key.
+#[derive(Debug, Clone, Default)]
+pub struct ArtifactQuery {
+    pub scope: String,
+    /// Only keys that sort after this (for paging).
+    pub after: Option<String>,
+    pub limit: u64,
+}
+
 /// Row counts, for progress bars.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -173,6 +249,60 @@ pub trait Tx {
     fn update_ticket(&mut self, t: &TicketRow) -> Result<()>;
     /// Appends a journal row and moves the journal head to it.
     fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
+
+    // Agents and their tokens.
+    fn agent(&self, name: &str) -> Result<Option<AgentRow>>;
+    fn agent_by_token(&self, token_hash: &Digest) -> Result<Option<AgentRow>>;
+    /// Every agent, by name, one at a time.
+    fn for_each_agent(&self, f: &mut dyn FnMut(AgentRow) -> Flow) -> Result<()>;
+    fn insert_agent(&mut self, a: &AgentRow) -> Result<()>;
+    /// Writes an agent's mutable field (its revocation).
+    fn update_agent(&mut self, a: &AgentRow) -> Result<()>;
+
+    // Content-addressed blobs. The store keeps the bytes; callers re-hash them on every read.
+    fn blob_row(&self, digest: &Digest) -> Result<Option<BlobRow>>;
+    /// A blob's stored bytes as they are (unchecked); `None` when there is no such blob, and
+    /// [`StoreError::BlobMissing`] when its row exists but its bytes are gone.
+    fn blob(&self, digest: &Digest) -> Result<Option<Vec<u8>>>;
+    /// Stores `bytes` under `digest` (their SHA-256, computed by the caller) unless a blob with
+    /// that digest exists. Bytes written outside the database are removed again when the
+    /// transaction is not committed.
+    fn put_blob(&mut self, digest: &Digest, bytes: &[u8], now: i64) -> Result<()>;
+    /// Every blob, by digest, one at a time.
+    fn for_each_blob(&self, f: &mut dyn FnMut(BlobRow) -> Flow) -> Result<()>;
+
+    // Versioned artifacts.
+    fn artifact_head(&self, scope: &str, key: &str) -> Result<Option<u64>>;
+    fn artifact_version(
+        &self,
+        scope: &str,
+        key: &str,
+        version: u64,
+    ) -> Result<Option<ArtifactVersionRow>>;
+    /// Versions of a key after `after`, oldest first, at most `limit`.
+    fn artifact_versions(
+        &self,
+        scope: &str,
+        key: &str,
+        after: u64,
+        limit: u64,
+    ) -> Result<Vec<ArtifactVersionRow>>;
+    /// The head version of each key in a scope, by key.
+    fn artifact_heads(&self, q: &ArtifactQuery) -> Result<Vec<ArtifactVersionRow>>;
+    /// Every stored version, by scope, key and version, one at a time.
+    fn for_each_artifact_version(
+        &self,
+        f: &mut dyn FnMut(ArtifactVersionRow) -> Flow,
+    ) -> Result<()>;
+    /// Every stored head, by scope and key, one at a time.
+    fn for_each_artifact_head(&self, f: &mut dyn FnMut(ArtifactHeadRow) -> Flow) -> Result<()>;
+    fn receipt(&self, actor: &str, op_id: &str) -> Result<Option<ReceiptRow>>;
+    /// Every receipt, by actor and operation id, one at a time.
+    fn for_each_receipt(&self, f: &mut dyn FnMut(ReceiptRow) -> Flow) -> Result<()>;
+    fn insert_artifact_version(&mut self, v: &ArtifactVersionRow) -> Result<()>;
+    /// Creates or moves a key's head.
+    fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()>;
+    fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()>;
 
     fn commit(self: Box<Self>) -> Result<()>;
 }

@@ -1,6 +1,9 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod artifact;
+mod blob;
 mod common;
 mod mcp;
 mod skill;
 mod smoke;
+mod token;

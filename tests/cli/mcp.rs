@@ -68,12 +68,21 @@ fn driver() -> PathBuf {
 /// Runs one Python SDK session (`mode`) against `locker -R <env> mcp` with `steps`, and returns
 /// the driver's report.
 fn session(env: &TestEnv, py: &Path, mode: &str, steps: &Value) -> Value {
-    let mut child = Command::new(py)
+    session_as(env, py, mode, None, steps)
+}
+
+/// [`session`] with `LOCKER_TOKEN` set for the server.
+fn session_as(env: &TestEnv, py: &Path, mode: &str, token: Option<&str>, steps: &Value) -> Value {
+    let mut cmd = Command::new(py);
+    cmd.env_clear();
+    if let Some(t) = token {
+        cmd.env("LOCKER_TOKEN", t);
+    }
+    let mut child = cmd
         .arg(driver())
         .arg(mode)
         .arg(bin())
         .arg(env.path())
-        .env_clear()
         .env("HOME", env.path())
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("LOCKER_NOW", env.now.to_string())
@@ -185,7 +194,15 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
             assert_eq!(a["openWorldHint"], false, "{name}");
             assert_eq!(a["destructiveHint"], false, "{name}");
             assert!(a["title"].is_string(), "{name}");
-            let read_only = matches!(name, "locker_verify" | "locker_verify_pad" | "locker_log");
+            let read_only = matches!(
+                name,
+                "locker_verify"
+                    | "locker_verify_pad"
+                    | "locker_log"
+                    | "locker_artifact_get"
+                    | "locker_artifact_log"
+                    | "locker_artifact_list"
+            );
             assert_eq!(a["readOnlyHint"], read_only, "{name}");
         }
         let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap();
@@ -204,6 +221,9 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
         let mf = &by_name("locker_manifest")["input_schema"];
         assert_eq!(mf["required"], json!(["pad_id"]));
         assert_eq!(by_name("locker_read_blocks")["annotations"]["idempotentHint"], true);
+        // A retry with the same operation_id changes nothing: honestly idempotent.
+        assert_eq!(by_name("locker_artifact_publish")["annotations"]["idempotentHint"], true);
+        assert_eq!(by_name("locker_deposit")["annotations"]["idempotentHint"], false);
         let out = by_name("locker_read_blocks")["output_schema"].to_string();
         for field in
             ["integrity", "chain_valid", "blocks_verified", "verdict", "trusted_head_match"]
@@ -571,6 +591,92 @@ fn test_mcp_python_planner_worker_handoff() {
         let report = env.json(&["verify", &pad, "--expect-head", &head]);
         assert_eq!(report["ok"], true);
     }
+}
+
+#[test]
+fn test_mcp_python_artifacts_as_an_agent() {
+    let Some(py) = python() else { return };
+    let env = TestEnv::init();
+    let token = env.json(&["token", "create", "--agent", "writer", "--scope", "team"]);
+    let token = token["token"].as_str().unwrap().to_owned();
+    for (i, mode) in MODES.into_iter().enumerate() {
+        let key = format!("notes/plan-{i}.md");
+        // Operation ids are the agent's, across keys: each mode uses its own.
+        let publish = |expected: i64, op: &str, content: &str| {
+            call(
+                "locker_artifact_publish",
+                json!({"key": key, "expected_version": expected, "operation_id": format!("{op}-{i}"),
+                       "content": content}),
+            )
+        };
+        let report = session_as(
+            &env,
+            &py,
+            mode,
+            Some(&token),
+            &json!([
+                publish(0, "op-1", "first draft"),
+                publish(0, "op-1", "first draft"),
+                publish(0, "op-2", "a rival draft"),
+                publish(1, "op-1", "not the same request"),
+                call(
+                    "locker_artifact_publish",
+                    json!({"key": key, "expected_version": 1,
+                    "operation_id": format!("op-3-{i}"), "content_b64": "c2Vjb25kAP8="})
+                ),
+                call("locker_artifact_get", json!({"key": key})),
+                call("locker_artifact_get", json!({"key": key, "version": 1})),
+                call("locker_artifact_log", json!({"key": key})),
+                call("locker_artifact_list", json!({})),
+            ]),
+        );
+        let steps = &report["steps"];
+        let (is_error, v1) = outcome(&steps[0]);
+        assert!(!is_error, "{mode}: {v1}");
+        assert_eq!(
+            (v1["replayed"].clone(), v1["artifact"]["version"].clone()),
+            (json!(false), json!(1))
+        );
+        assert_eq!(v1["artifact"]["actor"], "writer", "{mode}: acts as the token's agent");
+        assert_eq!(v1["artifact"]["scope"], "team");
+        let (_, again) = outcome(&steps[1]);
+        assert_eq!(again["replayed"], true);
+        assert_eq!(again["artifact"]["version"], 1);
+        let (is_error, stale) = outcome(&steps[2]);
+        assert!(is_error);
+        assert_eq!(stale["error"], "version_conflict");
+        assert_eq!(stale["current_version"], 1);
+        let (is_error, reused) = outcome(&steps[3]);
+        assert!(is_error);
+        assert_eq!(reused["error"], "operation_conflict");
+        let (is_error, v2) = outcome(&steps[4]);
+        assert!(!is_error, "{mode}: {v2}");
+        assert_eq!(v2["artifact"]["version"], 2);
+        assert_eq!(v2["artifact"]["content"], Value::Null);
+        assert_eq!(v2["artifact"]["content_b64"], "c2Vjb25kAP8=");
+        let (_, head) = outcome(&steps[5]);
+        assert_eq!(head["version"], 2);
+        let (_, first) = outcome(&steps[6]);
+        assert_eq!(first["content"], "first draft");
+        let (_, log) = outcome(&steps[7]);
+        assert_eq!(log["current_version"], 2);
+        assert_eq!(log["versions"].as_array().unwrap().len(), 2);
+        let (_, list) = outcome(&steps[8]);
+        assert_eq!(list["scope"], "team");
+        assert_eq!(list["artifacts"].as_array().unwrap().len(), i + 1);
+    }
+    // A revoked token stops working at once, in a running server too.
+    env.json(&["token", "revoke", "--agent", "writer"]);
+    let report = session_as(
+        &env,
+        &py,
+        "legacy",
+        Some(&token),
+        &json!([call("locker_artifact_get", json!({"key": "notes/plan-0.md"}))]),
+    );
+    let (is_error, e) = outcome(&report["steps"][0]);
+    assert!(is_error);
+    assert_eq!(e["error"], "unauthorized", "{e}");
 }
 
 /// Runs the MCP Inspector CLI against `locker mcp` on `env`'s repository.

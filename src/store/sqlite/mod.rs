@@ -3,20 +3,22 @@
 //! processes neither starve nor see `SQLITE_BUSY`.
 
 use std::cell::Cell;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, PadQuery, PadRow, Result, Store,
-    StoreError, TicketRow, Tx,
+    objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlobStorage,
+    BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, PadQuery, PadRow, ReceiptRow,
+    Result, Store, StoreError, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
 
 /// Append-only migrations; the schema version is their count (`PRAGMA user_version`).
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("migrations/0001_init.sql"), include_str!("migrations/0002_artifacts.sql")];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -27,6 +29,8 @@ const BUSY_DEADLINE: Duration = Duration::from_secs(60);
 /// A repository's SQLite database.
 pub struct SqliteStore {
     conn: Connection,
+    /// Where blobs too large to keep inline go: `objects/` beside the database.
+    objects: PathBuf,
 }
 
 impl SqliteStore {
@@ -36,10 +40,11 @@ impl SqliteStore {
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        Self::configure(conn)
+        let objects = path.parent().unwrap_or_else(|| Path::new(".")).join(objects::DIR);
+        Self::configure(conn, objects)
     }
 
-    fn configure(mut conn: Connection) -> Result<Self> {
+    fn configure(mut conn: Connection, objects: PathBuf) -> Result<Self> {
         conn.busy_handler(Some(busy_backoff))?;
         let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
@@ -49,7 +54,7 @@ impl SqliteStore {
             "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384;",
         )?;
         migrate(&mut conn)?;
-        Ok(Self { conn })
+        Ok(Self { conn, objects })
     }
 
     /// The schema version recorded in the database.
@@ -149,19 +154,52 @@ impl Store for SqliteStore {
 
     fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Deferred).db()?;
-        Ok(Box::new(SqliteTx { tx, writable: false }))
+        Ok(Box::new(SqliteTx {
+            tx,
+            writable: false,
+            objects: &self.objects,
+            created: CreatedFiles::default(),
+        }))
     }
 
     fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
         BUSY_SINCE.with(|c| c.set(None));
-        Ok(Box::new(SqliteTx { tx, writable: true }))
+        Ok(Box::new(SqliteTx {
+            tx,
+            writable: true,
+            objects: &self.objects,
+            created: CreatedFiles::default(),
+        }))
     }
 }
 
 struct SqliteTx<'c> {
+    // Declared first so that it is dropped (rolled back) before `created` removes its files.
     tx: rusqlite::Transaction<'c>,
     writable: bool,
+    objects: &'c Path,
+    created: CreatedFiles,
+}
+
+/// Blob files a write transaction created; removed again unless it commits. While the
+/// transaction holds the write lock no other writer can come to rely on them, and no committed
+/// row names them, so removing them is safe.
+#[derive(Default)]
+struct CreatedFiles(Vec<PathBuf>);
+
+impl CreatedFiles {
+    fn keep(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl Drop for CreatedFiles {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 fn digest_col(row: &Row<'_>, idx: usize) -> rusqlite::Result<Digest> {
@@ -252,6 +290,64 @@ fn journal_row(r: &Row<'_>) -> rusqlite::Result<JournalRow> {
         actor: r.get(6)?,
         scope: r.get(7)?,
         subject: r.get(8)?,
+    })
+}
+
+const AGENT_COLS: &str = "name, scope, token_hash, created_at, revoked_at";
+
+fn agent_row(r: &Row<'_>) -> rusqlite::Result<AgentRow> {
+    Ok(AgentRow {
+        name: r.get(0)?,
+        scope: r.get(1)?,
+        token_hash: digest_col(r, 2)?,
+        created_at: r.get(3)?,
+        revoked_at: r.get(4)?,
+    })
+}
+
+const BLOB_COLS: &str = "digest, size, storage, created_at";
+
+fn blob_row(r: &Row<'_>) -> rusqlite::Result<BlobRow> {
+    let digest = digest_col(r, 0)?;
+    let storage: String = r.get(2)?;
+    let (storage, location) = match storage.as_str() {
+        "inline" => (BlobStorage::Inline, "inline".to_owned()),
+        "file" => (BlobStorage::File, objects::display(&digest)),
+        _ => return Err(bad_value(2, "blob storage")),
+    };
+    Ok(BlobRow { digest, size: u64_col(r, 1)?, storage, location, created_at: r.get(3)? })
+}
+
+const VERSION_COLS: &str = "scope, key, version, blob, size, actor, op_id, created_at";
+
+fn version_row(r: &Row<'_>) -> rusqlite::Result<ArtifactVersionRow> {
+    Ok(ArtifactVersionRow {
+        scope: r.get(0)?,
+        key: r.get(1)?,
+        version: u64_col(r, 2)?,
+        blob: digest_col(r, 3)?,
+        size: u64_col(r, 4)?,
+        actor: r.get(5)?,
+        op_id: r.get(6)?,
+        created_at: r.get(7)?,
+    })
+}
+
+fn head_row(r: &Row<'_>) -> rusqlite::Result<ArtifactHeadRow> {
+    Ok(ArtifactHeadRow { scope: r.get(0)?, key: r.get(1)?, version: u64_col(r, 2)? })
+}
+
+const RECEIPT_COLS: &str = "actor, op_id, scope, key, expected_version, version, created_at";
+
+fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
+    Ok(ReceiptRow {
+        actor: r.get(0)?,
+        op_id: r.get(1)?,
+        scope: r.get(2)?,
+        key: r.get(3)?,
+        expected_version: u64_col(r, 4)?,
+        version: u64_col(r, 5)?,
+        created_at: r.get(6)?,
     })
 }
 
@@ -526,8 +622,263 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    fn agent(&self, name: &str) -> Result<Option<AgentRow>> {
+        let sql = format!("SELECT {AGENT_COLS} FROM agents WHERE name = ?1");
+        self.tx.prepare_cached(&sql).db()?.query_row([name], agent_row).optional().db()
+    }
+
+    fn agent_by_token(&self, token_hash: &Digest) -> Result<Option<AgentRow>> {
+        let sql = format!("SELECT {AGENT_COLS} FROM agents WHERE token_hash = ?1");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .query_row([token_hash.to_hex()], agent_row)
+            .optional()
+            .db()
+    }
+
+    fn for_each_agent(&self, f: &mut dyn FnMut(AgentRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {AGENT_COLS} FROM agents ORDER BY name");
+        self.stream(&sql, &[], agent_row, f)
+    }
+
+    fn insert_agent(&mut self, a: &AgentRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO agents ({AGENT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![a.name, a.scope, a.token_hash.to_hex(), a.created_at, a.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn update_agent(&mut self, a: &AgentRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached("UPDATE agents SET revoked_at = ?2 WHERE name = ?1")
+            .db()?
+            .execute(params![a.name, a.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn blob_row(&self, digest: &Digest) -> Result<Option<BlobRow>> {
+        let sql = format!("SELECT {BLOB_COLS} FROM blobs WHERE digest = ?1");
+        self.tx.prepare_cached(&sql).db()?.query_row([digest.to_hex()], blob_row).optional().db()
+    }
+
+    fn blob(&self, digest: &Digest) -> Result<Option<Vec<u8>>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT storage, size, data FROM blobs WHERE digest = ?1")
+            .db()?;
+        let row: Option<(String, i64, Option<Vec<u8>>)> = stmt
+            .query_row([digest.to_hex()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()
+            .db()?;
+        let Some((storage, size, data)) = row else { return Ok(None) };
+        match (storage.as_str(), data) {
+            ("inline", Some(data)) => Ok(Some(data)),
+            ("file", _) => {
+                let size = u64::try_from(size).unwrap_or(0);
+                match objects::read(self.objects, digest, size) {
+                    Ok(bytes) => Ok(Some(bytes)),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        Err(StoreError::BlobMissing {
+                            digest: *digest,
+                            location: objects::display(digest),
+                        })
+                    }
+                    Err(e) => Err(StoreError::Io(format!("{}: {e}", objects::display(digest)))),
+                }
+            }
+            _ => Err(StoreError::Corrupt(format!("blob {digest} has a malformed row"))),
+        }
+    }
+
+    fn put_blob(&mut self, digest: &Digest, bytes: &[u8], now: i64) -> Result<()> {
+        self.check_writable()?;
+        if let Some(row) = self.blob_row(digest)? {
+            if row.storage == BlobStorage::File {
+                // Repair a damaged or missing file rather than point a new version at it; the
+                // repaired file is kept even if this transaction rolls back.
+                objects::write(self.objects, digest, bytes)
+                    .map_err(|e| StoreError::Io(format!("{}: {e}", objects::display(digest))))?;
+            }
+            return Ok(());
+        }
+        let (storage, data) = if bytes.len() <= objects::INLINE_MAX {
+            ("inline", Some(bytes))
+        } else {
+            let created = objects::write(self.objects, digest, bytes)
+                .map_err(|e| StoreError::Io(format!("{}: {e}", objects::display(digest))))?;
+            self.created.0.extend(created);
+            ("file", None)
+        };
+        self.tx
+            .prepare_cached(
+                "INSERT INTO blobs (digest, size, storage, data, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .db()?
+            .execute(params![digest.to_hex(), bytes.len() as i64, storage, data, now])
+            .db()?;
+        Ok(())
+    }
+
+    fn for_each_blob(&self, f: &mut dyn FnMut(BlobRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {BLOB_COLS} FROM blobs ORDER BY digest");
+        self.stream(&sql, &[], blob_row, f)
+    }
+
+    fn artifact_head(&self, scope: &str, key: &str) -> Result<Option<u64>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT version FROM artifact_heads WHERE scope = ?1 AND key = ?2")
+            .db()?;
+        stmt.query_row([scope, key], |r| u64_col(r, 0)).optional().db()
+    }
+
+    fn artifact_version(
+        &self,
+        scope: &str,
+        key: &str,
+        version: u64,
+    ) -> Result<Option<ArtifactVersionRow>> {
+        let sql = format!(
+            "SELECT {VERSION_COLS} FROM artifact_versions \
+             WHERE scope = ?1 AND key = ?2 AND version = ?3"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .query_row(params![scope, key, sql_i64(version)], version_row)
+            .optional()
+            .db()
+    }
+
+    fn artifact_versions(
+        &self,
+        scope: &str,
+        key: &str,
+        after: u64,
+        limit: u64,
+    ) -> Result<Vec<ArtifactVersionRow>> {
+        let sql = format!(
+            "SELECT {VERSION_COLS} FROM artifact_versions \
+             WHERE scope = ?1 AND key = ?2 AND version > ?3 ORDER BY version LIMIT ?4"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt
+            .query_map(params![scope, key, sql_i64(after), sql_i64(limit)], version_row)
+            .db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn artifact_heads(&self, q: &ArtifactQuery) -> Result<Vec<ArtifactVersionRow>> {
+        let cols =
+            VERSION_COLS.split(", ").map(|c| format!("v.{c}")).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT {cols} FROM artifact_heads h JOIN artifact_versions v \
+             ON v.scope = h.scope AND v.key = h.key AND v.version = h.version \
+             WHERE h.scope = ?1 AND (?2 IS NULL OR h.key > ?2) ORDER BY h.key LIMIT ?3"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map(params![q.scope, q.after, sql_i64(q.limit)], version_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn for_each_artifact_version(
+        &self,
+        f: &mut dyn FnMut(ArtifactVersionRow) -> Flow,
+    ) -> Result<()> {
+        let sql =
+            format!("SELECT {VERSION_COLS} FROM artifact_versions ORDER BY scope, key, version");
+        self.stream(&sql, &[], version_row, f)
+    }
+
+    fn for_each_artifact_head(&self, f: &mut dyn FnMut(ArtifactHeadRow) -> Flow) -> Result<()> {
+        self.stream(
+            "SELECT scope, key, version FROM artifact_heads ORDER BY scope, key",
+            &[],
+            head_row,
+            f,
+        )
+    }
+
+    fn receipt(&self, actor: &str, op_id: &str) -> Result<Option<ReceiptRow>> {
+        let sql =
+            format!("SELECT {RECEIPT_COLS} FROM artifact_receipts WHERE actor = ?1 AND op_id = ?2");
+        self.tx.prepare_cached(&sql).db()?.query_row([actor, op_id], receipt_row).optional().db()
+    }
+
+    fn for_each_receipt(&self, f: &mut dyn FnMut(ReceiptRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {RECEIPT_COLS} FROM artifact_receipts ORDER BY actor, op_id");
+        self.stream(&sql, &[], receipt_row, f)
+    }
+
+    fn insert_artifact_version(&mut self, v: &ArtifactVersionRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO artifact_versions ({VERSION_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                v.scope,
+                v.key,
+                sql_i64(v.version),
+                v.blob.to_hex(),
+                sql_i64(v.size),
+                v.actor,
+                v.op_id,
+                v.created_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO artifact_heads (scope, key, version) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (scope, key) DO UPDATE SET version = excluded.version",
+            )
+            .db()?
+            .execute(params![h.scope, h.key, sql_i64(h.version)])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO artifact_receipts ({RECEIPT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                r.actor,
+                r.op_id,
+                r.scope,
+                r.key,
+                sql_i64(r.expected_version),
+                sql_i64(r.version),
+                r.created_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
     fn commit(self: Box<Self>) -> Result<()> {
-        self.tx.commit().db()
+        let SqliteTx { tx, mut created, .. } = *self;
+        tx.commit().db()?;
+        created.keep();
+        Ok(())
     }
 }
 
