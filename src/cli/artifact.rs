@@ -75,6 +75,10 @@ pub struct PublishArgs {
     /// This operation's id (1–128 bytes): reuse it only to retry the identical request
     #[arg(long = "op", value_name = "ID")]
     pub op: OsString,
+    /// Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4
+    /// (`stale_fence`) once a newer lease exists on WORK
+    #[arg(long, value_name = "WORK:TOKEN")]
+    pub fence: Option<String>,
 }
 
 fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
@@ -86,7 +90,14 @@ fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
         Some(d) => d.as_bytes().to_vec(),
         None => read_payload(a.file.as_deref(), MAX_CONTENT_BYTES)?,
     };
-    let req = PublishRequest { key: &key, expected_version, op_id: &op_id, content: &content };
+    let fence = a.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
+    let req = PublishRequest {
+        key: &key,
+        expected_version,
+        op_id: &op_id,
+        content: &content,
+        fence: fence.as_ref(),
+    };
     let out = op::publish(&mut ctx.ops()?, &req)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)

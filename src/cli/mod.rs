@@ -4,10 +4,13 @@ mod artifact;
 mod deposit;
 mod init;
 mod input;
+mod lease;
 mod log;
+mod manifest;
 mod mcp;
 mod pad;
 mod skill;
+mod step;
 mod token;
 mod util;
 mod verify;
@@ -26,27 +29,27 @@ use crate::repo::{Location, Repo};
 
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
-    (0, "success; verify found everything intact"),
-    (1, "a clean \"no\": verify found tampering"),
+    (0, "success; verify found everything intact; diff found no difference"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras"),
     (2, "usage error"),
-    (3, "not found (repository, pad, artifact, lease, version)"),
-    (4, "conflict (stale version, operation conflict, sealed pad, lease held, quota full, stale fence)"),
+    (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
+    (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
     (5, "unauthorized or forbidden (bad key, ticket or token; revoked; read lease over)"),
     (6, "invalid input (bad envelope, bad JSON, over a size limit)"),
-    (7, "gone (expired pad)"),
+    (7, "gone (expired pad or lease)"),
     (8, "unavailable (I/O failure, busy store, internal error)"),
 ];
 
 const AFTER_HELP: &str = "\
 Exit status:
-  0  success; verify found everything intact
-  1  a clean \"no\": verify found tampering
+  0  success; verify found everything intact; diff found no difference
+  1  a clean \"no\": verify found tampering, diff found holes or extras
   2  usage error
-  3  not found (repository, pad, artifact, lease, version)
-  4  conflict (stale version, operation conflict, sealed pad, lease held, quota full, stale fence)
+  3  not found (repository, pad, ticket, artifact, version, lease, plan)
+  4  conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)
   5  unauthorized or forbidden (bad key, ticket or token; revoked; read lease over)
   6  invalid input (bad envelope, bad JSON, over a size limit)
-  7  gone (expired pad)
+  7  gone (expired pad or lease)
   8  unavailable (I/O failure, busy store, internal error)
 
 With --json, results are one JSON object on stdout and errors one JSON object
@@ -99,6 +102,11 @@ pub enum Command {
     Artifact(artifact::ArtifactCommand),
     #[command(subcommand)]
     Token(token::TokenCommand),
+    #[command(subcommand)]
+    Lease(lease::LeaseCommand),
+    #[command(subcommand)]
+    Manifest(manifest::ManifestCommand),
+    Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
     Mcp(mcp::McpArgs),
@@ -263,6 +271,9 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Deposit(a) => deposit::run(ctx, &a),
         Command::Artifact(c) => artifact::run(ctx, c),
         Command::Token(c) => token::run(ctx, c),
+        Command::Lease(c) => lease::run(ctx, c),
+        Command::Manifest(c) => manifest::run(ctx, c),
+        Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),

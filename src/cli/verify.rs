@@ -12,8 +12,9 @@ use crate::output::Render;
 /// Check the repository's integrity, like `git fsck`, or one pad's
 ///
 /// With no PAD: the journal chain and its head, every pad's chain against its stored head and
-/// the journal's record of it, every ticket and agent token, every blob (re-hashed), and every
-/// artifact version, head and receipt against the journal. With PAD: that pad's chain, accounting and
+/// the journal's record of it, every ticket and agent token, every blob (re-hashed), every
+/// artifact version, head and receipt, and every lease, plan and step against the journal.
+/// With PAD: that pad's chain, accounting and
 /// journal record. Exits 0 when everything is intact and 1 when anything is broken, naming the
 /// first broken item of each kind.
 #[derive(Debug, Args)]
@@ -92,6 +93,15 @@ impl Render for RepoReport {
             self.artifacts.versions,
             self.artifacts.receipts,
             self.artifacts.broken
+        )?;
+        writeln!(
+            w,
+            "leases:  {} ({} leases, {} plans, {} steps, {} broken)",
+            mark(self.leases.ok),
+            self.leases.leases,
+            self.leases.plans,
+            self.leases.steps,
+            self.leases.broken
         )?;
         if let Some(e) = &self.expected_head {
             writeln!(

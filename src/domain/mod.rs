@@ -9,3 +9,4 @@ pub mod limits;
 pub mod pad;
 pub mod secret;
 pub mod token;
+pub mod work;

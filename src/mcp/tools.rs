@@ -18,14 +18,19 @@ use super::Server;
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS};
 use crate::domain::pad::TicketType;
 use crate::domain::secret::Secret;
+use crate::domain::work::{LeaseState, DEFAULT_GATE, DEFAULT_LEASE_TTL};
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
 use crate::ops::integrity::{self, Integrity};
 use crate::ops::journal::{self, LogPage};
+use crate::ops::lease::{self, Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus};
+use crate::ops::ledger::{self, History};
 use crate::ops::pad::{
     self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
 };
+use crate::ops::plan::{self, Diff, PlanCommitted, PlanView};
+use crate::ops::step::{self, StepInput, StepView};
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::JournalQuery;
@@ -179,6 +184,77 @@ pub fn all() -> Vec<ToolDef> {
             Effect::ReadOnly,
             ARTIFACT_LIST,
             artifact_list,
+        ),
+        def(
+            "locker_lease_acquire",
+            "Lease a work item",
+            Effect::AdditiveIdempotent,
+            LEASE_ACQUIRE,
+            lease_acquire,
+        ),
+        def(
+            "locker_lease_heartbeat",
+            "Extend a lease",
+            Effect::Additive,
+            LEASE_HEARTBEAT,
+            lease_heartbeat,
+        ),
+        def(
+            "locker_lease_complete",
+            "Complete a lease",
+            Effect::AdditiveIdempotent,
+            LEASE_COMPLETE,
+            lease_complete,
+        ),
+        def(
+            "locker_lease_release",
+            "Release a lease",
+            Effect::AdditiveIdempotent,
+            LEASE_RELEASE,
+            lease_release,
+        ),
+        def(
+            "locker_lease_show",
+            "Show a work item's lease",
+            Effect::AdditiveIdempotent,
+            &format!("{LEASE_SHOW}{REAPS}"),
+            lease_show,
+        ),
+        def(
+            "locker_lease_list",
+            "List leases",
+            Effect::AdditiveIdempotent,
+            &format!("{LEASE_LIST}{REAPS}"),
+            lease_list,
+        ),
+        def(
+            "locker_lease_history",
+            "A work item's verified history",
+            Effect::AdditiveIdempotent,
+            &format!("{LEASE_HISTORY}{REAPS}"),
+            lease_history,
+        ),
+        def(
+            "locker_plan_commit",
+            "Commit a work item's plan",
+            Effect::AdditiveIdempotent,
+            PLAN_COMMIT,
+            plan_commit,
+        ),
+        def(
+            "locker_plan_show",
+            "Show a work item's plan",
+            Effect::AdditiveIdempotent,
+            &format!("{PLAN_SHOW}{REAPS}"),
+            plan_show,
+        ),
+        def("locker_step", "Log a step", Effect::AdditiveIdempotent, STEP, step_log),
+        def(
+            "locker_plan_diff",
+            "Diff plan and steps",
+            Effect::AdditiveIdempotent,
+            &format!("{PLAN_DIFF}{REAPS}"),
+            plan_diff,
         ),
         def("locker_verify_pad", "Verify one pad", Effect::ReadOnly, VERIFY_PAD, verify_pad),
         def("locker_verify", "Verify the repository", Effect::ReadOnly, VERIFY, verify_repo),
@@ -514,7 +590,8 @@ const ARTIFACT_PUBLISH: &str = "Publish a new version of an artifact (a key in y
 retry: a retry of the identical request returns the original result with replayed: true and \
 writes nothing, even after newer versions exist. Conflicts come back as errors: \
 version_conflict (carries current_version: read it, reconcile, publish against it), \
-operation_conflict (the operation_id was used for a different request).";
+operation_conflict (the operation_id was used for a different request), stale_fence (a newer \
+lease replaced yours: stop working on it).";
 
 /// `locker_artifact_publish`'s arguments (questlock's names).
 #[derive(Deserialize, JsonSchema)]
@@ -532,6 +609,10 @@ struct ArtifactPublishIn {
     /// The content in standard base64 (instead of content)
     #[serde(default)]
     content_b64: Option<String>,
+    /// The fencing token of the lease you publish under, as WORK:TOKEN (from
+    /// locker_lease_acquire's work and fence): refused (stale_fence) once a newer lease exists
+    #[serde(default)]
+    fence: Option<String>,
 }
 
 fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published> {
@@ -544,11 +625,13 @@ fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published
             return Err(OpError::bad_request("give exactly one of content and content_b64"));
         }
     };
+    let fence = a.fence.as_deref().map(lease::parse_fence).transpose()?;
     let req = PublishRequest {
         key: &a.key,
         expected_version: a.expected_version,
         op_id: &a.operation_id,
         content: &content,
+        fence: fence.as_ref(),
     };
     server.with_ops(|ctx| artifact::publish(ctx, &req))
 }
@@ -619,6 +702,236 @@ fn default_key_limit() -> u64 {
 
 fn artifact_list(server: &Server, a: ArtifactListIn) -> OpResult<ArtifactList> {
     server.with_ops(|ctx| artifact::list(ctx, a.after.as_deref(), a.limit))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Leases, plans and steps. Every access to a work item first turns its expired lease into
+// `abandoned` (journaled), so even the tools that only show state may write: they are
+// annotated as not read-only.
+
+const REAPS: &str = " Like every access to a work item, it first turns the work item's \
+expired lease into abandoned (journaled).";
+
+const LEASE_ACQUIRE: &str = "Take the exclusive, expiring lease on a work item before working \
+on it. Returns lease_id (pass it to heartbeat, plan, step and complete) and fence, the fencing \
+token (one more than the work item's last lease; pass WORK:FENCE with publishes made under the \
+lease). Acquiring a work item you already hold returns your lease (reacquired: true). One held \
+by another holder fails with lease_held (naming holder and expires_at); a completed one with \
+work_completed unless reopen is true. Heartbeat before ttl_seconds run out or lose the lease.";
+
+/// `locker_lease_acquire`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct LeaseAcquireIn {
+    /// The work item (1–256 bytes, no control characters)
+    work: String,
+    /// Seconds until the lease expires unless heartbeaten (1–2592000)
+    #[serde(default = "default_lease_ttl")]
+    ttl_seconds: i64,
+    /// Who holds the lease: only for the operator (an agent always holds its own leases)
+    #[serde(default)]
+    holder: Option<String>,
+    /// Lease the work item even if it was completed
+    #[serde(default)]
+    reopen: bool,
+}
+
+fn default_lease_ttl() -> i64 {
+    DEFAULT_LEASE_TTL
+}
+
+fn lease_acquire(server: &Server, a: LeaseAcquireIn) -> OpResult<Acquired> {
+    server
+        .with_ops(|ctx| lease::acquire(ctx, &a.work, a.ttl_seconds, a.holder.as_deref(), a.reopen))
+}
+
+const LEASE_HEARTBEAT: &str = "Extend your lease on a work item by its TTL from now, optionally \
+with progress details. An expired lease is gone (it was abandoned; stop working), a completed \
+or released one is stale_lease.";
+
+/// `locker_lease_heartbeat`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct LeaseHeartbeatIn {
+    /// The work item
+    work: String,
+    /// Your lease's id (from locker_lease_acquire)
+    lease_id: String,
+    /// Progress details to keep with the heartbeat
+    #[serde(default)]
+    details: Option<String>,
+}
+
+fn lease_heartbeat(server: &Server, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
+    server.with_ops(|ctx| lease::heartbeat(ctx, &a.work, &a.lease_id, a.details.as_deref()))
+}
+
+const LEASE_COMPLETE: &str = "Complete your lease on a work item, keeping a result text, and get \
+the plan diff (planned steps never logged are holes, logged steps not planned are extras). The \
+work item is then done. Completing again with the same result changes nothing (replayed).";
+
+/// `locker_lease_complete`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct LeaseCompleteIn {
+    /// The work item
+    work: String,
+    /// Your lease's id
+    lease_id: String,
+    /// What came of the work
+    #[serde(default)]
+    result: Option<String>,
+}
+
+fn lease_complete(server: &Server, a: LeaseCompleteIn) -> OpResult<Completed> {
+    server.with_ops(|ctx| lease::complete(ctx, &a.work, &a.lease_id, a.result.as_deref()))
+}
+
+const LEASE_RELEASE: &str = "Give up your lease on a work item without completing it, so another \
+holder can acquire it at once. Releasing again changes nothing (replayed).";
+
+/// `locker_lease_release`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct LeaseReleaseIn {
+    /// The work item
+    work: String,
+    /// Your lease's id
+    lease_id: String,
+}
+
+fn lease_release(server: &Server, a: LeaseReleaseIn) -> OpResult<Released> {
+    server.with_ops(|ctx| lease::release(ctx, &a.work, &a.lease_id))
+}
+
+const LEASE_SHOW: &str = "Show a work item's newest lease: state (active, completed, released, \
+abandoned), holder, fence, expires_at, heartbeats, result, how many attempts (leases) it has \
+had, and its newest plan version.";
+
+/// A tool's only argument: a work item.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct WorkIn {
+    /// The work item
+    work: String,
+}
+
+fn lease_show(server: &Server, a: WorkIn) -> OpResult<WorkStatus> {
+    server.with_ops(|ctx| lease::show(ctx, &a.work))
+}
+
+const LEASE_LIST: &str = "List the leases of your scope, optionally only those in one state \
+(expired ones are first turned into abandoned).";
+
+/// `locker_lease_list`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct LeaseListIn {
+    /// Only leases in this state
+    #[serde(default)]
+    state: Option<LeaseState>,
+    /// Most leases to return (1–10000)
+    #[serde(default = "default_key_limit")]
+    limit: u64,
+}
+
+fn lease_list(server: &Server, a: LeaseListIn) -> OpResult<LeaseList> {
+    server.with_ops(|ctx| lease::list(ctx, a.state, a.limit))
+}
+
+const LEASE_HISTORY: &str = "Show every lease, plan, step and transition of a work item, oldest \
+first, each journal entry checked against its hash and its neighbours, with an integrity \
+verdict (ok false and first_broken when anything was altered).";
+
+fn lease_history(server: &Server, a: WorkIn) -> OpResult<History> {
+    server.with_ops(|ctx| ledger::history(ctx, &a.work))
+}
+
+const PLAN_COMMIT: &str = "Commit your plan for a work item, an ordered list of unique step \
+names, under your current lease, before you start (`locker manifest commit`). Committing again \
+makes a new version; the newest version's steps again change nothing (replayed).";
+
+/// `locker_plan_commit`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PlanCommitIn {
+    /// The work item
+    work: String,
+    /// Your current lease's id
+    lease_id: String,
+    /// The planned steps, in order (unique, non-empty names)
+    steps: Vec<String>,
+}
+
+fn plan_commit(server: &Server, a: PlanCommitIn) -> OpResult<PlanCommitted> {
+    server.with_ops(|ctx| plan::commit(ctx, &a.work, &a.lease_id, a.steps))
+}
+
+const PLAN_SHOW: &str = "Show a work item's newest plan, or one version of it: its steps, the \
+lease and fence it was committed under, and how many versions there are.";
+
+/// `locker_plan_show`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PlanShowIn {
+    /// The work item
+    work: String,
+    /// This version instead of the newest
+    #[serde(default)]
+    version: Option<u64>,
+}
+
+fn plan_show(server: &Server, a: PlanShowIn) -> OpResult<PlanView> {
+    server.with_ops(|ctx| plan::show(ctx, &a.work, a.version))
+}
+
+const STEP: &str = "Log one step of a work item under your current lease: what was planned, \
+what was executed, and who resolved it (gate: agent, human, ci, …). Logging the identical \
+record again changes nothing (replayed); a different record for the same step is \
+step_conflict. A lease that expired (gone) or ended (stale_lease) logs nothing.";
+
+/// `locker_step`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct StepIn {
+    /// The work item
+    work: String,
+    /// Your current lease's id
+    lease_id: String,
+    /// The step's name (1–256 bytes), as in the plan
+    step: String,
+    /// What was planned for this step
+    #[serde(default)]
+    planned: Option<String>,
+    /// What was executed
+    #[serde(default)]
+    executed: Option<String>,
+    /// Who resolved the step: agent, human, ci, … (a–z, 0–9, -, _)
+    #[serde(default = "default_gate")]
+    gate: String,
+}
+
+fn default_gate() -> String {
+    DEFAULT_GATE.to_owned()
+}
+
+fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
+    let input = StepInput {
+        step: &a.step,
+        planned: a.planned.as_deref(),
+        executed: a.executed.as_deref(),
+        gate: Some(&a.gate),
+    };
+    server.with_ops(|ctx| step::record(ctx, &a.work, &a.lease_id, &input))
+}
+
+const PLAN_DIFF: &str = "Compare a work item's newest plan with the steps logged under its \
+newest lease: holes (planned, never logged, in plan order), extras (logged, not planned, \
+sorted), and earlier_lease_steps (logged by earlier holders; they do not count). clean is true \
+when there are neither holes nor extras; that is an answer, not an error.";
+
+fn plan_diff(server: &Server, a: WorkIn) -> OpResult<Diff> {
+    server.with_ops(|ctx| plan::diff(ctx, &a.work))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ use serde_json::json;
 use super::{authorize, journal, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::artifact::{self as rules, InvalidInput};
 use crate::domain::digest::Digest;
+use crate::domain::work::Fence;
 use crate::store::{ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, ReceiptRow, Tx};
 
 /// The journal subject of an artifact key (the entry's scope column holds the scope).
@@ -146,6 +147,9 @@ pub struct PublishRequest<'a> {
     pub expected_version: i64,
     pub op_id: &'a str,
     pub content: &'a [u8],
+    /// The fencing token of the lease the publish is made under: refused (`stale_fence`) once
+    /// a newer lease exists on the work item.
+    pub fence: Option<&'a Fence>,
 }
 
 fn invalid(e: InvalidInput) -> OpError {
@@ -184,6 +188,17 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
     rules::check_op_id(req.op_id).map_err(invalid)?;
     let expected = rules::check_expected(req.expected_version).map_err(invalid)?;
     rules::check_content(req.content).map_err(invalid)?;
+    if let Some(f) = req.fence {
+        crate::domain::work::check_work(&f.work)
+            .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid", e.0))?;
+        if f.token == 0 {
+            return Err(OpError::new(
+                ErrorKind::BadRequest,
+                "invalid",
+                "fencing tokens start at 1",
+            ));
+        }
+    }
     let digest = Digest::of(req.content);
     let size = req.content.len() as u64;
     let now = ctx.now();
@@ -208,7 +223,8 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
             && receipt.key == req.key
             && receipt.expected_version == expected
             && original.blob == digest
-            && original.size == size;
+            && original.size == size
+            && receipt.fence.as_ref() == req.fence;
         if identical {
             journal::append(
                 tx.as_mut(),
@@ -257,10 +273,36 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
         .hint("Use a new operation id for a different request."));
     }
 
-    // Issue 4 (fencing): a publish carrying a lease fencing token older than the work item's
-    // newest lease is refused here with `stale_fence` (journaled as an `artifact.reject`),
-    // after the receipt check (so an acknowledged publish still replays) and before the
-    // version check. The fence then belongs to the request's identity in the receipt.
+    // Fencing: a publish carrying a lease fencing token older than the work item's newest
+    // lease is refused with `stale_fence` (journaled as an `artifact.reject`), after the
+    // receipt check (so an acknowledged publish still replays) and before the version check,
+    // in this transaction (no newer lease can slip in before the write). The fence belongs to
+    // the request's identity in the receipt.
+    if let Some(fence) = req.fence {
+        if let Err(e) =
+            super::lease::check_fence(tx.as_mut(), &actor, now, &fence.work, fence.token)
+        {
+            journal::append(
+                tx.as_mut(),
+                &actor,
+                now,
+                "artifact.reject",
+                &subject,
+                json!({
+                    "key": req.key,
+                    "op_id": req.op_id,
+                    "reason": e.code,
+                    "expected_version": expected,
+                    "current_version": current,
+                    "sha256": digest,
+                    "size": size,
+                    "fence": fence,
+                }),
+            )?;
+            tx.commit()?;
+            return Err(e.with("current_version", current));
+        }
+    }
 
     if current != expected {
         journal::append(
@@ -318,6 +360,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
         expected_version: expected,
         version,
         created_at: now,
+        fence: req.fence.cloned(),
     })?;
     journal::append(
         tx.as_mut(),
@@ -332,6 +375,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
             "expected_version": expected,
             "sha256": digest,
             "size": size,
+            "fence": req.fence,
         }),
     )?;
     tx.commit()?;
@@ -418,7 +462,7 @@ mod tests {
     use crate::repo::Repo;
 
     fn request(content: &[u8]) -> PublishRequest<'_> {
-        PublishRequest { key: "k", expected_version: 0, op_id: "op", content }
+        PublishRequest { key: "k", expected_version: 0, op_id: "op", content, fence: None }
     }
 
     #[test]

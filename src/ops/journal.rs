@@ -62,7 +62,7 @@ pub struct LogEntry {
     pub hash: Digest,
 }
 
-fn body_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+pub(crate) fn body_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({"anyOf": [{"type": "object"}, {"type": "null"}]})
 }
 

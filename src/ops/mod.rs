@@ -9,7 +9,11 @@ pub mod artifact;
 pub mod init;
 pub mod integrity;
 pub mod journal;
+pub mod lease;
+pub mod ledger;
 pub mod pad;
+pub mod plan;
+pub mod step;
 pub mod token;
 pub mod verify;
 

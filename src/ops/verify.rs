@@ -24,9 +24,9 @@ pub const MAX_LISTED_PROBLEMS: usize = 100;
 /// One thing found broken.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Problem {
-    /// `journal`, `pad` or `ticket`.
+    /// `journal`, `pad`, `ticket`, `lease`, `plan` or `step`.
     pub kind: String,
-    /// What is broken: `journal`, `pad:<id>`, `ticket:<id>`.
+    /// What is broken: `journal`, `pad:<id>`, `ticket:<id>`, `work:<work item>`.
     pub subject: String,
     /// The journal entry or block number, where there is one.
     pub seq: Option<u64>,
@@ -52,6 +52,17 @@ pub struct PadsSummary {
     pub broken: u64,
 }
 
+/// The lease, plan and step part of a report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct LeasesSummary {
+    pub ok: bool,
+    pub leases: u64,
+    pub plans: u64,
+    pub steps: u64,
+    /// Rows (leases, plans, steps) that differ from the journal or are missing on either side.
+    pub broken: u64,
+}
+
 /// The ticket part of a report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct TicketsSummary {
@@ -73,6 +84,8 @@ pub struct RepoReport {
     pub blobs: BlobsSummary,
     #[serde(default)]
     pub artifacts: ArtifactsSummary,
+    #[serde(default)]
+    pub leases: LeasesSummary,
     /// The verdict against the journal head the caller expects, if one was given.
     pub expected_head: Option<ExpectedHead>,
     /// The first broken item of each kind, by kind.
@@ -146,6 +159,7 @@ struct TicketRecord {
 struct Replay {
     pads: HashMap<String, PadRecord>,
     tickets: HashMap<Digest, TicketRecord>,
+    work: super::ledger::WorkReplay,
     artifacts: ArtifactReplay,
 }
 
@@ -160,6 +174,9 @@ fn str_at<'a>(body: &'a Value, key: &str) -> Option<&'a str> {
 impl Replay {
     /// Applies one verified journal entry; returns a description of anything inconsistent.
     fn apply(&mut self, e: &Entry) -> Option<String> {
+        if let Some(problem) = self.work.apply(e) {
+            return problem;
+        }
         let b = &e.body;
         let pad_id = str_at(b, "pad_id").map(str::to_owned);
         match e.kind.as_str() {
@@ -455,6 +472,24 @@ pub fn repository(
 
     // 4. Agents, blobs, artifact versions, heads and receipts, against the journal.
     let (agents, blobs, artifacts) = check_artifacts(tx.as_ref(), &mut replay.artifacts, &mut f)?;
+    // 4. Leases, plans and steps: every stored row as the journal recorded it.
+    let mut broken = 0u64;
+    let counts = super::ledger::check_store(
+        tx.as_ref(),
+        &replay.work,
+        None,
+        &mut |kind, subject, detail| {
+            broken += 1;
+            f.add(kind, &subject, None, detail);
+        },
+    )?;
+    let leases = LeasesSummary {
+        ok: broken == 0,
+        leases: counts.leases,
+        plans: counts.plans,
+        steps: counts.steps,
+        broken,
+    };
     progress.finish();
     let expected_head =
         expect_head.map(|expected| ExpectedHead { expected, matches: expected == prev });
@@ -475,6 +510,7 @@ pub fn repository(
         agents,
         blobs,
         artifacts,
+        leases,
         expected_head,
         first_broken: f.first,
         problem_count: f.count,
@@ -632,6 +668,7 @@ struct ReceiptRecord {
     key: String,
     expected_version: u64,
     version: u64,
+    fence: Option<crate::domain::work::Fence>,
     found: bool,
 }
 
@@ -708,11 +745,16 @@ impl ArtifactReplay {
                         found: false,
                     },
                 );
+                let fence = match b.get("fence") {
+                    None | Some(Value::Null) => None,
+                    Some(f) => Some(serde_json::from_value(f.clone()).ok()?),
+                };
                 let receipt = ReceiptRecord {
                     scope: e.scope.clone(),
                     key,
                     expected_version: expected,
                     version,
+                    fence,
                     found: false,
                 };
                 if self.receipts.insert((e.actor.clone(), op_id.clone()), receipt).is_some() {
@@ -924,8 +966,11 @@ fn check_artifacts(
                     && rec.key == r.key
                     && rec.expected_version == r.expected_version
                     && rec.version == r.version;
-                (!same).then(|| {
-                    format!(
+                let fence = |f: &Option<crate::domain::work::Fence>| {
+                    f.as_ref().map_or_else(|| "no fence".to_owned(), |f| format!("fence {f}"))
+                };
+                if !same {
+                    Some(format!(
                         "the receipt of operation `{}` by {} differs from the journal: stored \
                          {} version {}, journal {} version {}",
                         r.op_id,
@@ -934,8 +979,19 @@ fn check_artifacts(
                         r.version,
                         artifact_subject(&rec.scope, &rec.key),
                         rec.version
-                    )
-                })
+                    ))
+                } else if rec.fence != r.fence {
+                    Some(format!(
+                        "the receipt of operation `{}` by {} differs from the journal: stored \
+                         {}, journal {}",
+                        r.op_id,
+                        r.actor,
+                        fence(&r.fence),
+                        fence(&rec.fence)
+                    ))
+                } else {
+                    None
+                }
             }
         };
         if let Some(detail) = bad {

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
+use crate::domain::work::LeaseState;
 
 /// A failure of the storage layer.
 #[derive(Debug, thiserror::Error)]
@@ -98,6 +99,63 @@ pub struct JournalRow {
 pub struct JournalHead {
     pub seq: u64,
     pub hash: Digest,
+}
+
+/// A lease on a work item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseRow {
+    /// Random id (32 lowercase hex characters).
+    pub id: String,
+    pub scope: String,
+    pub work: String,
+    /// The fencing token: 1 for a work item's first lease, one more for each later one.
+    pub fence: u64,
+    pub holder: String,
+    pub state: LeaseState,
+    pub ttl: i64,
+    pub acquired_at: i64,
+    pub expires_at: i64,
+    pub heartbeats: u64,
+    pub heartbeat_at: Option<i64>,
+    pub details: Option<String>,
+    pub ended_at: Option<i64>,
+    pub result: Option<String>,
+}
+
+/// One version of a work item's plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanRow {
+    pub scope: String,
+    pub work: String,
+    /// 1, 2, 3… per work item.
+    pub version: u64,
+    pub lease_id: String,
+    /// The steps as stored: a JSON array of unique step names, exactly as the journal's
+    /// `manifest.commit` entry encodes them (parsed above the store, so a damaged row is
+    /// reported rather than fatal).
+    pub steps_json: String,
+    pub committed_at: i64,
+}
+
+/// One step logged under a lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepRow {
+    pub scope: String,
+    pub work: String,
+    pub lease_id: String,
+    pub step: String,
+    pub planned: Option<String>,
+    pub executed: Option<String>,
+    pub gate: String,
+    pub recorded_at: i64,
+}
+
+/// Filters for listing leases.
+#[derive(Debug, Clone, Default)]
+pub struct LeaseQuery {
+    pub scope: Option<String>,
+    pub state: Option<LeaseState>,
+    pub limit: u64,
 }
 
 /// A page of the journal.
@@ -188,6 +246,8 @@ pub struct ReceiptRow {
     pub expected_version: u64,
     pub version: u64,
     pub created_at: i64,
+    /// The lease fencing token the publish carried, if any.
+    pub fence: Option<crate::domain::work::Fence>,
 }
 
 /// A page of a scope's artifacts, by key.
@@ -240,6 +300,29 @@ pub trait Tx {
     fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()>;
     fn counts(&self) -> Result<Counts>;
 
+    /// A lease by id.
+    fn lease(&self, id: &str) -> Result<Option<LeaseRow>>;
+    /// A work item's lease with the highest fencing token.
+    fn newest_lease(&self, scope: &str, work: &str) -> Result<Option<LeaseRow>>;
+    /// A work item's leases, by fencing token.
+    fn work_leases(&self, scope: &str, work: &str) -> Result<Vec<LeaseRow>>;
+    /// Leases matching `q`, by scope, work item and fencing token.
+    fn leases(&self, q: &LeaseQuery) -> Result<Vec<LeaseRow>>;
+    /// Active leases whose expiry is at or before `now`, in any scope.
+    fn expired_leases(&self, now: i64) -> Result<Vec<LeaseRow>>;
+    /// Every lease, one at a time.
+    fn for_each_lease(&self, f: &mut dyn FnMut(LeaseRow) -> Flow) -> Result<()>;
+    /// A work item's plan versions, oldest first.
+    fn plans(&self, scope: &str, work: &str) -> Result<Vec<PlanRow>>;
+    /// Every plan version, one at a time.
+    fn for_each_plan(&self, f: &mut dyn FnMut(PlanRow) -> Flow) -> Result<()>;
+    /// One step of a lease.
+    fn step(&self, lease_id: &str, step: &str) -> Result<Option<StepRow>>;
+    /// A work item's steps, in the order they were recorded.
+    fn work_steps(&self, scope: &str, work: &str) -> Result<Vec<StepRow>>;
+    /// Every step, one at a time.
+    fn for_each_step(&self, f: &mut dyn FnMut(StepRow) -> Flow) -> Result<()>;
+
     fn insert_pad(&mut self, pad: &PadRow) -> Result<()>;
     /// Writes a pad's mutable fields (counts, head, state, sealed_at).
     fn update_pad(&mut self, pad: &PadRow) -> Result<()>;
@@ -247,6 +330,11 @@ pub trait Tx {
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()>;
     /// Writes a ticket's mutable fields (lease start, revocation).
     fn update_ticket(&mut self, t: &TicketRow) -> Result<()>;
+    fn insert_lease(&mut self, l: &LeaseRow) -> Result<()>;
+    /// Writes a lease's mutable fields (state, expiry, heartbeat, end, result).
+    fn update_lease(&mut self, l: &LeaseRow) -> Result<()>;
+    fn insert_plan(&mut self, p: &PlanRow) -> Result<()>;
+    fn insert_step(&mut self, s: &StepRow) -> Result<()>;
     /// Appends a journal row and moves the journal head to it.
     fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
 

@@ -695,7 +695,9 @@ fn test_verify_catches_forged_edited_and_deleted_receipts() {
     let env = three_versions();
     env.sql()
         .execute_batch(
-            "INSERT INTO artifact_receipts VALUES ('operator', 'forged', 'default', 'k', 0, 1, 0)",
+            "INSERT INTO artifact_receipts \
+             (actor, op_id, scope, key, expected_version, version, created_at) \
+             VALUES ('operator', 'forged', 'default', 'k', 0, 1, 0)",
         )
         .unwrap();
     let r = env.verify_broken();

@@ -3,7 +3,10 @@
 mod artifact;
 mod blob;
 mod common;
+mod lease;
+mod manifest;
 mod mcp;
 mod skill;
 mod smoke;
+mod step;
 mod token;

@@ -679,6 +679,154 @@ fn test_mcp_python_artifacts_as_an_agent() {
     assert_eq!(e["error"], "unauthorized", "{e}");
 }
 
+#[test]
+fn test_mcp_python_leases_plans_and_steps() {
+    let Some(py) = python() else { return };
+    for mode in MODES {
+        let mut env = TestEnv::init();
+        let work = "fix-42";
+        let report = session(
+            &env,
+            &py,
+            mode,
+            &json!([call(
+                "locker_lease_acquire",
+                json!({"work": work, "ttl_seconds": 60,
+                                                        "holder": "worker-a"})
+            )]),
+        );
+        let (is_error, lease) = outcome(&report["steps"][0]);
+        assert!(!is_error, "{mode}: {lease}");
+        assert_eq!(
+            (lease["fence"].clone(), lease["holder"].clone()),
+            (json!(1), json!("worker-a"))
+        );
+        let id = lease["lease_id"].as_str().unwrap().to_owned();
+        let fence = format!("{work}:1");
+        let report = session(
+            &env,
+            &py,
+            mode,
+            &json!([
+                call(
+                    "locker_plan_commit",
+                    json!({"work": work, "lease_id": id,
+                    "steps": ["read", "fix", "test"]})
+                ),
+                call(
+                    "locker_step",
+                    json!({"work": work, "lease_id": id, "step": "read",
+                    "executed": "read the handoff"})
+                ),
+                call(
+                    "locker_step",
+                    json!({"work": work, "lease_id": id, "step": "read",
+                    "executed": "read the handoff"})
+                ),
+                call(
+                    "locker_step",
+                    json!({"work": work, "lease_id": id, "step": "fix",
+                    "planned": "patch", "executed": "patched", "gate": "ci"})
+                ),
+                call(
+                    "locker_lease_heartbeat",
+                    json!({"work": work, "lease_id": id,
+                    "details": "half way"})
+                ),
+                call(
+                    "locker_artifact_publish",
+                    json!({"key": "fix-42/patch", "expected_version": 0,
+                    "operation_id": "patch-1", "content": "diff", "fence": fence})
+                ),
+                call("locker_plan_diff", json!({"work": work})),
+                call("locker_lease_show", json!({"work": work})),
+                call("locker_lease_acquire", json!({"work": work, "holder": "worker-b"})),
+            ]),
+        );
+        let steps = &report["steps"];
+        let ok = |i: usize| {
+            let (is_error, v) = outcome(&steps[i]);
+            assert!(!is_error, "{mode} step {i}: {v}");
+            v
+        };
+        assert_eq!(ok(0)["version"], 1);
+        assert_eq!(ok(1)["replayed"], false);
+        assert_eq!(ok(2)["replayed"], true);
+        assert_eq!(ok(3)["gate"], "ci");
+        assert_eq!(ok(4)["heartbeats"], 1);
+        assert_eq!(ok(5)["artifact"]["version"], 1);
+        let diff = ok(6);
+        assert_eq!(diff["holes"], json!(["test"]));
+        assert_eq!(diff["clean"], false);
+        assert_eq!(ok(7)["attempts"], 1);
+        let (is_error, held) = outcome(&steps[8]);
+        assert!(is_error);
+        assert_eq!(held["error"], "lease_held");
+        assert_eq!(held["holder"], "worker-a");
+
+        // The lease runs out: worker-a's heartbeat is gone, worker-b gets fence 2, and a
+        // publish under the old fence is refused.
+        env.now += 120;
+        let report = session(
+            &env,
+            &py,
+            mode,
+            &json!([
+                call("locker_lease_heartbeat", json!({"work": work, "lease_id": id})),
+                call("locker_lease_acquire", json!({"work": work, "holder": "worker-b"})),
+                call(
+                    "locker_artifact_publish",
+                    json!({"key": "fix-42/patch", "expected_version": 1,
+                    "operation_id": "patch-2", "content": "late diff", "fence": fence})
+                ),
+            ]),
+        );
+        let steps = &report["steps"];
+        let (is_error, gone) = outcome(&steps[0]);
+        assert!(is_error);
+        assert_eq!(gone["error"], "gone", "{gone}");
+        let (_, b) = outcome(&steps[1]);
+        assert_eq!(b["fence"], 2);
+        let b_id = b["lease_id"].as_str().unwrap().to_owned();
+        let (is_error, stale) = outcome(&steps[2]);
+        assert!(is_error);
+        assert_eq!(stale["error"], "stale_fence");
+
+        let report = session(
+            &env,
+            &py,
+            mode,
+            &json!([
+                call("locker_step", json!({"work": work, "lease_id": b_id, "step": "read"})),
+                call("locker_step", json!({"work": work, "lease_id": b_id, "step": "fix"})),
+                call("locker_step", json!({"work": work, "lease_id": b_id, "step": "test"})),
+                call(
+                    "locker_lease_complete",
+                    json!({"work": work, "lease_id": b_id,
+                    "result": "fixed"})
+                ),
+                call("locker_lease_history", json!({"work": work})),
+            ]),
+        );
+        let steps = &report["steps"];
+        let (is_error, done) = outcome(&steps[3]);
+        assert!(!is_error, "{done}");
+        assert_eq!(done["state"], "completed");
+        assert_eq!(done["diff"]["clean"], true);
+        assert_eq!(done["diff"]["earlier_lease_steps"], json!([]));
+        let (_, history) = outcome(&steps[4]);
+        assert_eq!(history["ok"], true);
+        let kinds: Vec<&str> = history["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap())
+            .collect();
+        assert!(kinds.contains(&"lease.abandon"), "{kinds:?}");
+        assert_eq!(kinds.last(), Some(&"lease.complete"));
+    }
+}
+
 /// Runs the MCP Inspector CLI against `locker mcp` on `env`'s repository.
 fn inspect(env: &TestEnv, insp: &Path, args: &[&str]) -> (i32, Value, String) {
     let node_bin = insp.parent().unwrap();

@@ -10,15 +10,19 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, Transactio
 
 use super::{
     objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlobStorage,
-    BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, PadQuery, PadRow, ReceiptRow,
-    Result, Store, StoreError, TicketRow, Tx,
+    BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery,
+    PadRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
+use crate::domain::work::{Fence, LeaseState};
 
 /// Append-only migrations; the schema version is their count (`PRAGMA user_version`).
-const MIGRATIONS: &[&str] =
-    &[include_str!("migrations/0001_init.sql"), include_str!("migrations/0002_artifacts.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_init.sql"),
+    include_str!("migrations/0002_artifacts.sql"),
+    include_str!("migrations/0003_leases.sql"),
+];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -337,7 +341,8 @@ fn head_row(r: &Row<'_>) -> rusqlite::Result<ArtifactHeadRow> {
     Ok(ArtifactHeadRow { scope: r.get(0)?, key: r.get(1)?, version: u64_col(r, 2)? })
 }
 
-const RECEIPT_COLS: &str = "actor, op_id, scope, key, expected_version, version, created_at";
+const RECEIPT_COLS: &str =
+    "actor, op_id, scope, key, expected_version, version, created_at, fence_work, fence_token";
 
 fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
     Ok(ReceiptRow {
@@ -348,6 +353,66 @@ fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
         expected_version: u64_col(r, 4)?,
         version: u64_col(r, 5)?,
         created_at: r.get(6)?,
+        // A damaged half-fence reads as an impossible one (empty work or token 0), which
+        // `verify` then reports instead of failing to read the row.
+        fence: match (r.get::<_, Option<String>>(7)?, r.get::<_, Option<i64>>(8)?) {
+            (None, None) => None,
+            (work, token) => Some(Fence {
+                work: work.unwrap_or_default(),
+                token: token.and_then(|t| u64::try_from(t).ok()).unwrap_or(0),
+            }),
+        },
+    })
+}
+
+const LEASE_COLS: &str = "id, scope, work, fence, holder, state, ttl, acquired_at, expires_at, \
+                          heartbeats, heartbeat_at, details, ended_at, result";
+
+fn lease_row(r: &Row<'_>) -> rusqlite::Result<LeaseRow> {
+    let state: String = r.get(5)?;
+    Ok(LeaseRow {
+        id: r.get(0)?,
+        scope: r.get(1)?,
+        work: r.get(2)?,
+        fence: u64_col(r, 3)?,
+        holder: r.get(4)?,
+        state: LeaseState::parse(&state).ok_or_else(|| bad_value(5, "lease state"))?,
+        ttl: r.get(6)?,
+        acquired_at: r.get(7)?,
+        expires_at: r.get(8)?,
+        heartbeats: u64_col(r, 9)?,
+        heartbeat_at: r.get(10)?,
+        details: r.get(11)?,
+        ended_at: r.get(12)?,
+        result: r.get(13)?,
+    })
+}
+
+const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at";
+
+fn plan_row(r: &Row<'_>) -> rusqlite::Result<PlanRow> {
+    Ok(PlanRow {
+        scope: r.get(0)?,
+        work: r.get(1)?,
+        version: u64_col(r, 2)?,
+        lease_id: r.get(3)?,
+        steps_json: r.get(4)?,
+        committed_at: r.get(5)?,
+    })
+}
+
+const STEP_COLS: &str = "scope, work, lease_id, step, planned, executed, gate, recorded_at";
+
+fn step_row(r: &Row<'_>) -> rusqlite::Result<StepRow> {
+    Ok(StepRow {
+        scope: r.get(0)?,
+        work: r.get(1)?,
+        lease_id: r.get(2)?,
+        step: r.get(3)?,
+        planned: r.get(4)?,
+        executed: r.get(5)?,
+        gate: r.get(6)?,
+        recorded_at: r.get(7)?,
     })
 }
 
@@ -496,6 +561,89 @@ impl Tx for SqliteTx<'_> {
         Ok(Counts { journal: count("journal")?, pads: count("pads")?, blocks: count("blocks")? })
     }
 
+    fn lease(&self, id: &str) -> Result<Option<LeaseRow>> {
+        let sql = format!("SELECT {LEASE_COLS} FROM leases WHERE id = ?1");
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        stmt.query_row([id], lease_row).optional().db()
+    }
+
+    fn newest_lease(&self, scope: &str, work: &str) -> Result<Option<LeaseRow>> {
+        let sql = format!(
+            "SELECT {LEASE_COLS} FROM leases WHERE scope = ?1 AND work = ?2 \
+             ORDER BY fence DESC LIMIT 1"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        stmt.query_row([scope, work], lease_row).optional().db()
+    }
+
+    fn work_leases(&self, scope: &str, work: &str) -> Result<Vec<LeaseRow>> {
+        let sql = format!(
+            "SELECT {LEASE_COLS} FROM leases WHERE scope = ?1 AND work = ?2 ORDER BY fence"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map([scope, work], lease_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn leases(&self, q: &LeaseQuery) -> Result<Vec<LeaseRow>> {
+        let sql = format!(
+            "SELECT {LEASE_COLS} FROM leases WHERE (?1 IS NULL OR scope = ?1) \
+             AND (?2 IS NULL OR state = ?2) ORDER BY scope, work, fence LIMIT ?3"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let state = q.state.map(LeaseState::as_str);
+        let rows = stmt.query_map(params![q.scope, state, sql_i64(q.limit)], lease_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn expired_leases(&self, now: i64) -> Result<Vec<LeaseRow>> {
+        let sql = format!(
+            "SELECT {LEASE_COLS} FROM leases WHERE state = 'active' AND expires_at <= ?1 \
+             ORDER BY scope, work, fence"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map([now], lease_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn for_each_lease(&self, f: &mut dyn FnMut(LeaseRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {LEASE_COLS} FROM leases ORDER BY scope, work, fence");
+        self.stream(&sql, &[], lease_row, f)
+    }
+
+    fn plans(&self, scope: &str, work: &str) -> Result<Vec<PlanRow>> {
+        let sql = format!(
+            "SELECT {PLAN_COLS} FROM plans WHERE scope = ?1 AND work = ?2 ORDER BY version"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map([scope, work], plan_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn for_each_plan(&self, f: &mut dyn FnMut(PlanRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {PLAN_COLS} FROM plans ORDER BY scope, work, version");
+        self.stream(&sql, &[], plan_row, f)
+    }
+
+    fn step(&self, lease_id: &str, step: &str) -> Result<Option<StepRow>> {
+        let sql = format!("SELECT {STEP_COLS} FROM steps WHERE lease_id = ?1 AND step = ?2");
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        stmt.query_row([lease_id, step], step_row).optional().db()
+    }
+
+    fn work_steps(&self, scope: &str, work: &str) -> Result<Vec<StepRow>> {
+        let sql =
+            format!("SELECT {STEP_COLS} FROM steps WHERE scope = ?1 AND work = ?2 ORDER BY id");
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map([scope, work], step_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn for_each_step(&self, f: &mut dyn FnMut(StepRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {STEP_COLS} FROM steps ORDER BY id");
+        self.stream(&sql, &[], step_row, f)
+    }
+
     fn insert_pad(&mut self, p: &PadRow) -> Result<()> {
         self.check_writable()?;
         let sql = format!(
@@ -587,6 +735,96 @@ impl Tx for SqliteTx<'_> {
             )
             .db()?
             .execute(params![t.digest.to_hex(), t.lease_started_at, t.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_lease(&mut self, l: &LeaseRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO leases ({LEASE_COLS}) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                l.id,
+                l.scope,
+                l.work,
+                sql_i64(l.fence),
+                l.holder,
+                l.state.as_str(),
+                l.ttl,
+                l.acquired_at,
+                l.expires_at,
+                sql_i64(l.heartbeats),
+                l.heartbeat_at,
+                l.details,
+                l.ended_at,
+                l.result
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn update_lease(&mut self, l: &LeaseRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE leases SET state = ?2, expires_at = ?3, heartbeats = ?4, heartbeat_at = ?5, \
+                 details = ?6, ended_at = ?7, result = ?8 WHERE id = ?1",
+            )
+            .db()?
+            .execute(params![
+                l.id,
+                l.state.as_str(),
+                l.expires_at,
+                sql_i64(l.heartbeats),
+                l.heartbeat_at,
+                l.details,
+                l.ended_at,
+                l.result
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_plan(&mut self, p: &PlanRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO plans ({PLAN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                p.scope,
+                p.work,
+                sql_i64(p.version),
+                p.lease_id,
+                p.steps_json,
+                p.committed_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
+    fn insert_step(&mut self, s: &StepRow) -> Result<()> {
+        self.check_writable()?;
+        let sql =
+            format!("INSERT INTO steps ({STEP_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                s.scope,
+                s.work,
+                s.lease_id,
+                s.step,
+                s.planned,
+                s.executed,
+                s.gate,
+                s.recorded_at
+            ])
             .db()?;
         Ok(())
     }
@@ -856,7 +1094,8 @@ impl Tx for SqliteTx<'_> {
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()> {
         self.check_writable()?;
         let sql = format!(
-            "INSERT INTO artifact_receipts ({RECEIPT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+            "INSERT INTO artifact_receipts ({RECEIPT_COLS}) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
         );
         self.tx
             .prepare_cached(&sql)
@@ -868,7 +1107,9 @@ impl Tx for SqliteTx<'_> {
                 r.key,
                 sql_i64(r.expected_version),
                 sql_i64(r.version),
-                r.created_at
+                r.created_at,
+                r.fence.as_ref().map(|f| f.work.as_str()),
+                r.fence.as_ref().map(|f| sql_i64(f.token))
             ])
             .db()?;
         Ok(())

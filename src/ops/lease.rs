@@ -1,0 +1,742 @@
+//! Leases on work items: exclusive, expiring, fenced, and reaped on every access.
+//!
+//! Rules (SPEC §5), each decided here once:
+//! - one active lease per work item; the same holder acquiring again gets it back, another
+//!   holder gets `lease_held` (exit 4) naming the holder and the expiry;
+//! - every new lease gets a fencing token one greater than the work item's last; tokens are
+//!   never reused;
+//! - a lease is live while `now < expires_at`; any access to a work item first turns its
+//!   expired lease into `abandoned` (journaled `lease.abandon`), reads included;
+//! - heartbeats, plans, steps and completion need the work item's current active lease:
+//!   an expired one is `gone` (exit 7), a completed or released one `stale_lease` (exit 4);
+//! - a completed work item is not leased again unless the caller asks to reopen it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{authorize, journal, Actor, Ctx, ErrorKind, OpError, OpResult};
+use crate::domain::secret::random_id;
+use crate::domain::work::{self, expired, Fence, LeaseState};
+use crate::store::{LeaseQuery, LeaseRow, Tx};
+
+/// The journal subject of a work item.
+pub fn subject(work: &str) -> String {
+    format!("work:{work}")
+}
+
+/// One lease as shown to callers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct LeaseView {
+    pub lease_id: String,
+    pub scope: String,
+    pub work: String,
+    /// The fencing token: 1 for the work item's first lease, one more for each later one.
+    pub fence: u64,
+    pub holder: String,
+    pub state: LeaseState,
+    pub ttl: i64,
+    pub acquired_at: i64,
+    /// When the lease ends unless heartbeaten (for an ended lease: when it would have).
+    pub expires_at: i64,
+    pub heartbeats: u64,
+    pub last_heartbeat_at: Option<i64>,
+    /// The details sent with the last heartbeat.
+    pub heartbeat_details: Option<String>,
+    pub ended_at: Option<i64>,
+    pub result: Option<String>,
+}
+
+impl From<&LeaseRow> for LeaseView {
+    fn from(l: &LeaseRow) -> Self {
+        Self {
+            lease_id: l.id.clone(),
+            scope: l.scope.clone(),
+            work: l.work.clone(),
+            fence: l.fence,
+            holder: l.holder.clone(),
+            state: l.state,
+            ttl: l.ttl,
+            acquired_at: l.acquired_at,
+            expires_at: l.expires_at,
+            heartbeats: l.heartbeats,
+            last_heartbeat_at: l.heartbeat_at,
+            heartbeat_details: l.details.clone(),
+            ended_at: l.ended_at,
+            result: l.result.clone(),
+        }
+    }
+}
+
+/// The outcome of `lease acquire`.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Acquired {
+    #[serde(flatten)]
+    pub lease: LeaseView,
+    /// `true` when the holder already held this lease (nothing changed).
+    pub reacquired: bool,
+}
+
+/// The outcome of `lease complete`.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Completed {
+    #[serde(flatten)]
+    pub lease: LeaseView,
+    /// The plan diff of the completed lease.
+    pub diff: super::plan::Diff,
+    /// `true` when the lease had already been completed with the same result.
+    pub replayed: bool,
+}
+
+/// The outcome of `lease release`.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Released {
+    #[serde(flatten)]
+    pub lease: LeaseView,
+    /// `true` when the lease had already been released.
+    pub replayed: bool,
+}
+
+/// `lease show`: a work item's newest lease and how many there have been.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct WorkStatus {
+    /// How many leases the work item has had (the newest fencing token).
+    pub attempts: u64,
+    /// The newest plan version, if a plan was committed.
+    pub plan_version: Option<u64>,
+    #[serde(flatten)]
+    pub lease: LeaseView,
+}
+
+/// `lease list`.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct LeaseList {
+    pub leases: Vec<LeaseView>,
+}
+
+/// `lease reap`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Reaped {
+    /// The leases turned into `abandoned`, by scope, work item and fencing token.
+    pub abandoned: Vec<LeaseView>,
+}
+
+/// Most leases one `lease list` returns.
+pub const MAX_LIST_LIMIT: u64 = 10_000;
+
+pub(crate) fn bad(e: work::Invalid) -> OpError {
+    OpError::bad_request(e.0)
+}
+
+pub(crate) fn check_work(work: &str) -> OpResult<()> {
+    work::check_work(work).map_err(bad)
+}
+
+/// The holder a lease is acquired for: an agent is always itself; the operator names one
+/// (default `operator`).
+fn resolve_holder(actor: &Actor, holder: Option<&str>) -> OpResult<String> {
+    let holder = match holder {
+        Some(h) if !actor.is_operator() && h != actor.name => {
+            return Err(OpError::forbidden(format!(
+                "agent {} cannot acquire a lease for {h}",
+                actor.name
+            )))
+        }
+        Some(h) => h.to_owned(),
+        None => actor.name.clone(),
+    };
+    work::check_holder(&holder).map_err(bad)?;
+    Ok(holder)
+}
+
+/// Turns `lease` (active, expired) into `abandoned` and journals `lease.abandon`.
+fn abandon(tx: &mut dyn Tx, by: &Actor, lease: &mut LeaseRow, now: i64) -> OpResult<()> {
+    lease.state = LeaseState::Abandoned;
+    lease.ended_at = Some(now);
+    tx.update_lease(lease)?;
+    let actor = Actor { scope: lease.scope.clone(), ..by.clone() };
+    journal::append(
+        tx,
+        &actor,
+        now,
+        "lease.abandon",
+        &subject(&lease.work),
+        json!({
+            "lease_id": lease.id,
+            "work": lease.work,
+            "fence": lease.fence,
+            "holder": lease.holder,
+            "expired_at": lease.expires_at,
+        }),
+    )?;
+    Ok(())
+}
+
+/// Abandons the work item's lease if it is active and expired; returns it if so.
+pub(crate) fn reap_in(
+    tx: &mut dyn Tx,
+    actor: &Actor,
+    work: &str,
+    now: i64,
+) -> OpResult<Option<LeaseRow>> {
+    match tx.newest_lease(&actor.scope, work)? {
+        Some(mut l) if l.state == LeaseState::Active && expired(l.expires_at, now) => {
+            abandon(tx, actor, &mut l, now)?;
+            Ok(Some(l))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Runs `f` on the work item in one write transaction, after reaping its expired lease. When
+/// `f` fails, its changes are rolled back but the reaping is still committed (in a fresh
+/// transaction), so that every access reaps.
+pub(crate) fn write_work<T>(
+    ctx: &mut Ctx<'_>,
+    work: &str,
+    f: impl FnOnce(&mut dyn Tx, &Actor, i64) -> OpResult<T>,
+) -> OpResult<T> {
+    let now = ctx.now();
+    let (err, reaped) = {
+        let mut tx = ctx.store.write()?;
+        authorize(tx.as_ref(), &ctx.actor)?;
+        let reaped = reap_in(tx.as_mut(), &ctx.actor, work, now)?.is_some();
+        match f(tx.as_mut(), &ctx.actor, now) {
+            Ok(v) => {
+                tx.commit()?;
+                return Ok(v);
+            }
+            Err(e) => (e, reaped),
+        }
+    };
+    if reaped {
+        let mut tx = ctx.store.write()?;
+        reap_in(tx.as_mut(), &ctx.actor, work, now)?;
+        tx.commit()?;
+    }
+    Err(err)
+}
+
+/// Runs the read `f` on the work item after reaping its expired lease (in a write transaction,
+/// only when there is one to reap).
+pub(crate) fn read_work<T>(
+    ctx: &mut Ctx<'_>,
+    work: &str,
+    f: impl FnOnce(&dyn Tx, i64) -> OpResult<T>,
+) -> OpResult<T> {
+    let now = ctx.now();
+    let needs_reap = {
+        let tx = ctx.store.read()?;
+        authorize(tx.as_ref(), &ctx.actor)?;
+        tx.newest_lease(&ctx.actor.scope, work)?
+            .is_some_and(|l| l.state == LeaseState::Active && expired(l.expires_at, now))
+    };
+    if needs_reap {
+        let mut tx = ctx.store.write()?;
+        reap_in(tx.as_mut(), &ctx.actor, work, now)?;
+        tx.commit()?;
+    }
+    let tx = ctx.store.read()?;
+    f(tx.as_ref(), now)
+}
+
+/// A lease of the work item by id, in the actor's scope.
+pub(crate) fn find_lease(
+    tx: &dyn Tx,
+    scope: &str,
+    work: &str,
+    lease_id: &str,
+) -> OpResult<LeaseRow> {
+    tx.lease(lease_id)?.filter(|l| l.scope == scope && l.work == work).ok_or_else(|| {
+        OpError::new(
+            ErrorKind::NotFound,
+            "lease_not_found",
+            format!("work item {work} has no lease {lease_id}"),
+        )
+        .with("work", work)
+        .with("lease_id", lease_id)
+        .hint(format!("`locker lease show {work}` shows the work item's newest lease."))
+    })
+}
+
+/// An agent may only use its own leases; the operator may use any.
+fn check_holder(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
+    if actor.is_operator() || actor.name == lease.holder {
+        Ok(())
+    } else {
+        Err(OpError::forbidden(format!(
+            "lease {} is held by {}, not by {}",
+            lease.id, lease.holder, actor.name
+        )))
+    }
+}
+
+/// Refuses a lease that is not the work item's current, live lease: an expired (abandoned)
+/// one is `gone`, a completed or released one `stale_lease`. Agents may only use their own.
+pub(crate) fn require_current(tx: &dyn Tx, actor: &Actor, lease: LeaseRow) -> OpResult<LeaseRow> {
+    if lease.state == LeaseState::Active {
+        check_holder(actor, &lease)?;
+        return Ok(lease);
+    }
+    let newest = tx.newest_lease(&lease.scope, &lease.work)?;
+    let mut e = if lease.state == LeaseState::Abandoned {
+        OpError::new(
+            ErrorKind::Gone,
+            "gone",
+            format!(
+                "lease {} on work item {} expired and was abandoned; it can no longer be used",
+                lease.id, lease.work
+            ),
+        )
+        .with("expired_at", lease.expires_at)
+    } else {
+        OpError::new(
+            ErrorKind::Conflict,
+            "stale_lease",
+            format!(
+                "lease {} on work item {} is {}; it can no longer be used",
+                lease.id,
+                lease.work,
+                lease.state.as_str()
+            ),
+        )
+    };
+    e = e
+        .with("work", lease.work.as_str())
+        .with("lease_id", lease.id.as_str())
+        .with("state", lease.state.as_str())
+        .with("fence", lease.fence);
+    match newest.filter(|n| n.fence > lease.fence) {
+        Some(n) => {
+            let hint = format!(
+                "Lease {} (fencing token {}, holder {}, {}) replaced it; stop working on {}.",
+                n.id,
+                n.fence,
+                n.holder,
+                n.state.as_str(),
+                lease.work
+            );
+            e = e
+                .with("current_fence", n.fence)
+                .with("current_holder", n.holder.as_str())
+                .with("current_state", n.state.as_str())
+                .hint(hint);
+        }
+        None => {
+            e = e.hint(format!("Acquire a new lease with `locker lease acquire {}`.", lease.work));
+        }
+    }
+    Err(e)
+}
+
+/// The current lease named by `lease_id`, or why it cannot be used.
+pub(crate) fn current_lease(
+    tx: &dyn Tx,
+    actor: &Actor,
+    work: &str,
+    lease_id: &str,
+) -> OpResult<LeaseRow> {
+    let lease = find_lease(tx, &actor.scope, work, lease_id)?;
+    require_current(tx, actor, lease)
+}
+
+fn lease_held(l: &LeaseRow, now: i64) -> OpError {
+    OpError::new(
+        ErrorKind::Conflict,
+        "lease_held",
+        format!(
+            "work item {} is leased by {} (fencing token {}) for another {} s unless renewed",
+            l.work,
+            l.holder,
+            l.fence,
+            l.expires_at - now
+        ),
+    )
+    .with("work", l.work.as_str())
+    .with("holder", l.holder.as_str())
+    .with("expires_at", l.expires_at)
+    .with("fence", l.fence)
+    .hint("Wait for the lease to be completed, released or to expire, then acquire again.")
+}
+
+/// Acquires the work item for `holder` (see the module rules).
+pub fn acquire(
+    ctx: &mut Ctx<'_>,
+    work: &str,
+    ttl: i64,
+    holder: Option<&str>,
+    reopen: bool,
+) -> OpResult<Acquired> {
+    check_work(work)?;
+    work::check_ttl(ttl).map_err(|e| OpError::unprocessable(e.0))?;
+    let holder = resolve_holder(&ctx.actor, holder)?;
+    write_work(ctx, work, |tx, actor, now| {
+        let newest = tx.newest_lease(&actor.scope, work)?;
+        if let Some(l) = &newest {
+            match l.state {
+                LeaseState::Active if l.holder == holder => {
+                    return Ok(Acquired { lease: l.into(), reacquired: true });
+                }
+                LeaseState::Active => return Err(lease_held(l, now)),
+                LeaseState::Completed if !reopen => {
+                    return Err(OpError::new(
+                        ErrorKind::Conflict,
+                        "work_completed",
+                        format!("work item {work} was completed by {}", l.holder),
+                    )
+                    .with("work", work)
+                    .with("holder", l.holder.as_str())
+                    .with("completed_at", l.ended_at)
+                    .with("fence", l.fence)
+                    .hint("Pass `--reopen` to lease a completed work item again."));
+                }
+                _ => {}
+            }
+        }
+        let fence = newest.as_ref().map_or(1, |l| l.fence + 1);
+        let lease = LeaseRow {
+            id: random_id(),
+            scope: actor.scope.clone(),
+            work: work.to_owned(),
+            fence,
+            holder: holder.clone(),
+            state: LeaseState::Active,
+            ttl,
+            acquired_at: now,
+            expires_at: now.saturating_add(ttl),
+            heartbeats: 0,
+            heartbeat_at: None,
+            details: None,
+            ended_at: None,
+            result: None,
+        };
+        tx.insert_lease(&lease)?;
+        journal::append(
+            tx,
+            actor,
+            now,
+            "lease.acquire",
+            &subject(work),
+            json!({
+                "lease_id": lease.id,
+                "work": work,
+                "fence": fence,
+                "holder": holder,
+                "ttl": ttl,
+                "expires_at": lease.expires_at,
+                "reopened": newest.is_some_and(|l| l.state == LeaseState::Completed),
+            }),
+        )?;
+        Ok(Acquired { lease: (&lease).into(), reacquired: false })
+    })
+}
+
+fn check_optional_text(what: &str, t: Option<&str>) -> OpResult<()> {
+    t.map_or(Ok(()), |t| work::check_text(what, t).map_err(bad))
+}
+
+/// Extends the work item's current lease by its TTL from now.
+pub fn heartbeat(
+    ctx: &mut Ctx<'_>,
+    work: &str,
+    lease_id: &str,
+    details: Option<&str>,
+) -> OpResult<LeaseView> {
+    check_work(work)?;
+    check_optional_text("the heartbeat details", details)?;
+    write_work(ctx, work, |tx, actor, now| {
+        let mut lease = current_lease(tx, actor, work, lease_id)?;
+        lease.expires_at = now.saturating_add(lease.ttl);
+        lease.heartbeats += 1;
+        lease.heartbeat_at = Some(now);
+        lease.details = details.map(str::to_owned);
+        tx.update_lease(&lease)?;
+        journal::append(
+            tx,
+            actor,
+            now,
+            "lease.heartbeat",
+            &subject(work),
+            json!({
+                "lease_id": lease.id,
+                "work": work,
+                "fence": lease.fence,
+                "expires_at": lease.expires_at,
+                "details": lease.details,
+            }),
+        )?;
+        Ok((&lease).into())
+    })
+}
+
+/// Completes the work item's current lease, keeping `result`; returns its plan diff. Completing
+/// again with the same result is a replay.
+pub fn complete(
+    ctx: &mut Ctx<'_>,
+    work: &str,
+    lease_id: &str,
+    result: Option<&str>,
+) -> OpResult<Completed> {
+    check_work(work)?;
+    check_optional_text("the result", result)?;
+    write_work(ctx, work, |tx, actor, now| {
+        let lease = find_lease(tx, &actor.scope, work, lease_id)?;
+        if lease.state == LeaseState::Completed && lease.result.as_deref() == result {
+            check_holder(actor, &lease)?;
+            let diff = super::plan::diff_of(tx, &lease)?;
+            return Ok(Completed { lease: (&lease).into(), diff, replayed: true });
+        }
+        let mut lease = require_current(tx, actor, lease)?;
+        let diff = super::plan::diff_of(tx, &lease)?;
+        lease.state = LeaseState::Completed;
+        lease.ended_at = Some(now);
+        lease.result = result.map(str::to_owned);
+        tx.update_lease(&lease)?;
+        journal::append(
+            tx,
+            actor,
+            now,
+            "lease.complete",
+            &subject(work),
+            json!({
+                "lease_id": lease.id,
+                "work": work,
+                "fence": lease.fence,
+                "result": lease.result,
+                "plan_version": diff.plan_version,
+                "holes": diff.holes,
+                "extras": diff.extras,
+            }),
+        )?;
+        Ok(Completed { lease: (&lease).into(), diff, replayed: false })
+    })
+}
+
+/// Releases the work item's current lease without completing it; the work item can then be
+/// acquired again. Releasing a released lease again is a replay.
+pub fn release(ctx: &mut Ctx<'_>, work: &str, lease_id: &str) -> OpResult<Released> {
+    check_work(work)?;
+    write_work(ctx, work, |tx, actor, now| {
+        let lease = find_lease(tx, &actor.scope, work, lease_id)?;
+        if lease.state == LeaseState::Released {
+            check_holder(actor, &lease)?;
+            return Ok(Released { lease: (&lease).into(), replayed: true });
+        }
+        let mut lease = require_current(tx, actor, lease)?;
+        lease.state = LeaseState::Released;
+        lease.ended_at = Some(now);
+        tx.update_lease(&lease)?;
+        journal::append(
+            tx,
+            actor,
+            now,
+            "lease.release",
+            &subject(work),
+            json!({ "lease_id": lease.id, "work": work, "fence": lease.fence }),
+        )?;
+        Ok(Released { lease: (&lease).into(), replayed: false })
+    })
+}
+
+fn no_work(work: &str) -> OpError {
+    OpError::new(ErrorKind::NotFound, "work_not_found", format!("work item {work} has no leases"))
+        .with("work", work)
+        .hint(format!("Acquire it with `locker lease acquire {work}`."))
+}
+
+/// The work item's newest lease, its attempt count and plan version.
+pub fn show(ctx: &mut Ctx<'_>, work: &str) -> OpResult<WorkStatus> {
+    check_work(work)?;
+    let scope = ctx.actor.scope.clone();
+    read_work(ctx, work, |tx, _| {
+        let lease = tx.newest_lease(&scope, work)?.ok_or_else(|| no_work(work))?;
+        let plan_version = tx.plans(&scope, work)?.last().map(|p| p.version);
+        Ok(WorkStatus { attempts: lease.fence, plan_version, lease: (&lease).into() })
+    })
+}
+
+/// Abandons every expired lease in the repository (each journaled); an agent sweeps only its
+/// own scope.
+pub fn reap(ctx: &mut Ctx<'_>) -> OpResult<Reaped> {
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    authorize(tx.as_ref(), &ctx.actor)?;
+    let mut abandoned = Vec::new();
+    let expired = tx.expired_leases(now)?;
+    let mine = |l: &LeaseRow| ctx.actor.is_operator() || l.scope == ctx.actor.scope;
+    for mut l in expired.into_iter().filter(mine) {
+        abandon(tx.as_mut(), &ctx.actor, &mut l, now)?;
+        abandoned.push((&l).into());
+    }
+    tx.commit()?;
+    Ok(Reaped { abandoned })
+}
+
+/// Lists the actor's scope's leases (after reaping expired ones), optionally in one state.
+pub fn list(ctx: &mut Ctx<'_>, state: Option<LeaseState>, limit: u64) -> OpResult<LeaseList> {
+    if limit == 0 || limit > MAX_LIST_LIMIT {
+        return Err(OpError::unprocessable(format!(
+            "limit must be between 1 and {MAX_LIST_LIMIT}"
+        )));
+    }
+    let now = ctx.now();
+    let scope = ctx.actor.scope.clone();
+    let needs_reap = {
+        let tx = ctx.store.read()?;
+        authorize(tx.as_ref(), &ctx.actor)?;
+        tx.expired_leases(now)?.iter().any(|l| l.scope == scope)
+    };
+    if needs_reap {
+        reap(ctx)?;
+    }
+    let tx = ctx.store.read()?;
+    let q = LeaseQuery { scope: Some(ctx.actor.scope.clone()), state, limit };
+    Ok(LeaseList { leases: tx.leases(&q)?.iter().map(LeaseView::from).collect() })
+}
+
+/// Parses a `--fence WORK:TOKEN` argument (the work item name may itself contain `:`).
+pub fn parse_fence(s: &str) -> OpResult<Fence> {
+    let parsed = s.rsplit_once(':').and_then(|(w, t)| {
+        let t: u64 = t.parse().ok().filter(|t| *t >= 1)?;
+        Some((w.to_owned(), t))
+    });
+    let (work, token) = parsed.ok_or_else(|| {
+        OpError::bad_request(format!(
+            "a fence must be WORK:TOKEN with a positive integer token, got `{s}`"
+        ))
+    })?;
+    check_work(&work)?;
+    Ok(Fence { work, token })
+}
+
+/// Refuses a fencing token older than the work item's newest lease (`stale_fence`, exit 4),
+/// and a token that was never issued (`unknown_fence`, exit 3), in the actor's scope.
+///
+/// Call it inside the write transaction that publishes under the fence, so that no newer
+/// lease can slip in between the check and the write. Like every access to a work item, it
+/// first reaps the work item's expired lease (journaled `lease.abandon`, kept if the caller
+/// commits). A token equal to the newest lease's passes even when that lease has ended: only a
+/// newer lease makes a token stale (SPEC §4).
+pub fn check_fence(
+    tx: &mut dyn Tx,
+    actor: &Actor,
+    now: i64,
+    work: &str,
+    token: u64,
+) -> OpResult<()> {
+    check_work(work)?;
+    reap_in(tx, actor, work, now)?;
+    let newest = tx.newest_lease(&actor.scope, work)?;
+    match newest {
+        Some(n) if token == n.fence => Ok(()),
+        Some(n) if token < n.fence => Err(OpError::new(
+            ErrorKind::Conflict,
+            "stale_fence",
+            format!(
+                "fencing token {token} on work item {work} is stale: lease {} holds token {}",
+                n.id, n.fence
+            ),
+        )
+        .with("work", work)
+        .with("fence", token)
+        .with("current_fence", n.fence)
+        .with("current_holder", n.holder.as_str())
+        .with("current_state", n.state.as_str())
+        .hint("A newer lease replaced yours; re-read the work item's state before writing.")),
+        _ => Err(OpError::new(
+            ErrorKind::NotFound,
+            "unknown_fence",
+            format!("work item {work} never issued fencing token {token}"),
+        )
+        .with("work", work)
+        .with("fence", token)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::FixedClock;
+    use crate::store::sqlite;
+
+    struct Env {
+        _dir: tempfile::TempDir,
+        store: sqlite::SqliteStore,
+    }
+
+    fn env() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let store = sqlite::create(&dir.path().join("locker.db")).unwrap();
+        Env { _dir: dir, store }
+    }
+
+    #[test]
+    fn fence_tokens_are_checked_against_the_newest_lease() {
+        let mut e = env();
+        let clock = FixedClock(1000);
+        let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
+        let a = acquire(&mut ctx, "job", 10, Some("a"), false).unwrap();
+        assert_eq!(a.lease.fence, 1);
+        let op = Actor::operator();
+        let other_scope = Actor::operator_in("other");
+        {
+            let mut tx = ctx.store.write().unwrap();
+            let tx = tx.as_mut();
+            check_fence(tx, &op, 1000, "job", 1).unwrap();
+            let code = |r: OpResult<()>| r.unwrap_err().code.to_string();
+            assert_eq!(code(check_fence(tx, &op, 1000, "job", 2)), "unknown_fence");
+            assert_eq!(code(check_fence(tx, &op, 1000, "other", 1)), "unknown_fence");
+            assert_eq!(code(check_fence(tx, &other_scope, 1000, "job", 1)), "unknown_fence");
+            assert_eq!(code(check_fence(tx, &op, 1000, "", 1)), "bad_request");
+        }
+        // The holder's own token still passes after its lease expired, as long as no newer
+        // lease exists; the check reaps the expired lease on the way.
+        {
+            let mut tx = ctx.store.write().unwrap();
+            check_fence(tx.as_mut(), &op, 1010, "job", 1).unwrap();
+            tx.commit().unwrap();
+        }
+        let stored = ctx.store.read().unwrap().lease(&a.lease.lease_id).unwrap().unwrap();
+        assert_eq!(stored.state, LeaseState::Abandoned);
+        let clock = FixedClock(1010);
+        let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
+        let b = acquire(&mut ctx, "job", 10, Some("b"), false).unwrap();
+        assert_eq!(b.lease.fence, 2);
+        let mut tx = ctx.store.write().unwrap();
+        let err = check_fence(tx.as_mut(), &op, 1010, "job", 1).unwrap_err();
+        assert_eq!((err.code.as_ref(), err.kind.exit_code()), ("stale_fence", 4));
+        assert_eq!(err.fields["current_fence"], 2);
+        assert_eq!(err.fields["current_holder"], "b");
+        check_fence(tx.as_mut(), &op, 1010, "job", 2).unwrap();
+    }
+
+    #[test]
+    fn fence_arguments_parse_with_colons_in_the_work_name() {
+        assert_eq!(parse_fence("job:3").unwrap(), Fence { work: "job".into(), token: 3 });
+        assert_eq!(parse_fence("ns:job:12").unwrap().to_string(), "ns:job:12");
+        for bad in ["job", "job:", "job:0", "job:-1", ":3", "job:x"] {
+            assert_eq!(parse_fence(bad).unwrap_err().kind.exit_code(), 6, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_failed_access_still_commits_its_reaping() {
+        let mut e = env();
+        let clock = FixedClock(1000);
+        let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
+        let a = acquire(&mut ctx, "job", 10, None, false).unwrap();
+        let clock = FixedClock(1010);
+        let mut ctx = Ctx::new(&mut e.store, Actor::operator(), &clock);
+        let err = heartbeat(&mut ctx, "job", &a.lease.lease_id, None).unwrap_err();
+        assert_eq!((err.code.as_ref(), err.kind.exit_code()), ("gone", 7));
+        let tx = ctx.store.read().unwrap();
+        let l = tx.lease(&a.lease.lease_id).unwrap().unwrap();
+        assert_eq!(l.state, LeaseState::Abandoned);
+        assert_eq!(l.ended_at, Some(1010));
+        let q = crate::store::JournalQuery {
+            kind: Some("lease.abandon".into()),
+            limit: 10,
+            ..Default::default()
+        };
+        assert_eq!(tx.journal(&q).unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,657 @@
+//! The ledger of leases, plans and steps: replaying the journal against the stored rows, for
+//! `locker verify` (the whole repository) and `locker lease history` (one work item).
+//!
+//! Every lease, plan and step row is written together with one journal entry (`lease.*`,
+//! `manifest.commit`, `step.record`) whose body holds everything the row says. Replaying the
+//! entries in order rebuilds the rows a faithful store must hold, and checks the rules while
+//! doing so (fencing tokens 1, 2, 3… with no gaps or reuse, one active lease at a time, no
+//! write under a lease that was not active and live, plan versions 1, 2, 3…), so a row
+//! edited, added or deleted behind locker's back is named, and so is a journal that records
+//! something the rules forbid.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::lease::{check_work, read_work, subject};
+use super::{ErrorKind, OpError, OpResult};
+use crate::domain::digest::Digest;
+use crate::domain::journal::{self, Entry};
+use crate::domain::work::{self, LeaseState};
+use crate::store::{JournalQuery, JournalRow, LeaseRow, PlanRow, StepRow, Tx};
+
+/// What the journal says the lease, plan and step rows must be.
+#[derive(Debug, Default)]
+pub struct WorkReplay {
+    leases: BTreeMap<String, LeaseRow>,
+    last_fence: HashMap<(String, String), u64>,
+    active: HashMap<(String, String), String>,
+    plans: BTreeMap<(String, String, u64), PlanRow>,
+    last_version: HashMap<(String, String), u64>,
+    steps: BTreeMap<(String, String), StepRow>,
+}
+
+fn str_at<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
+    b.get(k).and_then(Value::as_str)
+}
+
+fn opt_str(b: &Value, k: &str) -> Result<Option<String>, ()> {
+    match b.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(()),
+    }
+}
+
+impl WorkReplay {
+    /// Applies one intact journal entry. `None` when the entry is not about leases, plans or
+    /// steps; otherwise `Some(problem)`, where `problem` describes anything inconsistent.
+    pub fn apply(&mut self, e: &Entry) -> Option<Option<String>> {
+        match e.kind.split('.').next() {
+            Some("lease" | "manifest" | "step") => Some(self.apply_work(e)),
+            _ => None,
+        }
+    }
+
+    fn apply_work(&mut self, e: &Entry) -> Option<String> {
+        let malformed = || Some(format!("entry {} ({}) has a malformed body", e.seq, e.kind));
+        let b = &e.body;
+        let Some(work) = str_at(b, "work") else { return malformed() };
+        if e.subject != subject(work) {
+            return Some(format!(
+                "entry {}'s subject {} does not name its work item {work}",
+                e.seq, e.subject
+            ));
+        }
+        let key = (e.scope.clone(), work.to_owned());
+        let lease_id = str_at(b, "lease_id").map(str::to_owned);
+        if e.kind == "lease.acquire" {
+            let (Some(id), Some(fence), Some(holder), Some(ttl), Some(expires_at)) = (
+                lease_id,
+                b.get("fence").and_then(Value::as_u64),
+                str_at(b, "holder"),
+                b.get("ttl").and_then(Value::as_i64),
+                b.get("expires_at").and_then(Value::as_i64),
+            ) else {
+                return malformed();
+            };
+            let last = self.last_fence.get(&key).copied().unwrap_or(0);
+            let mut problem = None;
+            if fence != last + 1 {
+                problem = Some(format!(
+                    "work item {work}'s lease {id} has fencing token {fence}, but the token \
+                     before it was {last}"
+                ));
+            }
+            if let Some(other) = self.active.get(&key) {
+                problem = Some(format!(
+                    "work item {work}'s lease {id} was acquired while lease {other} was active"
+                ));
+            }
+            if self.leases.contains_key(&id) {
+                problem = Some(format!("lease {id} is acquired twice"));
+            }
+            self.last_fence.insert(key.clone(), last.max(fence));
+            self.active.insert(key, id.clone());
+            self.leases.insert(
+                id.clone(),
+                LeaseRow {
+                    id,
+                    scope: e.scope.clone(),
+                    work: work.to_owned(),
+                    fence,
+                    holder: holder.to_owned(),
+                    state: LeaseState::Active,
+                    ttl,
+                    acquired_at: e.time,
+                    expires_at,
+                    heartbeats: 0,
+                    heartbeat_at: None,
+                    details: None,
+                    ended_at: None,
+                    result: None,
+                },
+            );
+            return problem;
+        }
+        let Some(id) = lease_id else { return malformed() };
+        let Some(lease) = self.leases.get_mut(&id) else {
+            return Some(format!("entry {} ({}) names an unknown lease {id}", e.seq, e.kind));
+        };
+        if lease.scope != e.scope || lease.work != work {
+            return Some(format!(
+                "entry {} ({}) uses lease {id} of another work item ({})",
+                e.seq, e.kind, lease.work
+            ));
+        }
+        // Every write but the reaper's needs the lease active and live at the entry's time.
+        let usable = lease.state == LeaseState::Active && !work::expired(lease.expires_at, e.time);
+        let mut problem = None;
+        if e.kind == "lease.abandon" {
+            if lease.state != LeaseState::Active || !work::expired(lease.expires_at, e.time) {
+                problem = Some(format!(
+                    "lease {id} on work item {work} was abandoned while {} and not expired",
+                    lease.state.as_str()
+                ));
+            }
+        } else if !usable {
+            return Some(format!(
+                "entry {} ({}) was accepted under lease {id} of work item {work}, which was {} \
+                 at the time",
+                e.seq,
+                e.kind,
+                if lease.state == LeaseState::Active { "expired" } else { lease.state.as_str() }
+            ));
+        }
+        match e.kind.as_str() {
+            "lease.heartbeat" => {
+                let (Some(expires_at), Ok(details)) =
+                    (b.get("expires_at").and_then(Value::as_i64), opt_str(b, "details"))
+                else {
+                    return malformed();
+                };
+                lease.expires_at = expires_at;
+                lease.heartbeats += 1;
+                lease.heartbeat_at = Some(e.time);
+                lease.details = details;
+            }
+            "lease.complete" | "lease.release" | "lease.abandon" => {
+                let Ok(result) = opt_str(b, "result") else { return malformed() };
+                lease.state = match e.kind.as_str() {
+                    "lease.complete" => LeaseState::Completed,
+                    "lease.release" => LeaseState::Released,
+                    _ => LeaseState::Abandoned,
+                };
+                lease.ended_at = Some(e.time);
+                lease.result = result;
+                if self.active.get(&key) == Some(&id) {
+                    self.active.remove(&key);
+                }
+            }
+            "manifest.commit" => {
+                let Some(version) = b.get("version").and_then(Value::as_u64) else {
+                    return malformed();
+                };
+                let Some(steps) = b.get("steps").and_then(Value::as_array).and_then(|a| {
+                    a.iter().map(|s| s.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>()
+                }) else {
+                    return malformed();
+                };
+                if let Err(err) = work::check_plan(&steps) {
+                    problem =
+                        Some(format!("plan v{version} of work item {work} is invalid: {err}"));
+                }
+                let last = self.last_version.get(&key).copied().unwrap_or(0);
+                self.last_version.insert(key.clone(), last.max(version));
+                if version != last + 1 {
+                    problem = Some(format!("plan v{version} of work item {work} follows v{last}"));
+                }
+                self.plans.insert(
+                    (e.scope.clone(), work.to_owned(), version),
+                    PlanRow {
+                        scope: e.scope.clone(),
+                        work: work.to_owned(),
+                        version,
+                        lease_id: id,
+                        steps_json: serde_json::to_string(&steps)
+                            .expect("a list of strings serialises"),
+                        committed_at: e.time,
+                    },
+                );
+            }
+            "step.record" => {
+                let (Some(step), Ok(planned), Ok(executed), Some(gate)) = (
+                    str_at(b, "step"),
+                    opt_str(b, "planned"),
+                    opt_str(b, "executed"),
+                    str_at(b, "gate"),
+                ) else {
+                    return malformed();
+                };
+                let k = (id.clone(), step.to_owned());
+                if self.steps.contains_key(&k) {
+                    problem = Some(format!(
+                        "step {step} of work item {work} is logged twice under lease {id}"
+                    ));
+                }
+                self.steps.insert(
+                    k,
+                    StepRow {
+                        scope: e.scope.clone(),
+                        work: work.to_owned(),
+                        lease_id: id,
+                        step: step.to_owned(),
+                        planned,
+                        executed,
+                        gate: gate.to_owned(),
+                        recorded_at: e.time,
+                    },
+                );
+            }
+            _ => {}
+        }
+        problem
+    }
+}
+
+/// What kind of row a problem is about: `lease`, `plan` or `step`.
+pub type RowKind = &'static str;
+
+fn field_diffs(pairs: &[(&str, String, String)]) -> Option<String> {
+    let diffs: Vec<String> = pairs
+        .iter()
+        .filter(|(_, s, j)| s != j)
+        .map(|(name, s, j)| format!("{name} is {s} in the store but {j} in the journal"))
+        .collect();
+    (!diffs.is_empty()).then(|| diffs.join("; "))
+}
+
+fn lease_diff(s: &LeaseRow, j: &LeaseRow) -> Option<String> {
+    let d = |v: &dyn std::fmt::Debug| format!("{v:?}");
+    field_diffs(&[
+        ("scope", d(&s.scope), d(&j.scope)),
+        ("work", d(&s.work), d(&j.work)),
+        ("fence", d(&s.fence), d(&j.fence)),
+        ("holder", d(&s.holder), d(&j.holder)),
+        ("state", d(&s.state.as_str()), d(&j.state.as_str())),
+        ("ttl", d(&s.ttl), d(&j.ttl)),
+        ("acquired_at", d(&s.acquired_at), d(&j.acquired_at)),
+        ("expires_at", d(&s.expires_at), d(&j.expires_at)),
+        ("heartbeats", d(&s.heartbeats), d(&j.heartbeats)),
+        ("heartbeat_at", d(&s.heartbeat_at), d(&j.heartbeat_at)),
+        ("details", d(&s.details), d(&j.details)),
+        ("ended_at", d(&s.ended_at), d(&j.ended_at)),
+        ("result", d(&s.result), d(&j.result)),
+    ])
+}
+
+fn plan_diff(s: &PlanRow, j: &PlanRow) -> Option<String> {
+    let d = |v: &dyn std::fmt::Debug| format!("{v:?}");
+    field_diffs(&[
+        ("lease_id", d(&s.lease_id), d(&j.lease_id)),
+        ("steps", s.steps_json.clone(), j.steps_json.clone()),
+        ("committed_at", d(&s.committed_at), d(&j.committed_at)),
+    ])
+}
+
+fn step_diff(s: &StepRow, j: &StepRow) -> Option<String> {
+    let d = |v: &dyn std::fmt::Debug| format!("{v:?}");
+    field_diffs(&[
+        ("scope", d(&s.scope), d(&j.scope)),
+        ("work", d(&s.work), d(&j.work)),
+        ("planned", d(&s.planned), d(&j.planned)),
+        ("executed", d(&s.executed), d(&j.executed)),
+        ("gate", d(&s.gate), d(&j.gate)),
+        ("recorded_at", d(&s.recorded_at), d(&j.recorded_at)),
+    ])
+}
+
+/// Counts of what [`check_store`] looked at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoreCounts {
+    pub leases: u64,
+    pub plans: u64,
+    pub steps: u64,
+}
+
+/// Compares stored lease, plan and step rows with the replayed journal. `only` limits the
+/// check to one work item (scope, work); `report(kind, subject, detail)` gets each problem.
+pub fn check_store(
+    tx: &dyn Tx,
+    replay: &WorkReplay,
+    only: Option<(&str, &str)>,
+    report: &mut dyn FnMut(RowKind, String, String),
+) -> OpResult<StoreCounts> {
+    let mut counts = StoreCounts::default();
+    let (leases, plans, steps) = match only {
+        Some((scope, w)) => {
+            (tx.work_leases(scope, w)?, tx.plans(scope, w)?, tx.work_steps(scope, w)?)
+        }
+        None => {
+            let (mut l, mut p, mut s) = (Vec::new(), Vec::new(), Vec::new());
+            tx.for_each_lease(&mut |r| {
+                l.push(r);
+                std::ops::ControlFlow::Continue(())
+            })?;
+            tx.for_each_plan(&mut |r| {
+                p.push(r);
+                std::ops::ControlFlow::Continue(())
+            })?;
+            tx.for_each_step(&mut |r| {
+                s.push(r);
+                std::ops::ControlFlow::Continue(())
+            })?;
+            (l, p, s)
+        }
+    };
+    let wanted = |scope: &str, w: &str| only.is_none_or(|(s, o)| s == scope && o == w);
+
+    let mut seen = HashSet::new();
+    for l in &leases {
+        counts.leases += 1;
+        let detail = match replay.leases.get(&l.id) {
+            None => Some(format!(
+                "lease {} (fence {}, holder {}) on work item {} has no record in the journal",
+                l.id, l.fence, l.holder, l.work
+            )),
+            Some(j) => lease_diff(l, j).map(|d| {
+                format!("lease {} on work item {} differs from the journal: {d}", l.id, j.work)
+            }),
+        };
+        if let Some(d) = detail {
+            report("lease", subject(&l.work), d);
+        }
+        seen.insert(l.id.clone());
+    }
+    for j in replay.leases.values().filter(|j| wanted(&j.scope, &j.work) && !seen.contains(&j.id)) {
+        report(
+            "lease",
+            subject(&j.work),
+            format!(
+                "lease {} (fence {}) on work item {} is in the journal but missing from the store",
+                j.id, j.fence, j.work
+            ),
+        );
+    }
+
+    let mut seen = HashSet::new();
+    for p in &plans {
+        counts.plans += 1;
+        let key = (p.scope.clone(), p.work.clone(), p.version);
+        let detail = match replay.plans.get(&key) {
+            None => Some(format!(
+                "plan v{} of work item {} has no record in the journal",
+                p.version, p.work
+            )),
+            Some(j) => plan_diff(p, j).map(|d| {
+                format!("plan v{} of work item {} differs from the journal: {d}", p.version, p.work)
+            }),
+        };
+        if let Some(d) = detail {
+            report("plan", subject(&p.work), d);
+        }
+        seen.insert(key);
+    }
+    for (k, j) in replay.plans.iter().filter(|(k, _)| wanted(&k.0, &k.1) && !seen.contains(*k)) {
+        report(
+            "plan",
+            subject(&j.work),
+            format!(
+                "plan v{} of work item {} is in the journal but missing from the store",
+                k.2, j.work
+            ),
+        );
+    }
+
+    let mut seen = HashSet::new();
+    for s in &steps {
+        counts.steps += 1;
+        let key = (s.lease_id.clone(), s.step.clone());
+        let detail = match replay.steps.get(&key) {
+            None => Some(format!(
+                "step {:?} under lease {} of work item {} has no record in the journal",
+                s.step, s.lease_id, s.work
+            )),
+            Some(j) => step_diff(s, j).map(|d| {
+                format!(
+                    "step {:?} under lease {} of work item {} differs from the journal: {d}",
+                    s.step, s.lease_id, j.work
+                )
+            }),
+        };
+        if let Some(d) = detail {
+            report("step", subject(&s.work), d);
+        }
+        seen.insert(key);
+    }
+    for (k, j) in
+        replay.steps.iter().filter(|(k, j)| wanted(&j.scope, &j.work) && !seen.contains(*k))
+    {
+        report(
+            "step",
+            subject(&j.work),
+            format!(
+                "step {:?} under lease {} of work item {} is in the journal but missing from the store",
+                k.1, k.0, j.work
+            ),
+        );
+    }
+    Ok(counts)
+}
+
+/// One journal entry of a work item's history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HistoryEntry {
+    pub seq: u64,
+    pub time: i64,
+    pub kind: String,
+    pub actor: String,
+    pub hash: Digest,
+    /// Whether this entry is intact: its bytes match its hash, it links to its neighbours,
+    /// and it is consistent with the entries before it.
+    pub ok: bool,
+    /// The entry's body, from its hashed bytes (`null` when they do not parse).
+    #[schemars(schema_with = "super::journal::body_schema")]
+    pub body: Value,
+}
+
+/// Something broken in a work item's history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HistoryProblem {
+    /// The journal entry, when the problem is one.
+    pub seq: Option<u64>,
+    pub detail: String,
+}
+
+/// `lease history WORK`.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct History {
+    pub scope: String,
+    pub work: String,
+    /// `ok` or `broken`.
+    pub integrity: String,
+    pub ok: bool,
+    /// Every lease, plan, step and transition of the work item, oldest first.
+    pub entries: Vec<HistoryEntry>,
+    /// The first broken entry (or row), if any.
+    pub first_broken: Option<HistoryProblem>,
+    pub problems: Vec<HistoryProblem>,
+}
+
+fn neighbour(tx: &dyn Tx, seq: u64, before: bool) -> OpResult<Option<JournalRow>> {
+    let q = JournalQuery {
+        before: before.then_some(seq),
+        after: (!before).then_some(seq),
+        ascending: !before,
+        limit: 1,
+        ..JournalQuery::default()
+    };
+    Ok(tx.journal(&q)?.pop())
+}
+
+/// Checks one entry's hash, its links to the entries on either side and its columns.
+fn check_row(tx: &dyn Tx, row: &JournalRow, problems: &mut Vec<String>) -> OpResult<Option<Entry>> {
+    let seq = row.seq;
+    match neighbour(tx, seq, true)? {
+        None if seq == 1 && row.prev_hash == Digest::ZERO => {}
+        Some(p) if p.seq + 1 == seq && p.hash == row.prev_hash => {}
+        Some(p) if p.seq + 1 != seq => {
+            problems.push(format!("entry {} before entry {seq} is missing", seq - 1));
+        }
+        _ => problems.push(format!("entry {seq} does not link to the entry before it")),
+    }
+    match neighbour(tx, seq, false)? {
+        Some(n) if n.seq == seq + 1 && n.prev_hash == row.hash => {}
+        Some(n) if n.seq != seq + 1 => {
+            problems.push(format!("entry {} after entry {seq} is missing", seq + 1));
+        }
+        Some(_) => problems.push(format!("entry {} does not link to entry {seq}", seq + 1)),
+        None => match tx.journal_head()? {
+            Some(h) if h.seq == seq && h.hash == row.hash => {}
+            _ => problems.push(format!(
+                "entry {seq} is the last stored entry but not the journal's head: the tail was truncated"
+            )),
+        },
+    }
+    if journal::link(&row.prev_hash, &row.entry) != row.hash {
+        problems.push(format!("entry {seq} has been altered: its hash does not match its bytes"));
+        return Ok(None);
+    }
+    let Ok(e) = Entry::decode(&row.entry) else {
+        problems.push(format!("entry {seq} is not a valid journal entry"));
+        return Ok(None);
+    };
+    let columns = e.seq == row.seq
+        && e.time == row.time
+        && e.kind == row.kind
+        && e.actor == row.actor
+        && e.scope == row.scope
+        && e.subject == row.subject;
+    if !columns {
+        problems.push(format!("entry {seq}'s columns differ from its hashed bytes"));
+    }
+    Ok(Some(e))
+}
+
+/// Every journal entry of the work item with its integrity verdict, and its stored rows
+/// checked against them.
+pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
+    check_work(work)?;
+    let scope = ctx.actor.scope.clone();
+    read_work(ctx, work, |tx, _| {
+        let subj = subject(work);
+        let mut rows = Vec::new();
+        let mut after = None;
+        loop {
+            let q = JournalQuery {
+                subject: Some(subj.clone()),
+                scope: Some(scope.clone()),
+                after,
+                ascending: true,
+                limit: 1000,
+                ..JournalQuery::default()
+            };
+            let page = tx.journal(&q)?;
+            let Some(last) = page.last() else { break };
+            after = Some(last.seq);
+            rows.extend(page);
+        }
+        if rows.is_empty() && tx.newest_lease(&scope, work)?.is_none() {
+            return Err(OpError::new(
+                ErrorKind::NotFound,
+                "work_not_found",
+                format!("work item {work} has no history"),
+            )
+            .with("work", work)
+            .hint("If it should have one, run `locker verify` to check the whole journal."));
+        }
+        let mut replay = WorkReplay::default();
+        let mut problems: Vec<HistoryProblem> = Vec::new();
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in rows {
+            let mut found = Vec::new();
+            let e = check_row(tx, &row, &mut found)?;
+            if let Some(e) = &e {
+                if let Some(Some(p)) = replay.apply(e) {
+                    found.push(p);
+                }
+            }
+            entries.push(HistoryEntry {
+                seq: row.seq,
+                time: row.time,
+                kind: row.kind.clone(),
+                actor: row.actor.clone(),
+                hash: row.hash,
+                ok: found.is_empty(),
+                body: e.map_or(Value::Null, |e| e.body),
+            });
+            problems.extend(
+                found.into_iter().map(|detail| HistoryProblem { seq: Some(row.seq), detail }),
+            );
+        }
+        check_store(tx, &replay, Some((&scope, work)), &mut |_, _, detail| {
+            problems.push(HistoryProblem { seq: None, detail });
+        })?;
+        let ok = problems.is_empty();
+        Ok(History {
+            scope: scope.clone(),
+            work: work.to_owned(),
+            integrity: if ok { "ok" } else { "broken" }.to_owned(),
+            ok,
+            entries,
+            first_broken: problems.first().cloned(),
+            problems,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn entry(seq: u64, time: i64, kind: &str, body: Value) -> Entry {
+        Entry {
+            v: journal::VERSION,
+            seq,
+            time,
+            kind: kind.into(),
+            actor: "operator".into(),
+            scope: "default".into(),
+            subject: "work:job".into(),
+            body,
+        }
+    }
+
+    fn acquire(seq: u64, time: i64, id: &str, fence: u64) -> Entry {
+        entry(
+            seq,
+            time,
+            "lease.acquire",
+            json!({"lease_id": id, "work": "job", "fence": fence, "holder": "a", "ttl": 10,
+                   "expires_at": time + 10}),
+        )
+    }
+
+    fn step(seq: u64, time: i64, id: &str, name: &str) -> Entry {
+        entry(
+            seq,
+            time,
+            "step.record",
+            json!({"work": "job", "lease_id": id, "fence": 1, "step": name, "planned": null,
+                   "executed": null, "gate": "agent"}),
+        )
+    }
+
+    /// A journal re-hashed after the fact still has to obey the lease rules.
+    #[test]
+    fn replay_names_what_the_rules_forbid() {
+        let mut r = WorkReplay::default();
+        assert_eq!(r.apply(&acquire(1, 100, "l1", 1)), Some(None));
+        assert_eq!(r.apply(&step(2, 105, "l1", "a")), Some(None));
+        let p = r.apply(&step(3, 106, "l1", "a")).unwrap().unwrap();
+        assert!(p.contains("logged twice"), "{p}");
+        let p = r.apply(&acquire(4, 107, "l2", 2)).unwrap().unwrap();
+        assert!(p.contains("while lease l1 was active"), "{p}");
+
+        let mut r = WorkReplay::default();
+        r.apply(&acquire(1, 100, "l1", 1));
+        let p = r.apply(&step(2, 110, "l1", "late")).unwrap().unwrap();
+        assert!(p.contains("which was expired at the time"), "{p}");
+        let early = entry(3, 105, "lease.abandon", json!({"work": "job", "lease_id": "l1"}));
+        let p = r.apply(&early).unwrap().unwrap();
+        assert!(p.contains("abandoned while active and not expired"), "{p}");
+        let p = r.apply(&acquire(4, 120, "l3", 3)).unwrap().unwrap();
+        assert!(p.contains("fencing token 3, but the token before it was 1"), "{p}");
+        let p = r.apply(&step(5, 121, "ghost", "x")).unwrap().unwrap();
+        assert!(p.contains("unknown lease ghost"), "{p}");
+        let p = r.apply(&entry(6, 122, "step.record", json!({"lease_id": "l3"}))).unwrap().unwrap();
+        assert!(p.contains("malformed"), "{p}");
+        let mut wrong = step(7, 122, "l3", "x");
+        wrong.subject = "work:other".into();
+        assert!(r.apply(&wrong).unwrap().unwrap().contains("does not name its work item"));
+        assert_eq!(r.apply(&entry(8, 1, "pad.append", json!({}))), None);
+    }
+}

@@ -1,0 +1,119 @@
+//! Steps: what was planned and executed under a lease, and who resolved it (the gate).
+//!
+//! A step is idempotent per (work item, lease, step name): the identical record again is a
+//! replay (nothing new is stored or journaled); a different record is `step_conflict`. A step
+//! needs the work item's current, live lease, so a stalled holder cannot log late steps.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::lease::{self, bad, check_work, current_lease, write_work};
+use super::{journal, Ctx, ErrorKind, OpError, OpResult};
+use crate::domain::work;
+use crate::store::StepRow;
+
+/// A step record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StepView {
+    pub scope: String,
+    pub work: String,
+    pub lease_id: String,
+    pub fence: u64,
+    pub step: String,
+    pub planned: Option<String>,
+    pub executed: Option<String>,
+    pub gate: String,
+    pub recorded_at: i64,
+    /// `true` when this exact record was already stored (nothing changed).
+    pub replayed: bool,
+}
+
+/// What a caller logs.
+#[derive(Debug, Clone, Default)]
+pub struct StepInput<'a> {
+    pub step: &'a str,
+    pub planned: Option<&'a str>,
+    pub executed: Option<&'a str>,
+    pub gate: Option<&'a str>,
+}
+
+/// Logs a step under the work item's current lease.
+pub fn record(
+    ctx: &mut Ctx<'_>,
+    work: &str,
+    lease_id: &str,
+    input: &StepInput<'_>,
+) -> OpResult<StepView> {
+    check_work(work)?;
+    work::check_step(input.step).map_err(bad)?;
+    let gate = input.gate.unwrap_or(work::DEFAULT_GATE);
+    work::check_gate(gate).map_err(bad)?;
+    for (what, t) in [("planned", input.planned), ("executed", input.executed)] {
+        if let Some(t) = t {
+            work::check_text(what, t).map_err(bad)?;
+        }
+    }
+    let planned = input.planned.map(str::to_owned);
+    let executed = input.executed.map(str::to_owned);
+    write_work(ctx, work, |tx, actor, now| {
+        let lease = current_lease(tx, actor, work, lease_id)?;
+        let view = |s: &StepRow, replayed| StepView {
+            scope: s.scope.clone(),
+            work: s.work.clone(),
+            lease_id: s.lease_id.clone(),
+            fence: lease.fence,
+            step: s.step.clone(),
+            planned: s.planned.clone(),
+            executed: s.executed.clone(),
+            gate: s.gate.clone(),
+            recorded_at: s.recorded_at,
+            replayed,
+        };
+        if let Some(s) = tx.step(&lease.id, input.step)? {
+            if s.planned == planned && s.executed == executed && s.gate == gate {
+                return Ok(view(&s, true));
+            }
+            return Err(OpError::new(
+                ErrorKind::Conflict,
+                "step_conflict",
+                format!(
+                    "step {} was already logged under lease {} with a different record",
+                    s.step, lease.id
+                ),
+            )
+            .with("work", work)
+            .with("lease_id", lease.id.as_str())
+            .with("step", s.step.as_str())
+            .with("recorded", json!({"planned": s.planned, "executed": s.executed, "gate": s.gate}))
+            .hint("A step is logged once per lease; log a differently named step instead."));
+        }
+        let row = StepRow {
+            scope: actor.scope.clone(),
+            work: work.to_owned(),
+            lease_id: lease.id.clone(),
+            step: input.step.to_owned(),
+            planned,
+            executed,
+            gate: gate.to_owned(),
+            recorded_at: now,
+        };
+        tx.insert_step(&row)?;
+        journal::append(
+            tx,
+            actor,
+            now,
+            "step.record",
+            &lease::subject(work),
+            json!({
+                "work": work,
+                "lease_id": lease.id,
+                "fence": lease.fence,
+                "step": row.step,
+                "planned": row.planned,
+                "executed": row.executed,
+                "gate": row.gate,
+            }),
+        )?;
+        Ok(view(&row, false))
+    })
+}
