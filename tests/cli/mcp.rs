@@ -6,8 +6,8 @@
 //!   its default (legacy) era and `--protocol-era modern`;
 //! - raw JSON-RPC lines for what no client does on purpose (EOF first, a discovery probe only).
 //!
-//! The clients are installed by `scripts/test-deps-mcp.sh` under `target/test-deps/` (or
-//! `LOCKER_TEST_DEPS`). Without them these tests FAIL, unless `LOCKER_SKIP_INTEROP=1`.
+//! The clients are installed by `scripts/test-deps-mcp.sh` under
+//! `target/test-deps/mcp-clients/` (or `$LOCKER_TEST_DEPS/mcp-clients/`). Without them these tests FAIL, unless `LOCKER_SKIP_INTEROP=1`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,15 +31,17 @@ const PEER_TOOLS: [&str; 6] = [
 ];
 
 fn deps_dir() -> PathBuf {
-    std::env::var_os("LOCKER_TEST_DEPS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("test-deps"),
-        PathBuf::from,
-    )
+    std::env::var_os("LOCKER_TEST_DEPS")
+        .map_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("test-deps"),
+            PathBuf::from,
+        )
+        .join("mcp-clients")
 }
 
 /// A client installed by `scripts/test-deps-mcp.sh`, or `None` when it is missing and
 /// `LOCKER_SKIP_INTEROP=1` (otherwise a missing client fails the test).
-fn client(rel: &str) -> Option<PathBuf> {
+pub fn client(rel: &str) -> Option<PathBuf> {
     let path = deps_dir().join(rel);
     if path.exists() {
         return Some(path);

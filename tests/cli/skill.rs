@@ -1,5 +1,7 @@
 //! `locker skill`: a SKILL.md in the Agent Skills format, generated from the CLI definition.
 
+use std::process::Command;
+
 use crate::common::TestEnv;
 
 /// The front matter's keys and the body, split the way Agent Skills loaders split them.
@@ -56,4 +58,32 @@ fn test_skill_front_matter_and_every_command() {
         assert!(body.contains(&format!("| {code} | {text} |")), "exit code {code}");
     }
     assert!(body.contains("--json"));
+}
+
+#[test]
+fn test_skill_passes_the_agent_skills_validator() {
+    let Some(validator) = crate::mcp::client("npm/node_modules/.bin/skills-ref") else { return };
+    let env = TestEnv::new();
+    let dir = env.path().join("skills").join("locker");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = env.locker().arg("skill").output().unwrap();
+    std::fs::write(dir.join("SKILL.md"), &out.stdout).unwrap();
+    let node_bin = validator.parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(node_bin)
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let out = Command::new(&validator)
+        .arg("validate")
+        .arg(&dir)
+        .env("PATH", path)
+        .output()
+        .expect("skills-ref runs");
+    assert!(
+        out.status.success(),
+        "skills-ref validate: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
