@@ -12,7 +12,13 @@ use crate::ops::OpError;
 #[derive(Debug, Clone, Args)]
 pub struct KeyArgs {
     /// The pad's write key
-    #[arg(long, env = "LOCKER_WRITE_KEY", hide_env_values = true, value_name = "KEY")]
+    #[arg(
+        long,
+        env = "LOCKER_WRITE_KEY",
+        hide_env_values = true,
+        value_name = "KEY",
+        allow_hyphen_values = true
+    )]
     pub key: Option<String>,
     /// Read the write key from FILE (first line)
     #[arg(long, value_name = "FILE")]
@@ -29,7 +35,13 @@ impl KeyArgs {
 #[derive(Debug, Clone, Args)]
 pub struct TicketArgs {
     /// A read ticket for the pad
-    #[arg(long, env = "LOCKER_TICKET", hide_env_values = true, value_name = "TICKET")]
+    #[arg(
+        long,
+        env = "LOCKER_TICKET",
+        hide_env_values = true,
+        value_name = "TICKET",
+        allow_hyphen_values = true
+    )]
     pub ticket: Option<String>,
     /// Read the ticket from FILE (first line)
     #[arg(long, value_name = "FILE")]

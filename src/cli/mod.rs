@@ -40,27 +40,58 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     (8, "unavailable (I/O failure, busy store, internal error)"),
 ];
 
-const AFTER_HELP: &str = "\
-Exit status:
-  0  success; verify found everything intact; diff found no difference
-  1  a clean \"no\": verify found tampering, diff found holes or extras
-  2  usage error
-  3  not found (repository, pad, ticket, artifact, version, lease, plan)
-  4  conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)
-  5  unauthorized or forbidden (bad key, ticket or token; revoked; read lease over)
-  6  invalid input (bad envelope, bad JSON, over a size limit)
-  7  gone (expired pad or lease)
-  8  unavailable (I/O failure, busy store, internal error)
+/// Environment variables read directly rather than through an option's `env` (those are
+/// listed in `man locker` automatically). Add one here when you read a new variable.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "LOCKER_TOKEN",
+        "An agent token (from locker token create): commands act as its agent, in its scope. \
+         Unset, you act as the operator. Set but empty or invalid, commands are refused.",
+    ),
+    (
+        "LOCKER_READ_LEASE_SECONDS",
+        "How long a read_once ticket keeps reading after its first read (default 600).",
+    ),
+    ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
+    (
+        "LOCKER_URL",
+        "The URL of a locker serve. locker mcp refuses to start while it is set: it serves \
+         only a local repository so far.",
+    ),
+];
 
-With --json, results are one JSON object on stdout and errors one JSON object
-{\"error\": CODE, \"detail\": TEXT, ...} on stderr.";
+/// The `--help` epilogue: the exit-code table, built from [`EXIT_CODES`] and wrapped with a
+/// hanging indent so that it reads as a table at any width up to 100 columns, then the JSON
+/// error shape.
+fn after_help() -> String {
+    let mut s = String::from("Exit status:\n");
+    for (code, meaning) in EXIT_CODES {
+        let mut line = format!("  {code} ");
+        for word in meaning.split(' ') {
+            if line.len() + 1 + word.len() > 90 {
+                s.push_str(&line);
+                s.push('\n');
+                line = String::from("    ");
+            }
+            line.push(' ');
+            line.push_str(word);
+        }
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s.push_str(
+        "\nWith --json, results are one JSON object on stdout and errors one JSON object\n\
+         {\"error\": CODE, \"detail\": TEXT, ...} on stderr.",
+    );
+    s
+}
 
 /// Durable, tamper-evident coordination state for agent fleets
 ///
 /// locker keeps handoff pads (hash-chained, sealable blocks with read tickets) and a journal
 /// of every change in a git-like `.locker/` repository, and verifies all of it like `git fsck`.
 #[derive(Debug, Parser)]
-#[command(name = "locker", version, after_help = AFTER_HELP, max_term_width = 100)]
+#[command(name = "locker", version, after_help = after_help(), max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -301,9 +332,12 @@ mod tests {
     fn exit_code_table_matches_the_kinds() {
         let codes: Vec<u8> = EXIT_CODES.iter().map(|(c, _)| *c).collect();
         assert_eq!(codes, (0..=8).collect::<Vec<u8>>());
+        let help = after_help();
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
         for (code, text) in EXIT_CODES {
-            assert!(AFTER_HELP.contains(&format!("  {code}  {text}")), "{code} {text}");
+            assert!(flat.contains(&format!(" {code} {text}")), "{code} {text}");
         }
+        assert!(help.lines().all(|l| l.len() <= 90), "{help}");
         assert_eq!(ErrorKind::NotFound.exit_code(), 3);
         assert_eq!(ErrorKind::Conflict.exit_code(), 4);
         assert_eq!(ErrorKind::Unauthorized.exit_code(), 5);

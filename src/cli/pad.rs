@@ -91,7 +91,7 @@ pub struct AppendArgs {
     #[arg(value_name = "FILE", conflicts_with = "data")]
     pub file: Option<PathBuf>,
     /// Use TEXT as the payload
-    #[arg(short, long, value_name = "TEXT")]
+    #[arg(short, long, value_name = "TEXT", allow_hyphen_values = true)]
     pub data: Option<String>,
     /// The block's content type
     #[arg(long, default_value = op::DEFAULT_CONTENT_TYPE, value_name = "TYPE")]
@@ -174,6 +174,7 @@ pub struct RevokeArgs {
     /// The pad's id
     pub pad: String,
     /// The ticket, or its ticket id (the 64-hex SHA-256 printed when it was minted)
+    #[arg(allow_hyphen_values = true)]
     pub ticket: String,
     #[command(flatten)]
     pub key: KeyArgs,
@@ -236,14 +237,18 @@ pub struct ReadArgs {
     /// Last block to read (inclusive; default: the last block)
     #[arg(long, allow_negative_numbers = true, value_name = "SEQ")]
     pub to: Option<i64>,
-    /// Write the payloads' exact bytes to stdout, one after another
-    #[arg(long, conflicts_with = "json")]
+    /// Write the payloads' exact bytes to stdout, one after another (not with --json)
+    #[arg(long)]
     pub raw: bool,
     #[command(flatten)]
     pub ticket: TicketArgs,
 }
 
 fn read(ctx: &mut Ctx, a: &ReadArgs) -> CmdResult {
+    // `conflicts_with` does not see the global `--json`, so the check is made here.
+    if a.raw && ctx.printer.is_json() {
+        return Err(OpError::usage("--raw and --json cannot be used together").into());
+    }
     let ticket = a.ticket.secret()?;
     let out = op::read(&mut ctx.ops()?, &a.pad, ticket.as_ref(), a.from, a.to)?;
     if a.raw {

@@ -17,10 +17,7 @@ pub struct CompletionsArgs {
 }
 
 pub fn completions(ctx: &mut Ctx, a: &CompletionsArgs) -> CmdResult {
-    let mut cmd = super::command();
-    let mut buf = Vec::new();
-    clap_complete::generate(a.shell, &mut cmd, "locker", &mut buf);
-    ctx.printer.raw(&buf)?;
+    ctx.printer.raw(&crate::docs::completion(a.shell))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -38,9 +35,16 @@ pub enum UtilCommand {
 pub fn run(ctx: &mut Ctx, cmd: UtilCommand) -> CmdResult {
     match cmd {
         UtilCommand::GenerateDocs { out_dir } => {
-            let written = crate::docs::write_all(&out_dir)
+            let changed = crate::docs::write_all(&out_dir)
                 .map_err(|e| OpError::unavailable(format!("cannot write docs: {e}")))?;
-            ctx.printer.status(format_args!("Wrote {written} files under {}", out_dir.display()));
+            for path in &changed {
+                ctx.printer.status(format_args!("updated {}", out_dir.join(path).display()));
+            }
+            ctx.printer.status(format_args!(
+                "{} generated files changed under {}",
+                changed.len(),
+                out_dir.display()
+            ));
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -215,4 +215,82 @@ mod tests {
         let problems = c.finish(&prev, 3, 6);
         assert!(matches!(problems[0], ChainProblem::Head { .. }));
     }
+
+    /// Independently computed with `printf '%s' "$(printf '0%.0s' {1..64})…" | sha256sum`.
+    #[test]
+    fn link_edge_payloads() {
+        assert_eq!(
+            link(&Digest::ZERO, b"").to_hex(),
+            "60e05bd1b195af2f94112fa7197a5c88289058840ce7c6df9693756bc6250f55"
+        );
+        let a = link(&Digest::ZERO, b"a");
+        assert_eq!(a.to_hex(), "798681f5061511d34f32f43ab175a3ee7007fecfdc844295e054315b0af2d23d");
+        // The predecessor enters as its 64 hex characters, not its 32 bytes.
+        let e = link(&Digest::ZERO, b"");
+        assert_eq!(
+            link(&e, b"b").to_hex(),
+            "fe8a5892b443df4cf78dfdb5056bbfe2fc1864733f55e85ae39166afad4a8148"
+        );
+        assert_eq!(head([b"".as_slice(), b"b"]), link(&e, b"b"));
+        // A 64 KiB payload, and payloads that differ in their last byte.
+        let big = vec![7u8; 65_536];
+        let mut other = big.clone();
+        other[65_535] = 8;
+        assert_ne!(link(&Digest::ZERO, &big), link(&Digest::ZERO, &other));
+    }
+
+    fn chain(payloads: &[&[u8]]) -> Vec<(Digest, Digest)> {
+        let mut prev = Digest::ZERO;
+        payloads
+            .iter()
+            .map(|p| {
+                let h = link(&prev, p);
+                let pair = (prev, h);
+                prev = h;
+                pair
+            })
+            .collect()
+    }
+
+    #[test]
+    fn checker_edge_cases() {
+        // An empty chain: head zero, no blocks, no bytes.
+        assert!(ChainChecker::new().finish(&Digest::ZERO, 0, 0).is_empty());
+        let problems = ChainChecker::new().finish(&Digest::ZERO, 1, 0);
+        assert_eq!(problems, vec![ChainProblem::Count { stored: 1, found: 0 }]);
+
+        let payloads: [&[u8]; 3] = [b"x", b"yy", b"zzz"];
+        let h = chain(&payloads);
+        let head = h[2].1;
+        // A duplicated block.
+        let mut c = ChainChecker::new();
+        c.block(0, &h[0].0, &h[0].1, payloads[0]);
+        c.block(1, &h[1].0, &h[1].1, payloads[1]);
+        c.block(1, &h[1].0, &h[1].1, payloads[1]);
+        c.block(2, &h[2].0, &h[2].1, payloads[2]);
+        let problems = c.finish(&head, 3, 6);
+        assert!(problems.contains(&ChainProblem::Sequence { expected: 2, found: 1 }));
+        assert!(problems.iter().any(|p| matches!(p, ChainProblem::PrevLink { seq: 1, .. })));
+        assert!(problems.contains(&ChainProblem::Count { stored: 3, found: 4 }));
+        // Block 0 that does not start from zeros.
+        let mut c = ChainChecker::new();
+        let fake_prev = Digest::of(b"elsewhere");
+        c.block(0, &fake_prev, &link(&fake_prev, b"x"), b"x");
+        let problems = c.finish(&link(&fake_prev, b"x"), 1, 1);
+        assert!(matches!(problems[..], [ChainProblem::PrevLink { seq: 0, .. }]));
+        // Only the byte count is wrong.
+        let mut c = ChainChecker::new();
+        for (i, p) in payloads.iter().enumerate() {
+            c.block(i as u64, &h[i].0, &h[i].1, p);
+        }
+        assert_eq!(c.blocks(), 3);
+        assert!(c.is_clean());
+        assert_eq!(c.computed_head(), head);
+        assert_eq!(c.finish(&head, 3, 7), vec![ChainProblem::Bytes { stored: 7, found: 6 }]);
+        // Every problem names its block where it has one.
+        let p = ChainProblem::Hash { seq: 4, stored: head, computed: head };
+        assert_eq!(p.seq(), Some(4));
+        assert!(p.to_string().starts_with("block 4 curr_hash "));
+        assert_eq!(ChainProblem::Head { stored: head, computed: head }.seq(), None);
+    }
 }

@@ -170,4 +170,92 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value_as_the_peer_does() {
+        let env = |dups: &str| {
+            format!(
+                r#"{{"schema":"locker.handoff.v1","task_id":"t","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":null{dups}}}"#
+            )
+        };
+        assert!(
+            validate(env(r#","schema":"other","schema":"locker.handoff.v1""#).as_bytes()).is_ok()
+        );
+        assert_eq!(
+            validate(env(r#","schema":"other""#).as_bytes()).unwrap_err(),
+            EnvelopeError::Schema
+        );
+        assert_eq!(
+            validate(env(r#","task_id":"""#).as_bytes()).unwrap_err(),
+            EnvelopeError::Invalid("task_id")
+        );
+        let e = validate(env(r#","task_id":"","task_id":"second""#).as_bytes()).unwrap();
+        assert_eq!(e.task_id(), "second");
+    }
+
+    #[test]
+    fn non_finite_numbers_are_not_json() {
+        // Python's json.loads accepts NaN and Infinity; locker keeps to strict JSON.
+        for v in ["NaN", "Infinity", "-Infinity", "1e400"] {
+            let mut text = serde_json::to_string(&base()).unwrap();
+            text = text.replace("1.25", v);
+            assert_eq!(validate(text.as_bytes()).unwrap_err(), EnvelopeError::NotJson, "{v}");
+        }
+        for v in ["-3", "0", "1e2", "1.7976931348623157e308", "123456789012345678901234567890"] {
+            let text = serde_json::to_string(&base()).unwrap().replace("1.25", v);
+            assert!(validate(text.as_bytes()).is_ok(), "{v}");
+        }
+    }
+
+    #[test]
+    fn empty_lists_whitespace_and_unicode() {
+        let mut m = base();
+        m.insert("constraints".into(), serde_json::json!([]));
+        m.insert("artifacts".into(), serde_json::json!([]));
+        m.insert("allowed_paths".into(), serde_json::json!([]));
+        assert_eq!(check(&m).unwrap().allowed_paths(), Some(vec![]));
+        // Only emptiness is refused: a blank task id is a non-empty string, as with the peer.
+        m.insert("task_id".into(), serde_json::json!(" "));
+        m.insert("from_agent".into(), serde_json::json!("agent-é-😀"));
+        m.insert("artifacts".into(), serde_json::json!([{}, {"nested": [1, {"deep": null}]}]));
+        assert!(check(&m).is_ok());
+        let text = format!(" \n\t{}\r\n ", serde_json::to_string(&m).unwrap());
+        assert!(validate(text.as_bytes()).is_ok(), "surrounding whitespace is JSON");
+        // Escapes in keys and values are decoded before the checks.
+        let escaped = serde_json::to_string(&base()).unwrap().replace(
+            r#""schema":"locker.handoff.v1""#,
+            r#""sch\u0065ma":"locker.handoff\u002ev1""#,
+        );
+        assert!(validate(escaped.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn malformed_payloads_are_not_json() {
+        let good = serde_json::to_string(&base()).unwrap();
+        let cases: [Vec<u8>; 6] = [
+            Vec::new(),
+            b"   ".to_vec(),
+            [b"\xef\xbb\xbf".as_slice(), good.as_bytes()].concat(),
+            format!("{good} trailing").into_bytes(),
+            format!("{good}{good}").into_bytes(),
+            format!("{}{}", "[".repeat(200), "]".repeat(200)).into_bytes(),
+        ];
+        for c in cases {
+            assert_eq!(
+                validate(&c).unwrap_err(),
+                EnvelopeError::NotJson,
+                "{:?}",
+                String::from_utf8_lossy(&c)
+            );
+        }
+        for (text, err) in [
+            ("null", EnvelopeError::NotObject),
+            ("1", EnvelopeError::NotObject),
+            (r#"{"schema":"LOCKER.HANDOFF.V1"}"#, EnvelopeError::Schema),
+            (r#"{"schema":null}"#, EnvelopeError::Schema),
+            ("{}", EnvelopeError::Schema),
+        ] {
+            assert_eq!(validate(text.as_bytes()).unwrap_err(), err, "{text}");
+        }
+    }
 }

@@ -77,4 +77,30 @@ mod tests {
         assert_eq!(PadLimits::new(60, 4097), Err(LimitError::MaxBlocks(4097)));
         assert_eq!(PadLimits::default(), PadLimits { ttl_seconds: 3600, max_blocks: 32 });
     }
+
+    #[test]
+    fn the_peers_numbers() {
+        assert_eq!(MAX_BLOCK_BYTES, 65_536);
+        assert_eq!(MAX_PAD_BYTES, 4 * 65_536);
+        assert_eq!((DEFAULT_MAX_BLOCKS, MAX_MAX_BLOCKS), (32, 4096));
+        assert_eq!((DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS), (3600, 30 * 86_400));
+        assert_eq!((MAX_SLICE_BLOCKS, MAX_SLICE_BYTES), (256, 65_536));
+        assert_eq!(DEFAULT_READ_LEASE_SECONDS, 600);
+        assert_eq!(MAX_JSON_BODY_BYTES, 4096);
+    }
+
+    #[test]
+    fn limits_far_out_of_range() {
+        assert_eq!(PadLimits::new(i64::MAX, 1), Err(LimitError::Ttl(i64::MAX)));
+        assert_eq!(PadLimits::new(i64::MIN, 1), Err(LimitError::Ttl(i64::MIN)));
+        assert_eq!(PadLimits::new(1 << 32, 1), Err(LimitError::Ttl(1 << 32)));
+        assert_eq!(PadLimits::new(60, (1 << 32) + 1), Err(LimitError::MaxBlocks((1 << 32) + 1)));
+        assert_eq!(PadLimits::new(60, -1), Err(LimitError::MaxBlocks(-1)));
+        // The ttl is checked first.
+        assert_eq!(PadLimits::new(0, 0), Err(LimitError::Ttl(0)));
+        assert_eq!(
+            LimitError::MaxBlocks(0).to_string(),
+            "max_blocks must be between 1 and 4096, got 0"
+        );
+    }
 }

@@ -175,13 +175,17 @@ pub struct DepositBlock {
     pub content_type: String,
 }
 
+/// A pad id that no pad can have (empty, too long, or with control characters) is simply not
+/// found, as with the peer: the check only keeps such input away from the store.
 fn check_pad_id(id: &str) -> OpResult<()> {
     if id.is_empty() || id.len() > MAX_PAD_ID_BYTES || id.chars().any(char::is_control) {
-        return Err(OpError::bad_request(format!(
-            "pad id must be 1–{MAX_PAD_ID_BYTES} bytes without control characters"
-        )));
+        return Err(pad_not_found());
     }
     Ok(())
+}
+
+fn pad_not_found() -> OpError {
+    OpError::not_found("pad not found").hint("Check the pad id; `locker pad list` shows them.")
 }
 
 fn check_content_type(ct: &str) -> OpResult<()> {
@@ -194,9 +198,7 @@ fn check_content_type(ct: &str) -> OpResult<()> {
 }
 
 fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
-    tx.pad(id)?.ok_or_else(|| {
-        OpError::not_found("pad not found").hint("Check the pad id; `locker pad list` shows them.")
-    })
+    tx.pad(id)?.ok_or_else(pad_not_found)
 }
 
 fn check_key(pad: &PadRow, key: Option<&Secret>) -> OpResult<()> {
@@ -262,7 +264,9 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
             "pad_id": id,
             "ttl_seconds": limits.ttl_seconds,
             "max_blocks": limits.max_blocks,
+            "max_bytes": pad.max_bytes,
             "expires_at": expires_at,
+            "write_key_hash": pad.write_key_hash,
             "ticket_id": t.digest,
             "ticket_type": t.ticket_type,
         }),
@@ -503,8 +507,11 @@ pub fn manifest(ctx: &mut Ctx<'_>, pad_id: &str) -> OpResult<Manifest> {
 /// Lists pads, optionally only those in `state`.
 pub fn list(ctx: &mut Ctx<'_>, state: Option<PadState>, limit: usize) -> OpResult<PadList> {
     let now = ctx.now();
-    let tx = ctx.store.read()?;
     let mut pads = Vec::new();
+    if limit == 0 {
+        return Ok(PadList { pads });
+    }
+    let tx = ctx.store.read()?;
     tx.for_each_pad(&mut |p| {
         let m = Manifest::of(&p, now);
         if state.is_none_or(|s| s == m.state) {
@@ -738,7 +745,9 @@ pub fn deposit(
             "pad_id": id,
             "ttl_seconds": limits.ttl_seconds,
             "max_blocks": limits.max_blocks,
+            "max_bytes": pad.max_bytes,
             "expires_at": pad.expires_at,
+            "write_key_hash": pad.write_key_hash,
             "ticket_id": t.digest,
             "ticket_type": t.ticket_type,
             "blocks": summary,

@@ -16,7 +16,9 @@ use crate::domain::chain::ChainChecker;
 use crate::domain::digest::Digest;
 use crate::domain::journal::{self, Entry};
 use crate::domain::pad::PadState;
-use crate::store::{BlobStorage, Flow, JournalQuery, JournalRow, PadRow, StoreError, Tx};
+use crate::store::{
+    BlobStorage, Flow, JournalQuery, JournalRow, PadRow, StoreError, TicketRow, Tx,
+};
 
 /// Most problems listed in one report (the count is always exact).
 pub const MAX_LISTED_PROBLEMS: usize = 100;
@@ -140,19 +142,80 @@ impl Findings {
 }
 
 /// What the journal says a pad should look like.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct PadRecord {
+    scope: String,
+    created_at: i64,
+    expires_at: Option<i64>,
+    max_blocks: Option<u64>,
+    max_bytes: Option<u64>,
+    write_key_hash: Option<Digest>,
     blocks: u64,
+    bytes: u64,
     head: Digest,
-    sealed: bool,
+    /// A running digest of every block's sequence number, content type and time (the fields
+    /// the pad's hash chain does not cover).
+    meta: Digest,
+    sealed_at: Option<i64>,
+}
+
+impl PadRecord {
+    fn new(e: &Entry) -> Self {
+        let b = &e.body;
+        Self {
+            scope: e.scope.clone(),
+            created_at: e.time,
+            expires_at: b.get("expires_at").and_then(Value::as_i64),
+            max_blocks: b.get("max_blocks").and_then(Value::as_u64),
+            max_bytes: b.get("max_bytes").and_then(Value::as_u64),
+            write_key_hash: digest_at(b, "write_key_hash"),
+            blocks: 0,
+            bytes: 0,
+            head: Digest::ZERO,
+            meta: Digest::ZERO,
+            sealed_at: None,
+        }
+    }
+
+    /// Records one block the journal says was appended.
+    fn block(&mut self, id: &str, blk: &Value, time: i64) -> Option<String> {
+        let seq = blk.get("seq").and_then(Value::as_u64);
+        let curr = digest_at(blk, "curr_hash");
+        let bytes = blk.get("bytes").and_then(Value::as_u64);
+        let (Some(seq), Some(curr), Some(bytes)) = (seq, curr, bytes) else {
+            return Some(format!("pad {id}: a journal entry records a malformed block"));
+        };
+        if seq != self.blocks {
+            return Some(format!("pad {id} block {seq} is recorded out of order"));
+        }
+        self.blocks += 1;
+        self.bytes += bytes;
+        self.head = curr;
+        self.meta = meta_link(&self.meta, seq, str_at(blk, "content_type").unwrap_or(""), time);
+        None
+    }
+}
+
+/// Folds one block's unhashed fields into a pad's running metadata digest.
+fn meta_link(prev: &Digest, seq: u64, content_type: &str, created_at: i64) -> Digest {
+    let len = content_type.len() as u64;
+    Digest::of_parts(&[
+        &prev.0,
+        &seq.to_be_bytes(),
+        &len.to_be_bytes(),
+        content_type.as_bytes(),
+        &created_at.to_be_bytes(),
+    ])
 }
 
 /// What the journal says a ticket should look like.
 #[derive(Debug, Clone)]
 struct TicketRecord {
     pad_id: String,
-    revoked: bool,
-    leased: bool,
+    ticket_type: Option<String>,
+    created_at: i64,
+    lease_started_at: Option<i64>,
+    revoked_at: Option<i64>,
 }
 
 #[derive(Default)]
@@ -171,70 +234,130 @@ fn str_at<'a>(body: &'a Value, key: &str) -> Option<&'a str> {
     body.get(key).and_then(Value::as_str)
 }
 
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "none".to_owned(), |v| v.to_string())
+}
+
 impl Replay {
     /// Applies one verified journal entry; returns a description of anything inconsistent.
     fn apply(&mut self, e: &Entry) -> Option<String> {
         if let Some(problem) = self.work.apply(e) {
             return problem;
         }
+        let kind = e.kind.as_str();
+        if !matches!(
+            kind,
+            "pad.create"
+                | "pad.deposit"
+                | "pad.append"
+                | "pad.seal"
+                | "pad.ticket"
+                | "pad.ticket_revoke"
+                | "pad.read_lease"
+        ) {
+            return self.artifacts.apply(e);
+        }
         let b = &e.body;
-        let pad_id = str_at(b, "pad_id").map(str::to_owned);
-        match e.kind.as_str() {
+        let Some(id) = str_at(b, "pad_id").map(str::to_owned) else {
+            return Some(format!("a {kind} entry names no pad"));
+        };
+        if e.subject != super::pad::subject(&id) {
+            return Some(format!("a {kind} entry for pad {id} has the subject `{}`", e.subject));
+        }
+        match kind {
             "pad.create" | "pad.deposit" => {
-                let id = pad_id?;
                 if self.pads.contains_key(&id) {
                     return Some(format!("pad {id} is created twice"));
                 }
-                let mut rec = PadRecord::default();
-                if e.kind == "pad.deposit" {
-                    rec.blocks =
-                        b.get("blocks").and_then(Value::as_array).map_or(0, Vec::len) as u64;
-                    rec.head = digest_at(b, "head_hash").unwrap_or(Digest::ZERO);
-                    rec.sealed = true;
+                let mut rec = PadRecord::new(e);
+                let mut problem = None;
+                if kind == "pad.deposit" {
+                    let blocks = b.get("blocks").and_then(Value::as_array);
+                    for blk in blocks.into_iter().flatten() {
+                        if let Some(p) = rec.block(&id, blk, e.time) {
+                            problem.get_or_insert(p);
+                        }
+                    }
+                    if digest_at(b, "head_hash") != Some(rec.head) {
+                        problem.get_or_insert(format!(
+                            "pad {id} was deposited with a head its blocks do not give"
+                        ));
+                    }
+                    rec.sealed_at = Some(e.time);
                 }
-                if let Some(t) = digest_at(b, "ticket_id") {
-                    self.tickets.insert(
-                        t,
-                        TicketRecord { pad_id: id.clone(), revoked: false, leased: false },
-                    );
+                self.pads.insert(id.clone(), rec);
+                if let Some(p) = self.mint(&id, e) {
+                    problem.get_or_insert(p);
                 }
-                self.pads.insert(id, rec);
+                problem
             }
             "pad.append" => {
-                let id = pad_id?;
-                let rec = self.pads.get_mut(&id)?;
-                let seq = b.get("seq").and_then(Value::as_u64)?;
-                if seq != rec.blocks {
-                    return Some(format!("pad {id} block {seq} is recorded out of order"));
+                let Some(rec) = self.pads.get_mut(&id) else {
+                    return Some(format!("pad {id} is appended to before it is created"));
+                };
+                if rec.sealed_at.is_some() {
+                    return Some(format!("pad {id} is appended to after it was sealed"));
                 }
-                rec.blocks += 1;
-                rec.head = digest_at(b, "curr_hash")?;
+                rec.block(&id, b, e.time)
             }
             "pad.seal" => {
-                let id = pad_id?;
-                let rec = self.pads.get_mut(&id)?;
-                rec.sealed = true;
+                let Some(rec) = self.pads.get_mut(&id) else {
+                    return Some(format!("pad {id} is sealed before it is created"));
+                };
+                if rec.sealed_at.is_some() {
+                    return Some(format!("pad {id} is sealed twice"));
+                }
+                rec.sealed_at = Some(e.time);
                 if digest_at(b, "head_hash") != Some(rec.head) {
                     return Some(format!(
                         "pad {id} was sealed with a head its appends do not give"
                     ));
                 }
+                None
             }
             "pad.ticket" => {
-                let id = pad_id?;
-                let t = digest_at(b, "ticket_id")?;
-                self.tickets.insert(t, TicketRecord { pad_id: id, revoked: false, leased: false });
+                if !self.pads.contains_key(&id) {
+                    return Some(format!("a ticket is minted for pad {id} before it is created"));
+                }
+                self.mint(&id, e)
             }
-            "pad.ticket_revoke" => {
-                let t = digest_at(b, "ticket_id")?;
-                self.tickets.get_mut(&t)?.revoked = true;
+            _ => {
+                let Some(t) = digest_at(b, "ticket_id") else {
+                    return Some(format!("a {kind} entry for pad {id} names no ticket"));
+                };
+                let Some(rec) = self.tickets.get_mut(&t).filter(|r| r.pad_id == id) else {
+                    return Some(format!("ticket {t} of pad {id} is used before it is minted"));
+                };
+                let slot = if kind == "pad.read_lease" {
+                    &mut rec.lease_started_at
+                } else {
+                    &mut rec.revoked_at
+                };
+                if slot.is_some() {
+                    return Some(format!("ticket {t} records a second {kind}"));
+                }
+                *slot = Some(e.time);
+                None
             }
-            "pad.read_lease" => {
-                let t = digest_at(b, "ticket_id")?;
-                self.tickets.get_mut(&t)?.leased = true;
-            }
-            _ => return self.artifacts.apply(e),
         }
+    }
+
+    /// Records the ticket a `pad.create`, `pad.deposit` or `pad.ticket` entry mints.
+    fn mint(&mut self, pad_id: &str, e: &Entry) -> Option<String> {
+        let Some(t) = digest_at(&e.body, "ticket_id") else {
+            return Some(format!("a {} entry for pad {pad_id} names no ticket", e.kind));
+        };
+        if self.tickets.contains_key(&t) {
+            return Some(format!("ticket {t} is minted twice"));
+        }
+        let rec = TicketRecord {
+            pad_id: pad_id.to_owned(),
+            ticket_type: str_at(&e.body, "ticket_type").map(str::to_owned),
+            created_at: e.time,
+            lease_started_at: None,
+            revoked_at: None,
+        };
+        self.tickets.insert(t, rec);
         None
     }
 }
@@ -298,62 +421,257 @@ fn check_entry(
     Some(e)
 }
 
-/// Walks one pad's stored chain; returns (blocks verified before the first problem, recomputed head).
+/// What walking one pad's stored blocks found.
+struct ChainWalk {
+    /// Blocks verified before the first problem (all of them when the chain is intact).
+    verified: u64,
+    /// The head recomputed from the payloads.
+    computed: Digest,
+    /// The running digest of the blocks' unhashed fields (see [`meta_link`]).
+    meta: Digest,
+}
+
+/// Walks one pad's stored chain, recording every problem.
 fn check_pad_chain(
     tx: &dyn Tx,
     pad: &PadRow,
     f: &mut Findings,
     progress: &dyn Progress,
-) -> OpResult<(u64, Digest)> {
+) -> OpResult<ChainWalk> {
     let subject = super::pad::subject(&pad.id);
     let mut checker = ChainChecker::new();
     let mut verified = 0u64;
+    let mut meta = Digest::ZERO;
     tx.for_each_block(&pad.id, &mut |b| {
         checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
         if checker.is_clean() {
             verified += 1;
         }
+        meta = meta_link(&meta, b.seq, &b.content_type, b.created_at);
         progress.advance(1);
         Flow::Continue(())
     })?;
     let computed = checker.computed_head();
     for p in checker.finish(&pad.head_hash, pad.block_count, pad.current_bytes) {
-        f.add("pad", &subject, p.seq(), p.to_string());
+        f.add("pad", &subject, p.seq(), format!("pad {}: {p}", pad.id));
     }
-    Ok((verified, computed))
+    Ok(ChainWalk { verified, computed, meta })
 }
 
-fn compare_with_journal(pad: &PadRow, rec: Option<&PadRecord>, f: &mut Findings) {
+/// Calls `f` with every journal entry about one pad, oldest first, each checked against its
+/// own hash (`Err` with a description when it is not intact).
+fn for_each_pad_entry(
+    tx: &dyn Tx,
+    pad_id: &str,
+    f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
+) -> OpResult<()> {
+    let subject = super::pad::subject(pad_id);
+    let mut after = None;
+    loop {
+        let q = JournalQuery {
+            subject: Some(subject.clone()),
+            after,
+            ascending: true,
+            limit: 1000,
+            ..JournalQuery::default()
+        };
+        let rows = tx.journal(&q)?;
+        let Some(last) = rows.last() else { break };
+        after = Some(last.seq);
+        for row in &rows {
+            if journal::link(&row.prev_hash, &row.entry) != row.hash {
+                let what = format!(
+                    "entry {} has been altered: its hash does not match its bytes",
+                    row.seq
+                );
+                f(row, Err(what));
+                continue;
+            }
+            match Entry::decode(&row.entry) {
+                Ok(e) if e.subject == subject => f(row, Ok(e)),
+                _ => f(row, Err(format!("entry {}'s bytes do not match its columns", row.seq))),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Names the first block whose content type or time differs from what the journal recorded.
+fn locate_meta_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, String)>> {
+    let mut want: HashMap<u64, (String, i64)> = HashMap::new();
+    for_each_pad_entry(tx, &pad.id, &mut |_, e| {
+        let Ok(e) = e else { return };
+        let mut note = |blk: &Value| {
+            if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
+                let ct = str_at(blk, "content_type").unwrap_or("").to_owned();
+                want.insert(seq, (ct, e.time));
+            }
+        };
+        match e.kind.as_str() {
+            "pad.append" => note(&e.body),
+            "pad.deposit" => {
+                e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
+            }
+            _ => {}
+        }
+    })?;
+    let mut found = None;
+    tx.for_each_block(&pad.id, &mut |b| {
+        let Some((ct, time)) = want.get(&b.seq) else { return Flow::Continue(()) };
+        let detail = if *ct != b.content_type {
+            format!("content type `{}` but the journal says `{ct}`", b.content_type)
+        } else if *time != b.created_at {
+            format!("created_at {} but the journal says {time}", b.created_at)
+        } else {
+            return Flow::Continue(());
+        };
+        found = Some((b.seq, format!("pad {} block {} has the {detail}", pad.id, b.seq)));
+        Flow::Break(())
+    })?;
+    Ok(found)
+}
+
+/// Compares a stored pad with the journal's record of it, field by field.
+fn compare_with_journal(
+    tx: &dyn Tx,
+    pad: &PadRow,
+    rec: Option<&PadRecord>,
+    walk: &ChainWalk,
+    f: &mut Findings,
+) -> OpResult<()> {
     let subject = super::pad::subject(&pad.id);
     let Some(rec) = rec else {
         f.add("pad", &subject, None, format!("pad {} has no record in the journal", pad.id));
-        return;
+        return Ok(());
     };
-    if rec.head != pad.head_hash || rec.blocks != pad.block_count {
+    let mut differ = |field: &str, stored: String, journal: String| {
         f.add(
             "pad",
             &subject,
             None,
-            format!(
-                "pad {} differs from the journal: stored {} blocks with head {}, journal {} blocks with head {}",
-                pad.id, pad.block_count, pad.head_hash, rec.blocks, rec.head
-            ),
+            format!("pad {}'s {field} is {stored} but the journal says {journal}", pad.id),
         );
+    };
+    if pad.block_count != rec.blocks {
+        differ("block_count", pad.block_count.to_string(), rec.blocks.to_string());
     }
-    let sealed = pad.state == crate::domain::pad::StoredState::Sealed;
-    if rec.sealed != sealed {
+    if pad.current_bytes != rec.bytes {
+        differ("current_bytes", pad.current_bytes.to_string(), rec.bytes.to_string());
+    }
+    if pad.head_hash != rec.head {
+        differ("head_hash", pad.head_hash.to_string(), rec.head.to_string());
+    }
+    let journal_state = if rec.sealed_at.is_some() { "sealed" } else { "open" };
+    if pad.state.as_str() != journal_state {
+        differ("state", pad.state.as_str().to_owned(), journal_state.to_owned());
+    }
+    if pad.sealed_at != rec.sealed_at {
+        differ("sealed_at", opt(pad.sealed_at), opt(rec.sealed_at));
+    }
+    if pad.scope != rec.scope {
+        differ("scope", format!("`{}`", pad.scope), format!("`{}`", rec.scope));
+    }
+    if pad.created_at != rec.created_at {
+        differ("created_at", pad.created_at.to_string(), rec.created_at.to_string());
+    }
+    if rec.expires_at.is_some_and(|x| x != pad.expires_at) {
+        differ("expires_at", pad.expires_at.to_string(), opt(rec.expires_at));
+    }
+    if rec.max_blocks.is_some_and(|x| x != u64::from(pad.max_blocks)) {
+        differ("max_blocks", pad.max_blocks.to_string(), opt(rec.max_blocks));
+    }
+    let max_bytes = rec.max_bytes.unwrap_or(crate::domain::limits::MAX_PAD_BYTES);
+    if pad.max_bytes != max_bytes {
+        differ("max_bytes", pad.max_bytes.to_string(), max_bytes.to_string());
+    }
+    if let Some(h) = rec.write_key_hash.filter(|h| *h != pad.write_key_hash) {
+        differ("write_key_hash", pad.write_key_hash.to_string(), h.to_string());
+    }
+    if walk.meta != rec.meta {
+        match locate_meta_mismatch(tx, pad)? {
+            Some((seq, detail)) => f.add("pad", &subject, Some(seq), detail),
+            None if pad.block_count == rec.blocks => f.add(
+                "pad",
+                &subject,
+                None,
+                format!("pad {}'s block content types or times differ from the journal", pad.id),
+            ),
+            // Missing or extra blocks are reported above.
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// Compares a stored ticket with the journal's record of it.
+fn compare_ticket(t: &TicketRow, rec: Option<&TicketRecord>) -> Option<String> {
+    let id = t.digest;
+    let Some(r) = rec else {
+        return Some(format!("ticket {id} for pad {} has no record in the journal", t.pad_id));
+    };
+    if r.pad_id != t.pad_id {
+        return Some(format!(
+            "ticket {id} is stored for pad {} but was minted for pad {}",
+            t.pad_id, r.pad_id
+        ));
+    }
+    let differ = |field: &str, stored: String, journal: String| {
+        Some(format!("ticket {id}'s {field} is {stored} but the journal says {journal}"))
+    };
+    if r.ticket_type.as_deref().is_some_and(|x| x != t.ticket_type.as_str()) {
+        return differ("type", t.ticket_type.as_str().to_owned(), opt(r.ticket_type.as_deref()));
+    }
+    if r.created_at != t.created_at {
+        return differ("created_at", t.created_at.to_string(), r.created_at.to_string());
+    }
+    if r.revoked_at != t.revoked_at {
+        return differ("revoked_at", opt(t.revoked_at), opt(r.revoked_at));
+    }
+    if r.lease_started_at != t.lease_started_at {
+        return differ("lease_started_at", opt(t.lease_started_at), opt(r.lease_started_at));
+    }
+    None
+}
+
+/// Checks the stored tickets (all of them, or one pad's) against the journal: each one was
+/// minted through the journal and is in the state the journal gives, and none is missing.
+fn check_tickets(
+    tx: &dyn Tx,
+    replay: &Replay,
+    only_pad: Option<&str>,
+    f: &mut Findings,
+) -> OpResult<TicketsSummary> {
+    let mut s = TicketsSummary { ok: true, checked: 0, broken: 0 };
+    let mut seen = HashSet::new();
+    tx.for_each_ticket(&mut |t| {
+        if only_pad.is_some_and(|p| p != t.pad_id) {
+            return Flow::Continue(());
+        }
+        s.checked += 1;
+        seen.insert(t.digest);
+        if let Some(detail) = compare_ticket(&t, replay.tickets.get(&t.digest)) {
+            s.broken += 1;
+            f.add("ticket", &format!("ticket:{}", t.digest), None, detail);
+        }
+        Flow::Continue(())
+    })?;
+    let mut missing: Vec<(&Digest, &TicketRecord)> = replay
+        .tickets
+        .iter()
+        .filter(|(d, r)| !seen.contains(*d) && only_pad.is_none_or(|p| p == r.pad_id))
+        .collect();
+    missing.sort_by_key(|(d, _)| **d);
+    for (d, r) in missing {
+        s.broken += 1;
         f.add(
-            "pad",
-            &subject,
+            "ticket",
+            &format!("ticket:{d}"),
             None,
-            format!(
-                "pad {} is stored as {} but the journal says {}",
-                pad.id,
-                pad.state.as_str(),
-                if rec.sealed { "sealed" } else { "open" }
-            ),
+            format!("ticket {d} of pad {} is in the journal but missing from the store", r.pad_id),
         );
     }
+    s.ok = s.broken == 0;
+    Ok(s)
 }
 
 /// Verifies the whole repository.
@@ -403,18 +721,17 @@ pub fn repository(
 
     // 2. Every pad's chain, and against the journal.
     let mut pads = PadsSummary { ok: true, checked: 0, blocks: 0, bytes: 0, broken: 0 };
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     let mut pad_err = None;
     tx.for_each_pad(&mut |pad| {
         let before = f.count;
-        match check_pad_chain(tx.as_ref(), &pad, &mut f, progress) {
-            Ok(_) => {}
-            Err(e) => {
-                pad_err = Some(e);
-                return Flow::Break(());
-            }
+        let checked = check_pad_chain(tx.as_ref(), &pad, &mut f, progress).and_then(|walk| {
+            compare_with_journal(tx.as_ref(), &pad, replay.pads.get(&pad.id), &walk, &mut f)
+        });
+        if let Err(e) = checked {
+            pad_err = Some(e);
+            return Flow::Break(());
         }
-        compare_with_journal(&pad, replay.pads.get(&pad.id), &mut f);
         pads.checked += 1;
         pads.blocks += pad.block_count;
         pads.bytes += pad.current_bytes;
@@ -441,34 +758,7 @@ pub fn repository(
     pads.ok = pads.broken == 0;
 
     // 3. Tickets: every stored ticket was minted through the journal, with the same state.
-    let mut tickets = TicketsSummary { ok: true, checked: 0, broken: 0 };
-    tx.for_each_ticket(&mut |t| {
-        tickets.checked += 1;
-        let subject = format!("ticket:{}", t.digest);
-        let bad = match replay.tickets.get(&t.digest) {
-            None => Some(format!(
-                "ticket {} for pad {} has no record in the journal",
-                t.digest, t.pad_id
-            )),
-            Some(r) if r.pad_id != t.pad_id => Some(format!(
-                "ticket {} is stored for pad {} but was minted for pad {}",
-                t.digest, t.pad_id, r.pad_id
-            )),
-            Some(r) if r.revoked != t.revoked_at.is_some() => {
-                Some(format!("ticket {}'s revocation differs from the journal", t.digest))
-            }
-            Some(r) if r.leased != t.lease_started_at.is_some() => {
-                Some(format!("ticket {}'s read lease differs from the journal", t.digest))
-            }
-            Some(_) => None,
-        };
-        if let Some(detail) = bad {
-            tickets.broken += 1;
-            f.add("ticket", &subject, None, detail);
-        }
-        Flow::Continue(())
-    })?;
-    tickets.ok = tickets.broken == 0;
+    let tickets = check_tickets(tx.as_ref(), &replay, None, &mut f)?;
 
     // 4. Agents, blobs, artifact versions, heads and receipts, against the journal.
     let (agents, blobs, artifacts) = check_artifacts(tx.as_ref(), &mut replay.artifacts, &mut f)?;
@@ -524,63 +814,32 @@ pub fn parse_expected_head(s: &str) -> OpResult<Digest> {
         .map_err(|_| OpError::bad_request("the expected head must be 64 lowercase hex characters"))
 }
 
-/// Verifies one pad: its chain, its accounting, the journal's record of it, and optionally a
-/// head the caller expects.
+/// Verifies one pad: its chain, its accounting, the journal's record of it and of its tickets,
+/// and optionally a head the caller expects.
 pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpResult<PadReport> {
     let now = ctx.now();
     let tx = ctx.store.read()?;
     let pad = tx.pad(pad_id)?.ok_or_else(|| OpError::not_found("pad not found"))?;
     let mut f = Findings::default();
-    let (verified, computed) = check_pad_chain(tx.as_ref(), &pad, &mut f, &super::NoProgress)?;
+    let walk = check_pad_chain(tx.as_ref(), &pad, &mut f, &super::NoProgress)?;
 
     // Replay this pad's journal entries (each checked against its own hash).
     let mut replay = Replay::default();
-    let subject = super::pad::subject(&pad.id);
-    let mut after = None;
-    loop {
-        let q = JournalQuery {
-            subject: Some(subject.clone()),
-            after,
-            ascending: true,
-            limit: 1000,
-            ..JournalQuery::default()
-        };
-        let rows = tx.journal(&q)?;
-        let Some(last) = rows.last() else { break };
-        after = Some(last.seq);
-        for row in &rows {
-            if journal::link(&row.prev_hash, &row.entry) != row.hash {
-                f.add(
-                    "journal",
-                    "journal",
-                    Some(row.seq),
-                    format!(
-                        "entry {} has been altered: its hash does not match its bytes",
-                        row.seq
-                    ),
-                );
-                continue;
-            }
-            match Entry::decode(&row.entry) {
-                Ok(e) if e.subject == subject => {
-                    if let Some(p) = replay.apply(&e) {
-                        f.add("journal", "journal", Some(row.seq), p);
-                    }
-                }
-                _ => f.add(
-                    "journal",
-                    "journal",
-                    Some(row.seq),
-                    format!("entry {}'s bytes do not match its columns", row.seq),
-                ),
+    for_each_pad_entry(tx.as_ref(), &pad.id, &mut |row, e| match e {
+        Ok(e) => {
+            if let Some(p) = replay.apply(&e) {
+                f.add("journal", "journal", Some(row.seq), p);
             }
         }
-    }
+        Err(p) => f.add("journal", "journal", Some(row.seq), p),
+    })?;
     let rec = replay.pads.get(&pad.id);
-    compare_with_journal(&pad, rec, &mut f);
+    compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
+    check_tickets(tx.as_ref(), &replay, Some(&pad.id), &mut f)?;
+    let subject = super::pad::subject(&pad.id);
     let expected_head = expect_head.map(|expected| ExpectedHead {
         expected,
-        matches: expected == pad.head_hash && expected == computed,
+        matches: expected == pad.head_hash && expected == walk.computed,
     });
     if let Some(e) = &expected_head {
         if !e.matches {
@@ -588,7 +847,7 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
                 "pad",
                 &subject,
                 None,
-                format!("the pad's head {} is not the expected head {}", computed, e.expected),
+                format!("the pad's head {} is not the expected head {}", walk.computed, e.expected),
             );
         }
     }
@@ -597,9 +856,9 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
         pad_id: pad.id.clone(),
         state: PadState::at(pad.state, pad.expires_at, now),
         block_count: pad.block_count,
-        blocks_verified: verified,
+        blocks_verified: walk.verified,
         head_hash: pad.head_hash,
-        computed_head: computed,
+        computed_head: walk.computed,
         journal_head: rec.map(|r| r.head),
         expected_head,
         problems: f.listed,

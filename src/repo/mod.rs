@@ -128,14 +128,32 @@ impl Repo {
         let dot = root.join(DOT_LOCKER);
         refuse_symlink(&dot)?;
         let config = read_config(&dot)?;
-        if let Some(rel) = config.store.strip_prefix("sqlite:") {
-            let db = dot.join(rel);
-            refuse_symlink(&db)?;
-            if !db.is_file() {
+        match config.store.strip_prefix("sqlite:") {
+            Some(rel) => {
+                // The database lives inside `.locker/`: a bare file name, never a path.
+                if rel.is_empty() || rel.contains(['/', '\\']) || rel == "." || rel == ".." {
+                    return Err(RepoError::Invalid {
+                        path: dot.clone(),
+                        reason: format!(
+                            "its store `{}` must name a file inside .locker/",
+                            config.store
+                        ),
+                    });
+                }
+                let db = dot.join(rel);
+                refuse_symlink(&db)?;
+                if !db.is_file() {
+                    return Err(RepoError::Invalid {
+                        path: dot.clone(),
+                        reason: format!("its database `{rel}` is missing"),
+                    });
+                }
+            }
+            None => {
                 return Err(RepoError::Invalid {
                     path: dot.clone(),
-                    reason: format!("its database `{rel}` is missing"),
-                });
+                    reason: format!("unknown store `{}` in {CONFIG_FILE}", config.store),
+                })
             }
         }
         let store = store::open(&config.store, &dot)?;

@@ -512,15 +512,16 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>> {
+        // A prefix is compared exactly: LIKE would ignore case and treat `_` as a wildcard.
         let (kind_exact, kind_prefix) = match &q.kind {
-            Some(k) if k.ends_with('.') => (None, Some(format!("{k}%"))),
+            Some(k) if k.ends_with('.') => (None, Some(k.clone())),
             Some(k) => (Some(k.clone()), None),
             None => (None, None),
         };
         let order = if q.ascending { "ASC" } else { "DESC" };
         let sql = format!(
             "SELECT {JOURNAL_COLS} FROM journal WHERE (?1 IS NULL OR kind = ?1) \
-             AND (?2 IS NULL OR kind LIKE ?2) AND (?3 IS NULL OR subject = ?3) \
+             AND (?2 IS NULL OR substr(kind, 1, length(?2)) = ?2) AND (?3 IS NULL OR subject = ?3) \
              AND (?4 IS NULL OR actor = ?4) AND (?5 IS NULL OR scope = ?5) \
              AND (?6 IS NULL OR seq > ?6) AND (?7 IS NULL OR seq < ?7) \
              ORDER BY seq {order} LIMIT ?8"

@@ -85,13 +85,26 @@ impl TestEnv {
 
     /// A fingerprint of the repository's state: the journal head and every table's row count.
     /// Equal fingerprints before and after a failed command prove it changed nothing.
+    /// [`TestEnv::snapshot`] is stricter: it also covers every column of every row.
     pub fn fingerprint(&self) -> String {
+        self.state(false)
+    }
+
+    /// [`TestEnv::fingerprint`] plus a SHA-256 over every row of every table, so that a changed
+    /// column anywhere (a ticket's revocation or read lease, a pad's expiry) changes it too.
+    pub fn snapshot(&self) -> String {
+        self.state(true)
+    }
+
+    fn state(&self, content_too: bool) -> String {
+        use sha2::Digest as _;
         let conn = rusqlite::Connection::open_with_flags(
             self.db_path(),
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
         )
         .expect("the database opens");
         let mut parts = Vec::new();
+        let mut content = sha2::Sha256::new();
         let mut stmt = conn
             .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             .unwrap();
@@ -101,6 +114,19 @@ impl TestEnv {
             let n: i64 =
                 conn.query_row(&format!("SELECT COUNT(*) FROM \"{t}\""), [], |r| r.get(0)).unwrap();
             parts.push(format!("{t}={n}"));
+            if !content_too {
+                continue;
+            }
+            let mut rows = conn.prepare(&format!("SELECT * FROM \"{t}\" ORDER BY rowid")).unwrap();
+            let cols = rows.column_count();
+            let mut q = rows.query([]).unwrap();
+            while let Some(row) = q.next().unwrap() {
+                for i in 0..cols {
+                    let v: rusqlite::types::Value = row.get(i).unwrap();
+                    content.update(format!("{v:?}\u{1f}").as_bytes());
+                }
+                content.update(b"\x1e");
+            }
         }
         let head: Option<(i64, String)> = conn
             .query_row("SELECT seq, hash FROM journal_head WHERE id = 1", [], |r| {
@@ -116,6 +142,10 @@ impl TestEnv {
             .map(Result::unwrap)
             .collect();
         parts.extend(pads);
+        if content_too {
+            let digest: String = content.finalize().iter().map(|b| format!("{b:02x}")).collect();
+            parts.push(format!("content={digest}"));
+        }
         parts.join(" ")
     }
 
@@ -157,4 +187,109 @@ impl TestEnv {
     pub fn append(&self, pad: &Pad, data: &str) -> Value {
         self.json(&["append", &pad.id, "--key", &pad.key, "--data", data])
     }
+}
+
+impl TestEnv {
+    /// The real `locker` binary as a `std::process::Command` (for spawning, piping and
+    /// killing), with the same sealed environment as [`TestEnv::locker`].
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(bin());
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("NO_COLOR", "1")
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("LOCKER_NOW", self.now.to_string())
+            .current_dir(self.path());
+        cmd
+    }
+
+    /// Runs `locker --json ARGS` and returns its output, whatever the exit code.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        self.locker().arg("--json").args(args).output().expect("locker runs")
+    }
+
+    /// Like [`TestEnv::json`], at another time (`LOCKER_NOW`).
+    pub fn json_at(&self, now: i64, args: &[&str]) -> Value {
+        let out = self
+            .locker()
+            .env("LOCKER_NOW", now.to_string())
+            .arg("--json")
+            .args(args)
+            .output()
+            .expect("locker runs");
+        assert!(
+            out.status.success(),
+            "locker {args:?} at {now} failed with {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+    }
+
+    /// Like [`TestEnv::json_err`], at another time (`LOCKER_NOW`).
+    pub fn json_err_at(&self, now: i64, args: &[&str], code: i32) -> Value {
+        let out = self
+            .locker()
+            .env("LOCKER_NOW", now.to_string())
+            .arg("--json")
+            .args(args)
+            .output()
+            .expect("locker runs");
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "locker {args:?} at {now}: stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "an error prints nothing on stdout");
+        serde_json::from_slice(&out.stderr).expect("stderr is one JSON error object")
+    }
+
+    /// Runs a failing command and checks its exit code, its JSON error code and detail, and
+    /// that the repository is exactly as it was ([`TestEnv::snapshot`]). Returns the error.
+    pub fn fails(&self, args: &[&str], code: i32, error: &str, detail: &str) -> Value {
+        let before = self.snapshot();
+        let e = self.json_err(args, code);
+        assert_eq!(e["error"], error, "{args:?}: {e}");
+        assert_eq!(e["detail"], detail, "{args:?}: {e}");
+        assert_eq!(self.snapshot(), before, "{args:?} changed the repository");
+        e
+    }
+
+    /// Writes `bytes` to a file in the test directory and returns its path as a string.
+    pub fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.path().join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_owned()
+    }
+
+    /// Creates a pad and appends the reference envelope as block 0.
+    pub fn pad_with_envelope(&self, extra: &[&str]) -> Pad {
+        let pad = self.create_pad(extra);
+        self.append(&pad, ENVELOPE);
+        pad
+    }
+
+    /// `locker verify` (whole repository) as JSON, with its exit code.
+    pub fn verify(&self) -> (i32, Value) {
+        let out = self.run(&["verify"]);
+        let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("verify printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr))
+        });
+        (out.status.code().unwrap_or(-1), v)
+    }
+}
+
+/// The `locker.handoff.v1` envelope padded with an `x` field to exactly `len` bytes.
+pub fn envelope_of_len(len: usize) -> String {
+    let base = r#"{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":null,"x":""}"#;
+    assert!(len >= base.len(), "an envelope needs at least {} bytes", base.len());
+    let fill = "x".repeat(len - base.len());
+    let s = base.replace(r#""x":"""#, &format!(r#""x":"{fill}""#));
+    assert_eq!(s.len(), len);
+    s
 }

@@ -1,0 +1,831 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[locker] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'locker'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'locker'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+            cand pad 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
+            cand append 'Append one block to a pad (same as `locker pad append`)'
+            cand seal 'Seal a pad (same as `locker pad seal`)'
+            cand deposit 'Create, fill and seal a pad in one atomic step'
+            cand artifact 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
+            cand token 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+            cand lease 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
+            cand manifest 'Commit, show and diff a work item''s plan (its manifest of steps)'
+            cand step 'Log a step of a work item under its current lease: what was planned and executed'
+            cand log 'Show the journal, newest first, like `git log`'
+            cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
+            cand completions 'Print a shell completion script for SHELL to stdout'
+            cand util 'Developer tools'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;init'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;pad'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Create an empty pad and print its write key and read ticket (shown once)'
+            cand append 'Append one block to a pad'
+            cand seal 'Seal a pad: no more appends; the stored chain is re-checked first'
+            cand ticket 'Mint a read ticket for a pad (shown once)'
+            cand revoke-ticket 'Revoke a read ticket: it then reads nothing (revoking twice changes nothing)'
+            cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
+            cand read 'Read blocks FROM..=TO of a pad with a read ticket'
+            cand list 'List pads with their state, blocks and head'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;pad;create'= {
+            cand --ttl 'Seconds until the pad expires unless sealed (1–2592000)'
+            cand --max-blocks 'Most blocks the pad may hold (1–4096)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;pad;append'= {
+            cand -d 'Use TEXT as the payload'
+            cand --data 'Use TEXT as the payload'
+            cand --content-type 'The block''s content type'
+            cand --key 'The pad''s write key'
+            cand --key-file 'Read the write key from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;pad;seal'= {
+            cand --key 'The pad''s write key'
+            cand --key-file 'Read the write key from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;pad;ticket'= {
+            cand --type '`read_once` opens a read lease at its first read; `read_unlimited` reads until revoked'
+            cand --key 'The pad''s write key'
+            cand --key-file 'Read the write key from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;pad;revoke-ticket'= {
+            cand --key 'The pad''s write key'
+            cand --key-file 'Read the write key from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;pad;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;pad;read'= {
+            cand --from 'First block to read'
+            cand --to 'Last block to read (inclusive; default: the last block)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --raw 'Write the payloads'' exact bytes to stdout, one after another (not with --json)'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;pad;list'= {
+            cand --state 'Only pads in this state'
+            cand --limit 'Most pads to list'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;pad;help'= {
+            cand create 'Create an empty pad and print its write key and read ticket (shown once)'
+            cand append 'Append one block to a pad'
+            cand seal 'Seal a pad: no more appends; the stored chain is re-checked first'
+            cand ticket 'Mint a read ticket for a pad (shown once)'
+            cand revoke-ticket 'Revoke a read ticket: it then reads nothing (revoking twice changes nothing)'
+            cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
+            cand read 'Read blocks FROM..=TO of a pad with a read ticket'
+            cand list 'List pads with their state, blocks and head'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;pad;help;create'= {
+        }
+        &'locker;pad;help;append'= {
+        }
+        &'locker;pad;help;seal'= {
+        }
+        &'locker;pad;help;ticket'= {
+        }
+        &'locker;pad;help;revoke-ticket'= {
+        }
+        &'locker;pad;help;show'= {
+        }
+        &'locker;pad;help;read'= {
+        }
+        &'locker;pad;help;list'= {
+        }
+        &'locker;pad;help;help'= {
+        }
+        &'locker;append'= {
+            cand -d 'Use TEXT as the payload'
+            cand --data 'Use TEXT as the payload'
+            cand --content-type 'The block''s content type'
+            cand --key 'The pad''s write key'
+            cand --key-file 'Read the write key from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;seal'= {
+            cand --key 'The pad''s write key'
+            cand --key-file 'Read the write key from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;deposit'= {
+            cand --envelope 'The `locker.handoff.v1` envelope (`-` for stdin)'
+            cand --artifact 'A file to add as one block after the envelope (repeatable, in order)'
+            cand --ttl 'The pad''s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;artifact'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand publish 'Publish a new version of KEY, if its current version is still the one you read'
+            cand get 'Print KEY''s current content, or that of one version'
+            cand log 'Show every version of KEY, oldest first'
+            cand list 'List the keys of your scope with their current versions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;artifact;publish'= {
+            cand -d 'Use TEXT as the content'
+            cand --data 'Use TEXT as the content'
+            cand --expect 'The version you read and are replacing: 0 to create the key'
+            cand --op 'This operation''s id (1–128 bytes): reuse it only to retry the identical request'
+            cand --fence 'Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4 (`stale_fence`) once a newer lease exists on WORK'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;artifact;get'= {
+            cand --version 'Read this version instead of the current one'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;artifact;log'= {
+            cand --after 'Only versions after V'
+            cand -n 'Show at most N versions (1–10000)'
+            cand --limit 'Show at most N versions (1–10000)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;artifact;list'= {
+            cand --after 'Only keys that sort after KEY (for paging)'
+            cand -n 'Show at most N keys (1–10000)'
+            cand --limit 'Show at most N keys (1–10000)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;artifact;help'= {
+            cand publish 'Publish a new version of KEY, if its current version is still the one you read'
+            cand get 'Print KEY''s current content, or that of one version'
+            cand log 'Show every version of KEY, oldest first'
+            cand list 'List the keys of your scope with their current versions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;artifact;help;publish'= {
+        }
+        &'locker;artifact;help;get'= {
+        }
+        &'locker;artifact;help;log'= {
+        }
+        &'locker;artifact;help;list'= {
+        }
+        &'locker;artifact;help;help'= {
+        }
+        &'locker;token'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Create an agent and print its bearer token (shown once)'
+            cand revoke 'Revoke an agent''s token for good (revoking twice changes nothing)'
+            cand list 'List agents with their scopes and states (never their tokens)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;token;create'= {
+            cand --agent 'The agent''s name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;token;revoke'= {
+            cand --agent 'The agent''s name'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;token;list'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;token;help'= {
+            cand create 'Create an agent and print its bearer token (shown once)'
+            cand revoke 'Revoke an agent''s token for good (revoking twice changes nothing)'
+            cand list 'List agents with their scopes and states (never their tokens)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;token;help;create'= {
+        }
+        &'locker;token;help;revoke'= {
+        }
+        &'locker;token;help;list'= {
+        }
+        &'locker;token;help;help'= {
+        }
+        &'locker;lease'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand acquire 'Acquire an exclusive lease on a work item and print its id'
+            cand heartbeat 'Extend a lease by its TTL from now, optionally with progress details'
+            cand complete 'Complete a lease, keeping a result, and print the plan diff'
+            cand release 'Release a lease without completing it, so the work item can be acquired again'
+            cand show 'Show a work item''s newest lease: state, holder, fencing token, attempts, last heartbeat'
+            cand list 'List leases (expired ones are reaped first), optionally only those in one state'
+            cand reap 'Abandon every expired lease in the repository now'
+            cand history 'Show every lease, plan, step and transition of a work item, with an integrity verdict'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;lease;acquire'= {
+            cand --ttl 'Seconds until the lease expires unless heartbeaten (1–2592000)'
+            cand --holder 'Who holds the lease (operator only; default: `operator`)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --reopen 'Lease the work item even if it was completed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;lease;heartbeat'= {
+            cand --lease 'The lease''s id (printed by `lease acquire`)'
+            cand --details 'What the holder is doing, kept with the lease until the next heartbeat'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;lease;complete'= {
+            cand --lease 'The lease''s id'
+            cand --result 'The outcome to keep with the lease'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;lease;release'= {
+            cand --lease 'The lease''s id'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;lease;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;lease;list'= {
+            cand --state 'Only leases in this state'
+            cand --limit 'Most leases to list (1–10000)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;lease;reap'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;lease;history'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;lease;help'= {
+            cand acquire 'Acquire an exclusive lease on a work item and print its id'
+            cand heartbeat 'Extend a lease by its TTL from now, optionally with progress details'
+            cand complete 'Complete a lease, keeping a result, and print the plan diff'
+            cand release 'Release a lease without completing it, so the work item can be acquired again'
+            cand show 'Show a work item''s newest lease: state, holder, fencing token, attempts, last heartbeat'
+            cand list 'List leases (expired ones are reaped first), optionally only those in one state'
+            cand reap 'Abandon every expired lease in the repository now'
+            cand history 'Show every lease, plan, step and transition of a work item, with an integrity verdict'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;lease;help;acquire'= {
+        }
+        &'locker;lease;help;heartbeat'= {
+        }
+        &'locker;lease;help;complete'= {
+        }
+        &'locker;lease;help;release'= {
+        }
+        &'locker;lease;help;show'= {
+        }
+        &'locker;lease;help;list'= {
+        }
+        &'locker;lease;help;reap'= {
+        }
+        &'locker;lease;help;history'= {
+        }
+        &'locker;lease;help;help'= {
+        }
+        &'locker;manifest'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand commit 'Commit a plan of steps under the work item''s current lease'
+            cand show 'Show a work item''s newest plan, or one version of it'
+            cand diff 'Compare the newest plan with the steps logged under the newest lease'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;manifest;commit'= {
+            cand --file 'Read the steps from FILE, a JSON array of strings (`-` for stdin)'
+            cand --lease 'The current lease''s id'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;manifest;show'= {
+            cand --version 'Show this version instead of the newest'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;manifest;diff'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;manifest;help'= {
+            cand commit 'Commit a plan of steps under the work item''s current lease'
+            cand show 'Show a work item''s newest plan, or one version of it'
+            cand diff 'Compare the newest plan with the steps logged under the newest lease'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;manifest;help;commit'= {
+        }
+        &'locker;manifest;help;show'= {
+        }
+        &'locker;manifest;help;diff'= {
+        }
+        &'locker;manifest;help;help'= {
+        }
+        &'locker;step'= {
+            cand --lease 'The current lease''s id'
+            cand --planned 'What was planned for this step'
+            cand --executed 'What was executed'
+            cand --gate 'Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;log'= {
+            cand --kind 'Only entries of this kind (`pad.append`), or of this family when it ends with `.` (`pad.`)'
+            cand --subject 'Only entries about this subject (`pad:<id>`, `repo`)'
+            cand --actor 'Only entries by this actor (`operator`, or an agent''s name)'
+            cand --scope 'Only entries in this scope'
+            cand -n 'Show at most N entries (1–10000)'
+            cand --limit 'Show at most N entries (1–10000)'
+            cand --after 'Only entries after sequence number SEQ'
+            cand --before 'Only entries before sequence number SEQ'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --reverse 'Oldest first'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;verify'= {
+            cand --expect-head 'Also require this head: the pad''s head with PAD, else the journal''s head hash'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;mcp'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;skill'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;completions'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;util'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;util;generate-docs'= {
+            cand --out-dir 'The directory holding `man/` and `completions/`'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;util;help'= {
+            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;util;help;generate-docs'= {
+        }
+        &'locker;util;help;help'= {
+        }
+        &'locker;help'= {
+            cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+            cand pad 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
+            cand append 'Append one block to a pad (same as `locker pad append`)'
+            cand seal 'Seal a pad (same as `locker pad seal`)'
+            cand deposit 'Create, fill and seal a pad in one atomic step'
+            cand artifact 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
+            cand token 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+            cand lease 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
+            cand manifest 'Commit, show and diff a work item''s plan (its manifest of steps)'
+            cand step 'Log a step of a work item under its current lease: what was planned and executed'
+            cand log 'Show the journal, newest first, like `git log`'
+            cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
+            cand completions 'Print a shell completion script for SHELL to stdout'
+            cand util 'Developer tools'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;help;init'= {
+        }
+        &'locker;help;pad'= {
+            cand create 'Create an empty pad and print its write key and read ticket (shown once)'
+            cand append 'Append one block to a pad'
+            cand seal 'Seal a pad: no more appends; the stored chain is re-checked first'
+            cand ticket 'Mint a read ticket for a pad (shown once)'
+            cand revoke-ticket 'Revoke a read ticket: it then reads nothing (revoking twice changes nothing)'
+            cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
+            cand read 'Read blocks FROM..=TO of a pad with a read ticket'
+            cand list 'List pads with their state, blocks and head'
+        }
+        &'locker;help;pad;create'= {
+        }
+        &'locker;help;pad;append'= {
+        }
+        &'locker;help;pad;seal'= {
+        }
+        &'locker;help;pad;ticket'= {
+        }
+        &'locker;help;pad;revoke-ticket'= {
+        }
+        &'locker;help;pad;show'= {
+        }
+        &'locker;help;pad;read'= {
+        }
+        &'locker;help;pad;list'= {
+        }
+        &'locker;help;append'= {
+        }
+        &'locker;help;seal'= {
+        }
+        &'locker;help;deposit'= {
+        }
+        &'locker;help;artifact'= {
+            cand publish 'Publish a new version of KEY, if its current version is still the one you read'
+            cand get 'Print KEY''s current content, or that of one version'
+            cand log 'Show every version of KEY, oldest first'
+            cand list 'List the keys of your scope with their current versions'
+        }
+        &'locker;help;artifact;publish'= {
+        }
+        &'locker;help;artifact;get'= {
+        }
+        &'locker;help;artifact;log'= {
+        }
+        &'locker;help;artifact;list'= {
+        }
+        &'locker;help;token'= {
+            cand create 'Create an agent and print its bearer token (shown once)'
+            cand revoke 'Revoke an agent''s token for good (revoking twice changes nothing)'
+            cand list 'List agents with their scopes and states (never their tokens)'
+        }
+        &'locker;help;token;create'= {
+        }
+        &'locker;help;token;revoke'= {
+        }
+        &'locker;help;token;list'= {
+        }
+        &'locker;help;lease'= {
+            cand acquire 'Acquire an exclusive lease on a work item and print its id'
+            cand heartbeat 'Extend a lease by its TTL from now, optionally with progress details'
+            cand complete 'Complete a lease, keeping a result, and print the plan diff'
+            cand release 'Release a lease without completing it, so the work item can be acquired again'
+            cand show 'Show a work item''s newest lease: state, holder, fencing token, attempts, last heartbeat'
+            cand list 'List leases (expired ones are reaped first), optionally only those in one state'
+            cand reap 'Abandon every expired lease in the repository now'
+            cand history 'Show every lease, plan, step and transition of a work item, with an integrity verdict'
+        }
+        &'locker;help;lease;acquire'= {
+        }
+        &'locker;help;lease;heartbeat'= {
+        }
+        &'locker;help;lease;complete'= {
+        }
+        &'locker;help;lease;release'= {
+        }
+        &'locker;help;lease;show'= {
+        }
+        &'locker;help;lease;list'= {
+        }
+        &'locker;help;lease;reap'= {
+        }
+        &'locker;help;lease;history'= {
+        }
+        &'locker;help;manifest'= {
+            cand commit 'Commit a plan of steps under the work item''s current lease'
+            cand show 'Show a work item''s newest plan, or one version of it'
+            cand diff 'Compare the newest plan with the steps logged under the newest lease'
+        }
+        &'locker;help;manifest;commit'= {
+        }
+        &'locker;help;manifest;show'= {
+        }
+        &'locker;help;manifest;diff'= {
+        }
+        &'locker;help;step'= {
+        }
+        &'locker;help;log'= {
+        }
+        &'locker;help;verify'= {
+        }
+        &'locker;help;mcp'= {
+        }
+        &'locker;help;skill'= {
+        }
+        &'locker;help;completions'= {
+        }
+        &'locker;help;util'= {
+            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
+        }
+        &'locker;help;util;generate-docs'= {
+        }
+        &'locker;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

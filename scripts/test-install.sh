@@ -1,0 +1,418 @@
+#!/usr/bin/env bash
+# End-to-end test of install.sh against a real HTTP server on loopback.
+#
+# Builds a release with scripts/release.sh (dev profile by default: same archive layout,
+# faster), serves it and deliberately broken variants of it with `python3 -m http.server`
+# on 127.0.0.1, and runs the shipped (stamped) install.sh against each. A clean install must
+# work; every broken case must fail with a clear message and change nothing: the existing
+# install stays byte-identical and no staging or temporary files are left behind.
+# Prints one PASS/FAIL line per check (SKIP for optional tools this machine lacks) and exits 1
+# if any check failed.
+#
+# Usage: scripts/test-install.sh [--profile dev|release] [--dist DIR]
+#   --dist DIR   reuse a release already built by scripts/release.sh into DIR (no build)
+set -euo pipefail
+
+root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
+profile=dev
+dist=''
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --profile) profile="${2:?--profile needs a value}"; shift 2 ;;
+        --dist) dist="${2:?--dist needs a value}"; shift 2 ;;
+        -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+        *) echo "test-install: unknown argument: $1" >&2; exit 2 ;;
+    esac
+done
+
+for tool in python3 curl tar gzip sha256sum; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "test-install: $tool is needed" >&2; exit 2; }
+done
+
+work="$(mktemp -d)"
+chmod 0755 "$work" # an unprivileged user runs one check
+server_pid=''
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+version="$(cat "$root/VERSION")"
+host="$(rustc -vV | sed -n 's/^host: //p')"
+target="$host"
+prefix="locker-$version-$target"
+asset="$prefix.tar.gz"
+
+# ---- the release ---------------------------------------------------------------------------
+if [ -z "$dist" ]; then
+    dist="$work/dist"
+    "$root/scripts/release.sh" --profile "$profile" --out-dir "$dist" >/dev/null
+fi
+dist="$(CDPATH='' cd -P -- "$dist" && pwd)"
+[ -f "$dist/$asset" ] || { echo "test-install: $dist/$asset is missing" >&2; exit 2; }
+installer="$dist/install.sh"
+
+# ---- the server: one directory per case -----------------------------------------------------
+srv="$work/srv"
+mkdir -p "$srv"
+sum_line() { (cd "$1" && sha256sum "$asset"); }
+make_case() { # NAME: a copy of the release in $srv/NAME
+    mkdir -p "$srv/$1"
+    cp "$dist/$asset" "$dist/SHA256SUMS" "$srv/$1/"
+}
+
+make_case good
+
+make_case corrupt # one byte of the archive flipped; SHA256SUMS still has the original hash
+python3 - "$srv/corrupt/$asset" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(0, 2)
+    middle = f.tell() // 2
+    f.seek(middle)
+    byte = f.read(1)[0]
+    f.seek(middle)
+    f.write(bytes([byte ^ 0x01]))
+PY
+cmp -s "$dist/$asset" "$srv/corrupt/$asset" && { echo "test-install: corruption failed" >&2; exit 2; }
+
+make_case missing-line # SHA256SUMS lists other files only
+grep -v " $asset\$" "$dist/SHA256SUMS" >"$srv/missing-line/SHA256SUMS"
+
+make_case wrong-line # a well-formed line with another file's hash
+{
+    grep -v " $asset\$" "$dist/SHA256SUMS"
+    printf '%s  %s\n' "$(sha256sum "$dist/install.sh" | awk '{print $1}')" "$asset"
+} >"$srv/wrong-line/SHA256SUMS"
+
+make_case dup-line # the right line, twice
+grep " $asset\$" "$dist/SHA256SUMS" >>"$srv/dup-line/SHA256SUMS"
+
+make_case prefix-line # a line for a longer name only (e.g. a .tar.gz.sig)
+{
+    grep -v " $asset\$" "$dist/SHA256SUMS"
+    printf '%s  %s\n' "$(sha256sum "$dist/$asset" | awk '{print $1}')" "$asset.old"
+} >"$srv/prefix-line/SHA256SUMS"
+
+# Archives rebuilt from the real one, each with a correct SHA256SUMS line.
+unpacked="$work/unpacked"
+mkdir -p "$unpacked"
+tar -xzf "$dist/$asset" -C "$unpacked"
+rebuild() { # NAME TAR-ARGS...: an archive made by tar in $unpacked, with a matching SHA256SUMS
+    local name="$1"
+    shift
+    mkdir -p "$srv/$name"
+    (cd "$unpacked" && tar --owner=0 --group=0 -cf "$work/$name.tar" "$@")
+    gzip -n -1 -c "$work/$name.tar" >"$srv/$name/$asset"
+    sum_line "$srv/$name" >"$srv/$name/SHA256SUMS"
+}
+cp "$unpacked/$prefix/locker" "$unpacked/locker"
+rebuild two-lockers "$prefix" locker # a second `locker` at the top level
+rebuild dup-member "$prefix" "$prefix/locker" # the same member twice
+mkdir -p "$unpacked/link/$prefix"
+ln -s /bin/sh "$unpacked/link/$prefix/locker"
+rebuild symlink-member -C link "$prefix/locker" # locker is a symlink
+printf 'not a tarball\n' >"$work/junk"
+mkdir -p "$srv/not-a-tarball"
+cp "$work/junk" "$srv/not-a-tarball/$asset"
+sum_line "$srv/not-a-tarball" >"$srv/not-a-tarball/SHA256SUMS"
+mkdir -p "$srv/wrong-version" # a binary that is not the version the archive claims
+mkdir -p "$work/wv/$prefix"
+printf '#!/bin/sh\necho "locker 9.9.9"\n' >"$work/wv/$prefix/locker"
+chmod 0755 "$work/wv/$prefix/locker"
+(cd "$work/wv" && tar --owner=0 --group=0 -czf "$srv/wrong-version/$asset" "$prefix")
+sum_line "$srv/wrong-version" >"$srv/wrong-version/SHA256SUMS"
+chmod -R a+rX "$srv" "$dist"
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+python3 -m http.server --bind 127.0.0.1 --directory "$srv" "$port" >"$work/http.log" 2>&1 &
+server_pid=$!
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 50); do
+    curl -fsS -o /dev/null "$base/good/SHA256SUMS" 2>/dev/null && break
+    sleep 0.1
+done
+curl -fsS -o /dev/null "$base/good/SHA256SUMS" || { echo "test-install: the HTTP server did not start" >&2; exit 2; }
+
+# ---- helpers ---------------------------------------------------------------------------------
+failures=0
+pass() { echo "PASS $1"; }
+fail() {
+    echo "FAIL $1: $2"
+    failures=$((failures + 1))
+    if [ -f "$work/out" ]; then sed 's/^/    | /' "$work/out"; fi
+}
+
+# Sets h to a new, empty home directory (HOME/.local/bin is the bin dir, HOME/.local/share
+# the data dir), with its own TMPDIR.
+n=0
+new_home() {
+    n=$((n + 1))
+    h="$work/home$n"
+    mkdir -p "$h" "$work/tmp$n"
+    chmod 0755 "$h"
+    chmod 1777 "$work/tmp$n"
+}
+
+# Runs the installer with a clean environment; extra VAR=VALUE words go before it.
+# Output (stdout and stderr) lands in $work/out; returns the installer's status.
+run_installer() { # HOME [VAR=VALUE...] -- ARGS...
+    local h="$1"
+    shift
+    local vars=()
+    while [ "$1" != -- ]; do vars+=("$1"); shift; done
+    shift
+    local tmpdir="$work/tmp${h##*home}"
+    env -i HOME="$h" PATH="$PATH" TMPDIR="$tmpdir" LC_ALL=C "${vars[@]}" \
+        sh "$installer" "$@" >"$work/out" 2>&1
+}
+
+# Everything under DIR: paths, types and the SHA-256 of every file.
+snapshot() {
+    (
+        cd "$1"
+        find . -type d | LC_ALL=C sort | sed 's/^/d /'
+        find . -type l | LC_ALL=C sort | sed 's/^/l /'
+        find . -type f -exec sha256sum {} + | LC_ALL=C sort -k 2
+        find . -type f -perm -u+x | LC_ALL=C sort | sed 's/^/x /'
+    )
+}
+
+leftovers() { # HOME: staging or temporary files left behind
+    find "$1" "$work/tmp${1##*home}" -name '.locker-install.*' -o -name 'locker-install.*' \
+        | grep . || true
+}
+
+# Sets h to a home with locker already installed from the good release (a copy of the clean
+# install's home): the existing install that failed runs must leave alone.
+template=''
+installed_home() {
+    new_home
+    if [ -z "$template" ]; then
+        fail "setup" "no clean install to copy"
+        return 1
+    fi
+    cp -Rp "$template/.local" "$h/"
+}
+
+# Expects the installer to fail with MESSAGE (an ERE) and to change nothing in HOME.
+expect_refusal() { # CHECK HOME MESSAGE [VAR=VALUE...] -- ARGS...
+    local check="$1" h="$2" message="$3"
+    shift 3
+    local before after status=0
+    before="$(snapshot "$h")"
+    run_installer "$h" "$@" || status=$?
+    after="$(snapshot "$h")"
+    if [ "$status" -eq 0 ]; then
+        fail "$check" "the installer exited 0"
+    elif ! grep -Eq "error: .*$message" "$work/out"; then
+        fail "$check" "exit $status, but the output does not match /$message/"
+    elif [ "$before" != "$after" ]; then
+        fail "$check" "the home directory changed: $(diff <(echo "$before") <(echo "$after") | head -5 | tr '\n' ' ')"
+    elif [ -n "$(leftovers "$h")" ]; then
+        fail "$check" "left behind: $(leftovers "$h" | tr '\n' ' ')"
+    elif [ -f "$h/.local/bin/locker" ] && ! cmp -s "$h/.local/bin/locker" "$unpacked/$prefix/locker"; then
+        fail "$check" "the installed binary is not byte-identical"
+    else
+        pass "$check (exit $status: $(grep -E '^locker-install: error:' "$work/out" | head -1 | sed 's/^locker-install: error: //'))"
+    fi
+}
+
+# ---- checks ----------------------------------------------------------------------------------
+echo "test-install: locker $version for $target from $base (release in $dist)"
+
+# A clean install into an empty home.
+new_home
+if ! run_installer "$h" -- --base-url "$base/good"; then
+    fail "clean install" "the installer failed"
+elif [ "$("$h/.local/bin/locker" --version)" != "locker $version" ]; then
+    fail "clean install" "the installed binary does not report locker $version"
+elif ! grep -qx "locker $version" "$work/out"; then
+    fail "clean install" "the installer did not run the installed binary"
+elif ! cmp -s "$h/.local/share/man/man1/locker.1" "$root/man/locker.1"; then
+    fail "clean install" "man/locker.1 was not installed"
+elif [ "$(find "$h/.local/share/man/man1" -name 'locker*.1' | wc -l)" -ne "$(find "$root/man" -name '*.1' | wc -l)" ]; then
+    fail "clean install" "not every man page was installed"
+elif ! cmp -s "$h/.local/share/bash-completion/completions/locker" "$root/completions/locker.bash" \
+    || ! cmp -s "$h/.local/share/zsh/site-functions/_locker" "$root/completions/_locker" \
+    || ! cmp -s "$h/.local/share/fish/vendor_completions.d/locker.fish" "$root/completions/locker.fish"; then
+    fail "clean install" "the completions were not installed"
+elif [ -n "$(leftovers "$h")" ]; then
+    fail "clean install" "left behind: $(leftovers "$h" | tr '\n' ' ')"
+elif [ "$(stat -c %a "$h/.local/bin/locker" 2>/dev/null || stat -f %Lp "$h/.local/bin/locker")" != 755 ]; then
+    fail "clean install" "the binary's mode is not 0755"
+else
+    template="$h"
+    pass "clean install (binary, $(find "$h/.local/share/man/man1" -name '*.1' | wc -l | tr -d ' ') man pages, bash/zsh/fish completions)"
+fi
+
+# Installing the same release again over an existing install works and changes no bytes.
+installed_home && {
+    before="$(snapshot "$h")"
+    if run_installer "$h" -- --base-url "$base/good" && [ "$before" = "$(snapshot "$h")" ] \
+        && [ -z "$(leftovers "$h")" ]; then
+        pass "reinstall over an existing install"
+    else
+        fail "reinstall over an existing install" "it failed or changed bytes"
+    fi
+}
+
+# --help downloads nothing and changes nothing.
+installed_home && {
+    before="$(snapshot "$h")"
+    requests="$(grep -c 'GET ' "$work/http.log" || true)"
+    if run_installer "$h" -- --help --base-url "$base/good" \
+        && grep -q 'LOCKER_INSECURE_SKIP_CHECKSUM' "$work/out" \
+        && [ "$before" = "$(snapshot "$h")" ] \
+        && [ "$requests" = "$(grep -c 'GET ' "$work/http.log" || true)" ]; then
+        pass "--help explains and changes nothing"
+    else
+        fail "--help explains and changes nothing" "it failed or changed something"
+    fi
+}
+
+installed_home && expect_refusal "one-byte-corrupted archive" "$h" \
+    'checksum mismatch' -- --base-url "$base/corrupt"
+installed_home && expect_refusal "missing checksum line" "$h" \
+    "SHA256SUMS has no line for $asset" -- --base-url "$base/missing-line"
+installed_home && expect_refusal "wrong checksum line" "$h" \
+    'checksum mismatch' -- --base-url "$base/wrong-line"
+installed_home && expect_refusal "duplicated checksum line" "$h" \
+    "SHA256SUMS has 2 lines for $asset" -- --base-url "$base/dup-line"
+installed_home && expect_refusal "checksum line for a longer name only" "$h" \
+    "SHA256SUMS has no line for $asset" -- --base-url "$base/prefix-line"
+installed_home && expect_refusal "archive with two locker files" "$h" \
+    'must hold exactly one file named locker' -- --base-url "$base/two-lockers"
+installed_home && expect_refusal "archive with a duplicated locker member" "$h" \
+    'must hold exactly one file named locker' -- --base-url "$base/dup-member"
+installed_home && expect_refusal "archive whose locker is a symlink" "$h" \
+    'is not exactly one regular file' -- --base-url "$base/symlink-member"
+installed_home && expect_refusal "archive that is not a tarball" "$h" \
+    'is not a readable .tar.gz: .*not in gzip format' -- --base-url "$base/not-a-tarball"
+installed_home && expect_refusal "binary reporting another version" "$h" \
+    'reports "locker 9.9.9"' -- --base-url "$base/wrong-version"
+installed_home && expect_refusal "release missing from the server" "$h" \
+    'cannot download' -- --base-url "$base/no-such-release"
+
+# Unsupported OS and CPU: a fake uname first on PATH.
+fake="$work/fake-uname"
+mkdir -p "$fake/os" "$fake/cpu"
+cat >"$fake/os/uname" <<'SH'
+#!/bin/sh
+case "$1" in -m) echo x86_64 ;; *) echo FreeBSD ;; esac
+SH
+cat >"$fake/cpu/uname" <<'SH'
+#!/bin/sh
+case "$1" in -m) echo riscv64 ;; *) echo Linux ;; esac
+SH
+chmod 0755 "$fake/os/uname" "$fake/cpu/uname"
+installed_home && expect_refusal "unsupported OS" "$h" 'unsupported OS: FreeBSD' \
+    PATH="$fake/os:$PATH" -- --base-url "$base/good"
+installed_home && expect_refusal "unsupported CPU" "$h" 'unsupported CPU: riscv64' \
+    PATH="$fake/cpu:$PATH" -- --base-url "$base/good"
+
+# No SHA-256 tool: PATH holds only the other commands install.sh uses (if it starts using
+# one more, this check fails with "not found" instead of the expected message).
+nosha="$work/nosha-bin"
+mkdir -p "$nosha"
+for tool in sh uname curl tar gzip awk mktemp grep tr head dirname chmod mkdir mv rm id cat; do
+    ln -s "$(command -v "$tool")" "$nosha/$tool"
+done
+installed_home && expect_refusal "no SHA-256 tool on PATH" "$h" 'no SHA-256 tool found' \
+    PATH="$nosha" -- --base-url "$base/good"
+
+# Plain http to anything but loopback is refused before any download.
+installed_home && expect_refusal "plain http to a non-loopback host" "$h" \
+    'refusing plain http' -- --base-url "http://127.0.0.1.example.com:$port/good"
+
+# A symlinked bin directory is refused.
+installed_home && {
+    mkdir -p "$h/real-bin"
+    ln -s "$h/real-bin" "$h/link-bin"
+    expect_refusal "symlinked bin directory" "$h" 'is a symlink' -- \
+        --base-url "$base/good" --bin-dir "$h/link-bin/"
+}
+
+# An unwritable bin directory (holding an existing binary). root can write anywhere, so as
+# root the installer runs as nobody.
+installed_home && {
+    chmod 0555 "$h/.local/bin"
+    if [ "$(id -u)" -eq 0 ]; then
+        if command -v setpriv >/dev/null 2>&1; then
+            installer_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+        else
+            installer_cmd=()
+            fail "unwritable bin directory" "running as root without setpriv: cannot drop privileges"
+        fi
+    else
+        installer_cmd=()
+    fi
+    if [ "$(id -u)" -ne 0 ] || [ "${#installer_cmd[@]}" -gt 0 ]; then
+        before="$(snapshot "$h")"
+        status=0
+        (cd "$work" && env -i HOME="$h" PATH="$PATH" TMPDIR="$work/tmp${h##*home}" LC_ALL=C \
+            "${installer_cmd[@]}" sh "$installer" --base-url "$base/good") >"$work/out" 2>&1 || status=$?
+        if [ "$status" -eq 0 ]; then
+            fail "unwritable bin directory" "the installer exited 0"
+        elif ! grep -q "error: cannot write to $h/.local/bin" "$work/out"; then
+            fail "unwritable bin directory" "exit $status without the expected message"
+        elif [ "$before" != "$(snapshot "$h")" ] || [ -n "$(leftovers "$h")" ]; then
+            fail "unwritable bin directory" "something changed"
+        else
+            pass "unwritable bin directory (exit $status: $(grep -E '^locker-install: error:' "$work/out" | head -1 | sed 's/^locker-install: error: //'))"
+        fi
+    fi
+    chmod 0755 "$h/.local/bin"
+}
+
+# Other downloaders and hash tools: wget with shasum, curl with openssl (PATH holds only the
+# commands install.sh uses).
+for combo in wget:shasum curl:openssl; do
+    set -- "${combo%:*}" "${combo#*:}"
+    if ! command -v "$1" >/dev/null 2>&1 || ! command -v "$2" >/dev/null 2>&1; then
+        echo "SKIP clean install with $1 and $2 ($1 or $2 is not installed here)"
+        continue
+    fi
+    only="$work/only-$1-$2"
+    mkdir -p "$only"
+    for tool in sh uname "$1" "$2" tar gzip awk mktemp grep tr head dirname chmod mkdir mv rm id cat; do
+        ln -s "$(command -v "$tool")" "$only/$tool"
+    done
+    if [ "$2" = shasum ]; then ln -s "$(command -v perl)" "$only/perl"; fi
+    new_home
+    if run_installer "$h" PATH="$only" -- --base-url "$base/good" \
+        && grep -q "verified SHA-256 .*($2)" "$work/out" \
+        && [ "$("$h/.local/bin/locker" --version)" = "locker $version" ] && [ -z "$(leftovers "$h")" ]; then
+        pass "clean install with $1 and $2"
+    else
+        fail "clean install with $1 and $2" "it did not install"
+    fi
+done
+
+# Directories with spaces in their names.
+new_home
+if run_installer "$h" -- --base-url "$base/good" --bin-dir "$h/my bin" --data-dir "$h/my share" \
+    && [ "$("$h/my bin/locker" --version)" = "locker $version" ] \
+    && [ -f "$h/my share/man/man1/locker.1" ] && [ -z "$(leftovers "$h")" ]; then
+    pass "directories with spaces"
+else
+    fail "directories with spaces" "it did not install"
+fi
+
+# The explicit escape hatch: LOCKER_INSECURE_SKIP_CHECKSUM=1 installs without SHA256SUMS,
+# loudly.
+new_home
+if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/missing-line" \
+    && grep -q 'WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying' "$work/out" \
+    && [ "$("$h/.local/bin/locker" --version)" = "locker $version" ]; then
+    pass "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning"
+else
+    fail "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning" "it did not"
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "test-install: $failures check(s) FAILED"
+    exit 1
+fi
+echo "test-install: all checks passed"
