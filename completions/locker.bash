@@ -52,6 +52,9 @@ _locker() {
             locker,seal)
                 cmd="locker__subcmd__seal"
                 ;;
+            locker,serve)
+                cmd="locker__subcmd__serve"
+                ;;
             locker,skill)
                 cmd="locker__subcmd__skill"
                 ;;
@@ -132,6 +135,9 @@ _locker() {
                 ;;
             locker__subcmd__help,seal)
                 cmd="locker__subcmd__help__subcmd__seal"
+                ;;
+            locker__subcmd__help,serve)
+                cmd="locker__subcmd__help__subcmd__serve"
                 ;;
             locker__subcmd__help,skill)
                 cmd="locker__subcmd__help__subcmd__skill"
@@ -404,7 +410,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --scope --help --version init pad append seal deposit artifact token lease manifest step log verify mcp skill completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify mcp skill serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -415,6 +421,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -430,7 +440,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__append)
-            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --scope --help"
+            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -464,6 +474,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -476,7 +490,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact)
-            opts="-R -q -h --repo --json --quiet --scope --help publish get log list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help publish get log list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -487,6 +501,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -502,7 +520,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__get)
-            opts="-R -q -h --version --repo --json --quiet --scope --help"
+            opts="-R -q -h --version --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -517,6 +535,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -616,7 +638,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__list)
-            opts="-n -R -q -h --after --limit --repo --json --quiet --scope --help"
+            opts="-n -R -q -h --after --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -639,6 +661,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -654,7 +680,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__log)
-            opts="-n -R -q -h --after --limit --repo --json --quiet --scope --help"
+            opts="-n -R -q -h --after --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -680,6 +706,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -692,7 +722,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__publish)
-            opts="-d -R -q -h --data --expect --op --fence --repo --json --quiet --scope --help"
+            opts="-d -R -q -h --data --expect --op --fence --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,6 +756,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -738,7 +772,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__completions)
-            opts="-R -q -h --repo --json --quiet --scope --help bash elvish fish powershell zsh"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -749,6 +783,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -764,7 +802,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__deposit)
-            opts="-R -q -h --envelope --artifact --ttl --repo --json --quiet --scope --help"
+            opts="-R -q -h --envelope --artifact --ttl --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -790,6 +828,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -802,7 +844,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify mcp skill completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify mcp skill serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1305,6 +1347,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__skill)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1432,7 +1488,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__init)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1443,6 +1499,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1458,7 +1518,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease)
-            opts="-R -q -h --repo --json --quiet --scope --help acquire heartbeat complete release show list reap history help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help acquire heartbeat complete release show list reap history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1469,6 +1529,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1484,7 +1548,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__acquire)
-            opts="-R -q -h --ttl --holder --reopen --repo --json --quiet --scope --help"
+            opts="-R -q -h --ttl --holder --reopen --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1506,6 +1570,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1518,7 +1586,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__complete)
-            opts="-R -q -h --lease --result --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --result --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1540,6 +1608,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1552,7 +1624,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__heartbeat)
-            opts="-R -q -h --lease --details --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --details --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1571,6 +1643,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1726,7 +1802,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__history)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1737,6 +1813,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1752,7 +1832,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__list)
-            opts="-R -q -h --state --limit --repo --json --quiet --scope --help"
+            opts="-R -q -h --state --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1774,6 +1854,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1786,7 +1870,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__reap)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1797,6 +1881,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1812,7 +1900,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__release)
-            opts="-R -q -h --lease --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1830,6 +1918,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1842,7 +1934,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__show)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1853,6 +1945,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1868,7 +1964,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__log)
-            opts="-n -R -q -h --kind --subject --actor --scope --limit --after --before --reverse --repo --json --quiet --help"
+            opts="-n -R -q -h --kind --subject --actor --scope --limit --after --before --reverse --repo --json --quiet --remote --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1914,6 +2010,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1922,7 +2022,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest)
-            opts="-R -q -h --repo --json --quiet --scope --help commit show diff help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help commit show diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1933,6 +2033,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1948,7 +2052,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest__subcmd__commit)
-            opts="-R -q -h --file --lease --repo --json --quiet --scope --help"
+            opts="-R -q -h --file --lease --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1970,6 +2074,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1982,7 +2090,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest__subcmd__diff)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1993,6 +2101,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2078,7 +2190,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest__subcmd__show)
-            opts="-R -q -h --version --repo --json --quiet --scope --help"
+            opts="-R -q -h --version --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2096,6 +2208,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2108,7 +2224,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__mcp)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2119,6 +2235,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2134,7 +2254,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad)
-            opts="-R -q -h --repo --json --quiet --scope --help create append seal ticket revoke-ticket show read list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help create append seal ticket revoke-ticket show read list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2145,6 +2265,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2160,7 +2284,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__append)
-            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --scope --help"
+            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2194,6 +2318,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2206,7 +2334,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__create)
-            opts="-R -q -h --ttl --max-blocks --repo --json --quiet --scope --help"
+            opts="-R -q -h --ttl --max-blocks --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2225,6 +2353,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2380,7 +2512,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__list)
-            opts="-R -q -h --state --limit --repo --json --quiet --scope --help"
+            opts="-R -q -h --state --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2402,6 +2534,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2414,7 +2550,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__read)
-            opts="-R -q -h --from --to --raw --ticket --ticket-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --from --to --raw --ticket --ticket-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2444,6 +2580,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2456,7 +2596,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__revoke__subcmd__ticket)
-            opts="-R -q -h --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2475,6 +2615,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2490,7 +2634,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__seal)
-            opts="-R -q -h --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2512,6 +2656,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2524,7 +2672,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__show)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2535,6 +2683,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2550,7 +2702,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__ticket)
-            opts="-R -q -h --type --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --type --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2576,6 +2728,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2588,7 +2744,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__seal)
-            opts="-R -q -h --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2610,6 +2766,60 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__serve)
+            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2622,7 +2832,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__skill)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2633,6 +2843,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2648,7 +2862,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__step)
-            opts="-R -q -h --lease --planned --executed --gate --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --planned --executed --gate --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2678,6 +2892,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2690,7 +2908,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token)
-            opts="-R -q -h --repo --json --quiet --scope --help create revoke list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help create revoke list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2701,6 +2919,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2716,7 +2938,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__create)
-            opts="-R -q -h --agent --repo --json --quiet --scope --help"
+            opts="-R -q -h --agent --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2731,6 +2953,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2816,7 +3042,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__list)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2827,6 +3053,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2842,7 +3072,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__revoke)
-            opts="-R -q -h --agent --repo --json --quiet --scope --help"
+            opts="-R -q -h --agent --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2860,6 +3090,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2872,7 +3106,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__util)
-            opts="-R -q -h --repo --json --quiet --scope --help generate-docs help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2883,6 +3117,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2898,7 +3136,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__util__subcmd__generate__subcmd__docs)
-            opts="-R -q -h --out-dir --repo --json --quiet --scope --help"
+            opts="-R -q -h --out-dir --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2913,6 +3151,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2970,7 +3212,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --expect-head --repo --json --quiet --scope --help"
+            opts="-R -q -h --expect-head --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2985,6 +3227,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::OpError;
+use crate::mcp::Backend;
 
 /// Serve locker's operations as MCP tools over stdio, for agents
 ///
@@ -22,18 +22,13 @@ use crate::ops::OpError;
 pub struct McpArgs {}
 
 pub fn run(ctx: &mut Ctx, _a: &McpArgs) -> CmdResult {
-    if std::env::var_os("LOCKER_URL").is_some_and(|u| !u.is_empty()) {
-        return Err(OpError::usage(
-            "LOCKER_URL is set, but `locker mcp` does not talk to a server yet: it works on a \
-             local repository only",
-        )
-        .hint("Unset LOCKER_URL to serve the local repository (`-R PATH` or `LOCKER_DIR`).")
-        .into());
-    }
     let identity =
         crate::mcp::Identity { token: ctx.token.clone(), scope: ctx.global.scope.clone() };
-    let server =
-        crate::mcp::Server::new(ctx.location()?, identity, ctx.clock.clone(), ctx.settings);
+    let backend = match ctx.remote()? {
+        Some(client) => Backend::Remote(client),
+        None => Backend::local(ctx.location()?),
+    };
+    let server = crate::mcp::Server::new(backend, identity, ctx.clock.clone(), ctx.settings);
     crate::mcp::serve_stdio(server)?;
     Ok(ExitCode::SUCCESS)
 }

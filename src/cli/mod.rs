@@ -9,6 +9,7 @@ mod log;
 mod manifest;
 mod mcp;
 mod pad;
+mod serve;
 mod skill;
 mod step;
 mod token;
@@ -22,6 +23,7 @@ use std::sync::Arc;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
+use crate::client::Client;
 use crate::domain::secret::Secret;
 use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
@@ -53,11 +55,6 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "How long a read_once ticket keeps reading after its first read (default 600).",
     ),
     ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
-    (
-        "LOCKER_URL",
-        "The URL of a locker serve. locker mcp refuses to start while it is set: it serves \
-         only a local repository so far.",
-    ),
 ];
 
 /// The `--help` epilogue: the exit-code table, built from [`EXIT_CODES`] and wrapped with a
@@ -113,6 +110,10 @@ pub struct GlobalArgs {
     /// Print no status lines, only data
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Run pad and verify commands against the `locker serve` at URL instead of a local
+    /// repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
+    #[arg(long, global = true, env = "LOCKER_URL", value_name = "URL")]
+    pub remote: Option<String>,
     /// Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the
     /// token's scope is the only one allowed
     #[arg(long, global = true, value_name = "NAME")]
@@ -142,6 +143,7 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     Mcp(mcp::McpArgs),
     Skill(skill::SkillArgs),
+    Serve(serve::ServeArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -193,6 +195,24 @@ impl Ctx {
 
     pub fn clock(&self) -> &dyn Clock {
         self.clock.as_ref()
+    }
+
+    /// The clock, shared (for the server's threads).
+    pub fn shared_clock(&self) -> Arc<dyn Clock> {
+        Arc::clone(&self.clock)
+    }
+
+    /// The operation settings (read lease and the like).
+    pub fn settings(&self) -> ops::Settings {
+        self.settings
+    }
+
+    /// The remote server, when `--remote` or `LOCKER_URL` names one.
+    pub fn remote(&self) -> Result<Option<Client>, OpError> {
+        match self.global.remote.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(url) => Client::new(url).map(Some),
+        }
     }
 
     fn location(&self) -> Result<Location, OpError> {
@@ -309,6 +329,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Verify(a) => verify::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),
         Command::Skill(a) => skill::run(ctx, &a),
+        Command::Serve(a) => serve::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

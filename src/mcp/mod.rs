@@ -21,6 +21,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData, ServiceExt as _};
 
+use crate::client::Client;
 use crate::domain::secret::Secret;
 use crate::ops::{self, Clock, OpError, OpResult, Settings};
 use crate::repo::{Location, Repo};
@@ -46,27 +47,38 @@ pub struct Identity {
     pub scope: Option<String>,
 }
 
-/// The MCP server: where the repository is, who acts, the clock, and the repository once
-/// opened.
+/// Where the tools' state lives: a local repository (found like every command's, opened at
+/// the first tool call), or a `locker serve` (`LOCKER_URL` / `--remote`).
+pub enum Backend {
+    Local { location: Location, repo: Mutex<Option<Repo>> },
+    Remote(Client),
+}
+
+impl Backend {
+    /// The repository at `location`, opened at the first tool call (so a client can start the
+    /// server before `locker init` and get a clear error from each tool until then).
+    pub fn local(location: Location) -> Self {
+        Self::Local { location, repo: Mutex::new(None) }
+    }
+}
+
+/// The MCP server: where the state lives, who acts, the clock, and the tools.
 pub struct Server {
-    location: Location,
+    backend: Backend,
     identity: Identity,
     clock: Arc<dyn Clock>,
     settings: Settings,
-    repo: Mutex<Option<Repo>>,
     tools: Vec<tools::ToolDef>,
 }
 
 impl Server {
-    /// A server on the repository at `location` (opened at the first tool call, so a client
-    /// can start it before `locker init` and get a clear error from each tool until then).
     pub fn new(
-        location: Location,
+        backend: Backend,
         identity: Identity,
         clock: Arc<dyn Clock>,
         settings: Settings,
     ) -> Self {
-        Self { location, identity, clock, settings, repo: Mutex::new(None), tools: tools::all() }
+        Self { backend, identity, clock, settings, tools: tools::all() }
     }
 
     /// The tools this server offers, in a fixed order.
@@ -74,14 +86,23 @@ impl Server {
         self.tools.iter().map(|t| t.tool.clone()).collect()
     }
 
-    /// Runs `f` with an operations context on the repository, acting as [`Identity`] says
-    /// (resolved at every call, so a revoked token stops working at once).
-    fn with_ops<T>(&self, f: impl FnOnce(&mut ops::Ctx<'_>) -> OpResult<T>) -> OpResult<T> {
-        let mut guard = self.repo.lock().map_err(|_| {
+    /// Runs one operation: `local` with an operations context on the repository, acting as
+    /// [`Identity`] says (resolved at every call, so a revoked token stops working at once),
+    /// or `remote` with the server's client and the token to present.
+    fn run<T>(
+        &self,
+        local: impl FnOnce(&mut ops::Ctx<'_>) -> OpResult<T>,
+        remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
+    ) -> OpResult<T> {
+        let (location, repo) = match &self.backend {
+            Backend::Remote(client) => return remote(client, self.identity.token.as_ref()),
+            Backend::Local { location, repo } => (location, repo),
+        };
+        let mut guard = repo.lock().map_err(|_| {
             OpError::internal("a previous tool call panicked while holding the repository")
         })?;
         if guard.is_none() {
-            *guard = Some(Repo::open(&self.location)?);
+            *guard = Some(Repo::open(location)?);
         }
         let repo = guard.as_mut().expect("opened above");
         let actor = ops::token::actor_for(
@@ -91,7 +112,7 @@ impl Server {
         )?;
         let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
         ctx.settings = self.settings;
-        f(&mut ctx)
+        local(&mut ctx)
     }
 
     fn call(&self, request: CallToolRequestParams) -> Result<CallToolResult, ErrorData> {

@@ -337,7 +337,10 @@ fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
         };
         blocks.push(DepositBlock { payload, content_type: content_type.to_owned() });
     }
-    server.with_ops(|ctx| pad::deposit(ctx, &envelope, &blocks, a.ttl_seconds))
+    server.run(
+        |ctx| pad::deposit(ctx, &envelope, &blocks, a.ttl_seconds),
+        |c, _| c.deposit(&envelope, &blocks, a.ttl_seconds),
+    )
 }
 
 const CREATE: &str = "Create an empty pad and get its write_key (appends, seals, mints tickets) \
@@ -363,7 +366,7 @@ fn create(server: &Server, a: CreateIn) -> OpResult<PadCreated> {
     no_payment(a.payment_tx_hash.as_ref())?;
     let limits = PadLimits::new(a.ttl_seconds, a.max_blocks)
         .map_err(|e| OpError::unprocessable(e.to_string()))?;
-    server.with_ops(|ctx| pad::create(ctx, limits))
+    server.run(|ctx| pad::create(ctx, limits), |c, _| c.create(limits))
 }
 
 const APPEND: &str = "Append one block to an open pad. Returns the block's seq and curr_hash \
@@ -398,7 +401,10 @@ fn append(server: &Server, a: AppendIn) -> OpResult<Appended> {
         _ => return Err(OpError::bad_request("payload must be a string, an object or an array")),
     };
     let key = Secret::new(&a.write_key);
-    server.with_ops(|ctx| pad::append(ctx, &a.pad_id, Some(&key), &payload, Some(&a.content_type)))
+    server.run(
+        |ctx| pad::append(ctx, &a.pad_id, Some(&key), &payload, Some(&a.content_type)),
+        |c, _| c.append(&a.pad_id, Some(&key), &payload, Some(&a.content_type)),
+    )
 }
 
 const SEAL: &str = "Seal a pad: no more appends, ever. The stored chain is re-checked first and \
@@ -417,7 +423,7 @@ struct SealIn {
 
 fn seal(server: &Server, a: SealIn) -> OpResult<Sealed> {
     let key = Secret::new(&a.write_key);
-    server.with_ops(|ctx| pad::seal(ctx, &a.pad_id, Some(&key)))
+    server.run(|ctx| pad::seal(ctx, &a.pad_id, Some(&key)), |c, _| c.seal(&a.pad_id, Some(&key)))
 }
 
 const MANIFEST: &str = "Show a pad's manifest (state, block_count, total_bytes, head_hash, \
@@ -459,22 +465,32 @@ fn read_verified(
     // A malformed expected head fails before anything is read (a read can open a lease).
     integrity::check_expected_format(pad_id, expected)?;
     let ticket = Secret::new(ticket);
-    server.with_ops(|ctx| {
-        let manifest = pad::manifest(ctx, pad_id)?;
-        let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
-            pad::read(ctx, pad_id, Some(&ticket), Some(from), Some(to))
-        })?;
-        match fetched {
-            Ok(blocks) => {
-                let integrity =
-                    integrity::check(&manifest, &blocks, expected).into_result(&manifest.pad_id)?;
-                Ok((manifest, integrity, blocks))
-            }
-            Err((cause, detail)) => {
-                Err(integrity::retrieval_failed(&manifest.pad_id, cause, &detail, expected))
-            }
+    let (manifest, fetched) = server.run(
+        |ctx| {
+            let manifest = pad::manifest(ctx, pad_id)?;
+            let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
+                pad::read(ctx, pad_id, Some(&ticket), Some(from), Some(to))
+            })?;
+            Ok((manifest, fetched))
+        },
+        |c, _| {
+            let manifest = c.manifest(pad_id)?;
+            let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
+                c.read(pad_id, Some(&ticket), Some(from), Some(to))
+            })?;
+            Ok((manifest, fetched))
+        },
+    )?;
+    match fetched {
+        Ok(blocks) => {
+            let integrity =
+                integrity::check(&manifest, &blocks, expected).into_result(&manifest.pad_id)?;
+            Ok((manifest, integrity, blocks))
         }
-    })
+        Err((cause, detail)) => {
+            Err(integrity::retrieval_failed(&manifest.pad_id, cause, &detail, expected))
+        }
+    }
 }
 
 fn manifest(server: &Server, a: ManifestIn) -> OpResult<VerifiedManifest> {
@@ -485,7 +501,8 @@ fn manifest(server: &Server, a: ManifestIn) -> OpResult<VerifiedManifest> {
             Ok(VerifiedManifest { manifest, integrity })
         }
         None => {
-            let manifest = server.with_ops(|ctx| pad::manifest(ctx, &a.pad_id))?;
+            let manifest =
+                server.run(|ctx| pad::manifest(ctx, &a.pad_id), |c, _| c.manifest(&a.pad_id))?;
             let integrity = integrity::unchecked(expected).into_result(&manifest.pad_id)?;
             Ok(VerifiedManifest { manifest, integrity })
         }
@@ -578,7 +595,10 @@ fn default_ticket_type() -> TicketType {
 
 fn mint_ticket(server: &Server, a: MintIn) -> OpResult<TicketMinted> {
     let key = Secret::new(&a.write_key);
-    server.with_ops(|ctx| pad::mint_ticket(ctx, &a.pad_id, Some(&key), a.ticket_type))
+    server.run(
+        |ctx| pad::mint_ticket(ctx, &a.pad_id, Some(&key), a.ticket_type),
+        |c, _| c.mint_ticket(&a.pad_id, Some(&key), a.ticket_type),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -633,7 +653,7 @@ fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published
         content: &content,
         fence: fence.as_ref(),
     };
-    server.with_ops(|ctx| artifact::publish(ctx, &req))
+    server.run(|ctx| artifact::publish(ctx, &req), |c, t| c.artifact_publish(t, &req))
 }
 
 const ARTIFACT_GET: &str = "Read an artifact's current version, or one version, with its \
@@ -653,7 +673,10 @@ struct ArtifactGetIn {
 }
 
 fn artifact_get(server: &Server, a: ArtifactGetIn) -> OpResult<ArtifactView> {
-    server.with_ops(|ctx| artifact::get(ctx, &a.key, a.version))
+    server.run(
+        |ctx| artifact::get(ctx, &a.key, a.version),
+        |c, t| c.artifact_get(t, &a.key, a.version),
+    )
 }
 
 const ARTIFACT_LOG: &str = "List every version of an artifact, oldest first: version, sha256, \
@@ -678,7 +701,10 @@ fn default_artifact_limit() -> u64 {
 }
 
 fn artifact_log(server: &Server, a: ArtifactLogIn) -> OpResult<ArtifactLog> {
-    server.with_ops(|ctx| artifact::log(ctx, &a.key, a.after, a.limit))
+    server.run(
+        |ctx| artifact::log(ctx, &a.key, a.after, a.limit),
+        |c, t| c.artifact_log(t, &a.key, a.after, a.limit),
+    )
 }
 
 const ARTIFACT_LIST: &str = "List the artifact keys of your scope, sorted, with each one's \
@@ -701,7 +727,10 @@ fn default_key_limit() -> u64 {
 }
 
 fn artifact_list(server: &Server, a: ArtifactListIn) -> OpResult<ArtifactList> {
-    server.with_ops(|ctx| artifact::list(ctx, a.after.as_deref(), a.limit))
+    server.run(
+        |ctx| artifact::list(ctx, a.after.as_deref(), a.limit),
+        |c, t| c.artifact_list(t, a.after.as_deref(), a.limit),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -741,8 +770,10 @@ fn default_lease_ttl() -> i64 {
 }
 
 fn lease_acquire(server: &Server, a: LeaseAcquireIn) -> OpResult<Acquired> {
-    server
-        .with_ops(|ctx| lease::acquire(ctx, &a.work, a.ttl_seconds, a.holder.as_deref(), a.reopen))
+    server.run(
+        |ctx| lease::acquire(ctx, &a.work, a.ttl_seconds, a.holder.as_deref(), a.reopen),
+        |c, t| c.lease_acquire(t, &a.work, a.ttl_seconds, a.holder.as_deref(), a.reopen),
+    )
 }
 
 const LEASE_HEARTBEAT: &str = "Extend your lease on a work item by its TTL from now, optionally \
@@ -763,7 +794,10 @@ struct LeaseHeartbeatIn {
 }
 
 fn lease_heartbeat(server: &Server, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
-    server.with_ops(|ctx| lease::heartbeat(ctx, &a.work, &a.lease_id, a.details.as_deref()))
+    server.run(
+        |ctx| lease::heartbeat(ctx, &a.work, &a.lease_id, a.details.as_deref()),
+        |c, t| c.lease_heartbeat(t, &a.work, &a.lease_id, a.details.as_deref()),
+    )
 }
 
 const LEASE_COMPLETE: &str = "Complete your lease on a work item, keeping a result text, and get \
@@ -784,7 +818,10 @@ struct LeaseCompleteIn {
 }
 
 fn lease_complete(server: &Server, a: LeaseCompleteIn) -> OpResult<Completed> {
-    server.with_ops(|ctx| lease::complete(ctx, &a.work, &a.lease_id, a.result.as_deref()))
+    server.run(
+        |ctx| lease::complete(ctx, &a.work, &a.lease_id, a.result.as_deref()),
+        |c, t| c.lease_complete(t, &a.work, &a.lease_id, a.result.as_deref()),
+    )
 }
 
 const LEASE_RELEASE: &str = "Give up your lease on a work item without completing it, so another \
@@ -801,7 +838,10 @@ struct LeaseReleaseIn {
 }
 
 fn lease_release(server: &Server, a: LeaseReleaseIn) -> OpResult<Released> {
-    server.with_ops(|ctx| lease::release(ctx, &a.work, &a.lease_id))
+    server.run(
+        |ctx| lease::release(ctx, &a.work, &a.lease_id),
+        |c, t| c.lease_release(t, &a.work, &a.lease_id),
+    )
 }
 
 const LEASE_SHOW: &str = "Show a work item's newest lease: state (active, completed, released, \
@@ -817,7 +857,7 @@ struct WorkIn {
 }
 
 fn lease_show(server: &Server, a: WorkIn) -> OpResult<WorkStatus> {
-    server.with_ops(|ctx| lease::show(ctx, &a.work))
+    server.run(|ctx| lease::show(ctx, &a.work), |c, t| c.lease_show(t, &a.work))
 }
 
 const LEASE_LIST: &str = "List the leases of your scope, optionally only those in one state \
@@ -836,7 +876,7 @@ struct LeaseListIn {
 }
 
 fn lease_list(server: &Server, a: LeaseListIn) -> OpResult<LeaseList> {
-    server.with_ops(|ctx| lease::list(ctx, a.state, a.limit))
+    server.run(|ctx| lease::list(ctx, a.state, a.limit), |c, t| c.lease_list(t, a.state, a.limit))
 }
 
 const LEASE_HISTORY: &str = "Show every lease, plan, step and transition of a work item, oldest \
@@ -844,7 +884,7 @@ first, each journal entry checked against its hash and its neighbours, with an i
 verdict (ok false and first_broken when anything was altered).";
 
 fn lease_history(server: &Server, a: WorkIn) -> OpResult<History> {
-    server.with_ops(|ctx| ledger::history(ctx, &a.work))
+    server.run(|ctx| ledger::history(ctx, &a.work), |c, t| c.lease_history(t, &a.work))
 }
 
 const PLAN_COMMIT: &str = "Commit your plan for a work item, an ordered list of unique step \
@@ -864,7 +904,10 @@ struct PlanCommitIn {
 }
 
 fn plan_commit(server: &Server, a: PlanCommitIn) -> OpResult<PlanCommitted> {
-    server.with_ops(|ctx| plan::commit(ctx, &a.work, &a.lease_id, a.steps))
+    server.run(
+        |ctx| plan::commit(ctx, &a.work, &a.lease_id, a.steps.clone()),
+        |c, t| c.plan_commit(t, &a.work, &a.lease_id, a.steps.clone()),
+    )
 }
 
 const PLAN_SHOW: &str = "Show a work item's newest plan, or one version of it: its steps, the \
@@ -882,7 +925,7 @@ struct PlanShowIn {
 }
 
 fn plan_show(server: &Server, a: PlanShowIn) -> OpResult<PlanView> {
-    server.with_ops(|ctx| plan::show(ctx, &a.work, a.version))
+    server.run(|ctx| plan::show(ctx, &a.work, a.version), |c, t| c.plan_show(t, &a.work, a.version))
 }
 
 const STEP: &str = "Log one step of a work item under your current lease: what was planned, \
@@ -922,7 +965,10 @@ fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
         executed: a.executed.as_deref(),
         gate: Some(&a.gate),
     };
-    server.with_ops(|ctx| step::record(ctx, &a.work, &a.lease_id, &input))
+    server.run(
+        |ctx| step::record(ctx, &a.work, &a.lease_id, &input),
+        |c, t| c.step_record(t, &a.work, &a.lease_id, &input),
+    )
 }
 
 const PLAN_DIFF: &str = "Compare a work item's newest plan with the steps logged under its \
@@ -931,7 +977,7 @@ sorted), and earlier_lease_steps (logged by earlier holders; they do not count).
 when there are neither holes nor extras; that is an answer, not an error.";
 
 fn plan_diff(server: &Server, a: WorkIn) -> OpResult<Diff> {
-    server.with_ops(|ctx| plan::diff(ctx, &a.work))
+    server.run(|ctx| plan::diff(ctx, &a.work), |c, t| c.plan_diff(t, &a.work))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -955,7 +1001,7 @@ struct VerifyPadIn {
 
 fn verify_pad(server: &Server, a: VerifyPadIn) -> OpResult<PadReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    server.with_ops(|ctx| verify::pad(ctx, &a.pad_id, expect))
+    server.run(|ctx| verify::pad(ctx, &a.pad_id, expect), |c, _| c.verify_pad(&a.pad_id, expect))
 }
 
 const VERIFY: &str = "Verify the whole repository like `locker verify` (git fsck): the journal's \
@@ -975,7 +1021,10 @@ struct VerifyIn {
 
 fn verify_repo(server: &Server, a: VerifyIn) -> OpResult<RepoReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    server.with_ops(|ctx| verify::repository(ctx, expect, &crate::ops::NoProgress))
+    server.run(
+        |ctx| verify::repository(ctx, expect, &crate::ops::NoProgress),
+        |c, _| c.verify_repository(expect),
+    )
 }
 
 const LOG: &str = "Read the journal, newest first (like `git log`): every change to the \
@@ -1028,7 +1077,7 @@ fn log(server: &Server, a: LogIn) -> OpResult<LogPage> {
         ascending: a.reverse,
         limit: a.limit,
     };
-    server.with_ops(|ctx| journal::log(ctx, &q))
+    server.run(|ctx| journal::log(ctx, &q), |c, _| c.log(&q))
 }
 
 #[cfg(test)]

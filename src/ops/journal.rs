@@ -86,7 +86,7 @@ impl LogEntry {
 }
 
 /// A page of the journal.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct LogPage {
     pub entries: Vec<LogEntry>,
 }

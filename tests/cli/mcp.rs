@@ -75,20 +75,33 @@ fn session(env: &TestEnv, py: &Path, mode: &str, steps: &Value) -> Value {
 
 /// [`session`] with `LOCKER_TOKEN` set for the server.
 fn session_as(env: &TestEnv, py: &Path, mode: &str, token: Option<&str>, steps: &Value) -> Value {
+    let vars: Vec<(&str, &str)> = token.map(|t| ("LOCKER_TOKEN", t)).into_iter().collect();
+    session_in(env.path(), env.now, py, mode, &vars, steps)
+}
+
+/// One Python SDK session against `locker -R DIR mcp` run in DIR with `vars` set.
+fn session_in(
+    dir: &Path,
+    now: i64,
+    py: &Path,
+    mode: &str,
+    vars: &[(&str, &str)],
+    steps: &Value,
+) -> Value {
     let mut cmd = Command::new(py);
     cmd.env_clear();
-    if let Some(t) = token {
-        cmd.env("LOCKER_TOKEN", t);
+    for (k, v) in vars {
+        cmd.env(k, v);
     }
     let mut child = cmd
         .arg(driver())
         .arg(mode)
         .arg(bin())
-        .arg(env.path())
-        .env("HOME", env.path())
+        .arg(dir)
+        .env("HOME", dir)
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("LOCKER_NOW", env.now.to_string())
-        .current_dir(env.path())
+        .env("LOCKER_NOW", now.to_string())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -1048,17 +1061,106 @@ fn test_mcp_without_a_repository_tools_say_so() {
 }
 
 #[test]
-fn test_mcp_refuses_locker_url_until_remote_support_exists() {
+fn test_mcp_refuses_a_bad_server_url() {
     let env = TestEnv::init();
-    let out = env
-        .locker()
-        .args(["--json", "mcp"])
-        .env("LOCKER_URL", "http://user:secret@127.0.0.1:9")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty());
-    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
-    assert_eq!(e["error"], "usage");
-    assert!(!e.to_string().contains("secret"), "the URL is not echoed: {e}");
+    for url in ["http://user:secret@127.0.0.1:9", "http://example.com:8000"] {
+        let out = env.locker().args(["--json", "mcp"]).env("LOCKER_URL", url).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{url}");
+        assert!(out.stdout.is_empty());
+        let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+        assert_eq!(e["error"], "usage");
+        assert!(!e.to_string().contains("user:secret"), "no credentials echoed: {e}");
+    }
+}
+
+#[test]
+fn test_mcp_python_remote_server_handoff_and_fail_closed() {
+    let Some(py) = python() else { return };
+    let env = TestEnv::init();
+    let server = env.serve(&[]);
+    let url = server.url();
+    let token = env.json(&["token", "create", "--agent", "worker", "--scope", "team"]);
+    let token = token["token"].as_str().unwrap().to_owned();
+    // The MCP server runs where there is no repository at all: everything goes over HTTP.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let remote = [("LOCKER_URL", url.as_str())];
+    let as_agent = [("LOCKER_URL", url.as_str()), ("LOCKER_TOKEN", token.as_str())];
+    for mode in MODES {
+        let report = session_in(
+            elsewhere.path(),
+            env.now,
+            &py,
+            mode,
+            &remote,
+            &json!([call("locker_deposit", deposit_args())]),
+        );
+        let (is_error, d) = outcome(&report["steps"][0]);
+        assert!(!is_error, "{mode}: {d}");
+        let (pad, ticket, head) = (
+            d["pad_id"].as_str().unwrap().to_owned(),
+            d["read_ticket"].as_str().unwrap().to_owned(),
+            d["head_hash"].as_str().unwrap().to_owned(),
+        );
+        assert_eq!(head, expected_head(), "{mode}: same bytes over HTTP");
+        let read = call(
+            "locker_read_blocks",
+            json!({"pad_id": pad, "ticket": ticket, "to_block": 2, "expected_head_hash": head}),
+        );
+        let report = session_in(
+            elsewhere.path(),
+            env.now,
+            &py,
+            mode,
+            &remote,
+            &json!([
+                read,
+                call("locker_verify_pad", json!({"pad_id": pad, "expected_head_hash": head})),
+                call("locker_log", json!({"subject": format!("pad:{pad}")})),
+            ]),
+        );
+        let (is_error, r) = outcome(&report["steps"][0]);
+        assert!(!is_error, "{mode}: {r}");
+        assert_eq!(r["integrity"]["verdict"], "trusted_head_match");
+        assert_eq!(r["blocks"][2]["payload_utf8"], NOTES);
+        assert_eq!(outcome(&report["steps"][1]).1["ok"], true);
+        assert_eq!(outcome(&report["steps"][2]).1["entries"][0]["kind"], "pad.read_lease");
+
+        // Altered behind the server's back: the server serves the altered bytes, and the MCP
+        // server's own re-hash refuses them.
+        tamper_payload(&env, &pad, 2, b"TAMPERED-NOTES\n");
+        let report = session_in(elsewhere.path(), env.now, &py, mode, &remote, &json!([read]));
+        let (is_error, e) = outcome(&report["steps"][0]);
+        assert!(is_error, "{mode}: {e}");
+        assert_eq!(e["cause"], "chain_inconsistent");
+        assert!(!e.to_string().contains("TAMPERED"));
+
+        // Leases and artifacts act as the token's agent.
+        let work = format!("remote-{mode}");
+        let report = session_in(
+            elsewhere.path(),
+            env.now,
+            &py,
+            mode,
+            &as_agent,
+            &json!([
+                call("locker_lease_acquire", json!({"work": work})),
+                call(
+                    "locker_artifact_publish",
+                    json!({"key": format!("{work}/out"),
+                    "expected_version": 0, "operation_id": format!("op-{mode}"),
+                    "content": "done", "fence": format!("{work}:1")})
+                ),
+            ]),
+        );
+        let (is_error, lease) = outcome(&report["steps"][0]);
+        assert!(!is_error, "{mode}: {lease}");
+        assert_eq!(lease["holder"], "worker");
+        assert_eq!(lease["scope"], "team");
+        let (is_error, published) = outcome(&report["steps"][1]);
+        assert!(!is_error, "{mode}: {published}");
+        assert_eq!(published["artifact"]["actor"], "worker");
+    }
+    // The repository the server uses saw it all.
+    let (code, report) = env.verify();
+    assert_eq!((code, report["ok"].clone()), (1, json!(false)), "the tampered pads are found");
 }
