@@ -10,6 +10,7 @@ pub mod glob;
 pub mod journal;
 pub mod limits;
 pub mod pad;
+pub mod payment;
 pub mod secret;
 pub mod token;
 pub mod work;

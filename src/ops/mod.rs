@@ -14,6 +14,7 @@ pub mod journal;
 pub mod lease;
 pub mod ledger;
 pub mod pad;
+pub mod payment;
 pub mod plan;
 pub mod review;
 pub mod step;
@@ -58,6 +59,10 @@ pub enum ErrorKind {
     Unavailable,
     /// A bug or unexpected stored data (exit 8, 500).
     Internal,
+    /// A pay-per-pad server wants a payment, or refused the proof (exit 5, 402).
+    PaymentRequired,
+    /// An upstream the server depends on (the payment RPC node) failed (exit 8, 502).
+    BadGateway,
 }
 
 impl ErrorKind {
@@ -67,10 +72,10 @@ impl ErrorKind {
             Self::Usage => 2,
             Self::NotFound => 3,
             Self::Conflict => 4,
-            Self::Unauthorized | Self::Forbidden => 5,
+            Self::Unauthorized | Self::Forbidden | Self::PaymentRequired => 5,
             Self::BadRequest | Self::Unprocessable | Self::TooLarge => 6,
             Self::Gone => 7,
-            Self::Unavailable | Self::Internal => 8,
+            Self::Unavailable | Self::Internal | Self::BadGateway => 8,
         }
     }
 
@@ -87,6 +92,8 @@ impl ErrorKind {
             Self::Gone => 410,
             Self::Unavailable => 503,
             Self::Internal => 500,
+            Self::PaymentRequired => 402,
+            Self::BadGateway => 502,
         }
     }
 
@@ -101,8 +108,10 @@ impl ErrorKind {
             413 => Self::TooLarge,
             422 => Self::Unprocessable,
             410 => Self::Gone,
+            402 => Self::PaymentRequired,
             400..=499 => Self::BadRequest,
             500 => Self::Internal,
+            502 => Self::BadGateway,
             _ => Self::Unavailable,
         }
     }

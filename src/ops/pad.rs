@@ -15,7 +15,7 @@ use crate::domain::limits::{
 };
 use crate::domain::pad::{read_lease_over, PadState, StoredState, TicketType};
 use crate::domain::secret::{random_id, Secret};
-use crate::store::{BlockRow, Flow, PadRow, TicketRow, Tx};
+use crate::store::{BlockRow, Flow, PadRow, PaymentRow, TicketRow, Tx};
 
 /// The pad readable without a ticket (seeded by `locker serve`, as the peer does).
 pub const DEMO_PAD_ID: &str = "demo-pad-v1";
@@ -230,6 +230,17 @@ pub(crate) fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: 
 
 /// Creates an empty pad with its write key and a `read_once` ticket.
 pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
+    create_paid(ctx, limits, None)
+}
+
+/// Creates a pad paid for by `payment` (pay-per-pad): the payment is redeemed (its hash spent
+/// forever) in the same transaction as the pad, and the `pad.create` entry records it. A hash
+/// already spent is 409 and nothing is written.
+pub fn create_paid(
+    ctx: &mut Ctx<'_>,
+    limits: PadLimits,
+    payment: Option<&super::payment::Verified>,
+) -> OpResult<PadCreated> {
     let now = ctx.now();
     let id = random_id();
     let key = Secret::generate();
@@ -254,23 +265,38 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
     super::authorize(tx.as_ref(), &ctx.actor)?;
     tx.insert_pad(&pad)?;
     tx.insert_ticket(&t)?;
-    journal::append(
-        tx.as_mut(),
-        &ctx.actor,
-        now,
-        "pad.create",
-        &subject(&id),
-        json!({
-            "pad_id": id,
-            "ttl_seconds": limits.ttl_seconds,
-            "max_blocks": limits.max_blocks,
-            "max_bytes": pad.max_bytes,
-            "expires_at": expires_at,
-            "write_key_hash": pad.write_key_hash,
-            "ticket_id": t.digest,
-            "ticket_type": t.ticket_type,
-        }),
-    )?;
+    let mut body = json!({
+        "pad_id": id,
+        "ttl_seconds": limits.ttl_seconds,
+        "max_blocks": limits.max_blocks,
+        "max_bytes": pad.max_bytes,
+        "expires_at": expires_at,
+        "write_key_hash": pad.write_key_hash,
+        "ticket_id": t.digest,
+        "ticket_type": t.ticket_type,
+    });
+    if let Some(p) = payment {
+        if tx.payment(&p.tx_hash)?.is_some() {
+            return Err(super::payment::already_redeemed());
+        }
+        let row = PaymentRow {
+            tx_hash: p.tx_hash.clone(),
+            pad_id: id.clone(),
+            payer: p.payer.clone(),
+            amount_units: p.amount_units.clone(),
+            token: p.token.clone(),
+            recipient: p.recipient.clone(),
+            chain_id: p.chain_id,
+            block_number: p.block_number,
+            redeemed_at: now,
+        };
+        tx.insert_payment(&row).map_err(|e| match e {
+            crate::store::StoreError::Duplicate(_) => super::payment::already_redeemed(),
+            e => e.into(),
+        })?;
+        body["payment"] = serde_json::to_value(p).map_err(|e| OpError::internal(e.to_string()))?;
+    }
+    journal::append(tx.as_mut(), &ctx.actor, now, "pad.create", &subject(&id), body)?;
     tx.commit()?;
     Ok(PadCreated {
         pad_id: id,

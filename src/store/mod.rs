@@ -250,6 +250,22 @@ pub struct ReceiptRow {
     pub fence: Option<crate::domain::work::Fence>,
 }
 
+/// A redeemed payment: the transaction that paid for a pad (pay-per-pad).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentRow {
+    /// The transaction hash, lower case; spent forever.
+    pub tx_hash: String,
+    pub pad_id: String,
+    pub payer: String,
+    /// Token units, as a decimal string (they may exceed i64).
+    pub amount_units: String,
+    pub token: String,
+    pub recipient: String,
+    pub chain_id: u64,
+    pub block_number: u64,
+    pub redeemed_at: i64,
+}
+
 /// A page of a scope's artifacts, by key.
 #[derive(Debug, Clone, Default)]
 pub struct ArtifactQuery {
@@ -391,6 +407,13 @@ pub trait Tx {
     /// Creates or moves a key's head.
     fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()>;
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()>;
+
+    // Redeemed payments (pay-per-pad).
+    fn payment(&self, tx_hash: &str) -> Result<Option<PaymentRow>>;
+    /// Every redeemed payment, by hash, one at a time.
+    fn for_each_payment(&self, f: &mut dyn FnMut(PaymentRow) -> Flow) -> Result<()>;
+    /// Records a payment; a spent hash is [`StoreError::Duplicate`].
+    fn insert_payment(&mut self, p: &PaymentRow) -> Result<()>;
 
     fn commit(self: Box<Self>) -> Result<()>;
 }

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, Transactio
 use super::{
     objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlobStorage,
     BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery,
-    PadRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, TicketRow, Tx,
+    PadRow, PaymentRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -22,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_artifacts.sql"),
     include_str!("migrations/0003_leases.sql"),
+    include_str!("migrations/0004_payments.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -343,6 +344,23 @@ fn head_row(r: &Row<'_>) -> rusqlite::Result<ArtifactHeadRow> {
 
 const RECEIPT_COLS: &str =
     "actor, op_id, scope, key, expected_version, version, created_at, fence_work, fence_token";
+
+const PAYMENT_COLS: &str = "tx_hash, pad_id, payer, amount_units, token, recipient, chain_id, \
+     block_number, redeemed_at";
+
+fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
+    Ok(PaymentRow {
+        tx_hash: r.get(0)?,
+        pad_id: r.get(1)?,
+        payer: r.get(2)?,
+        amount_units: r.get(3)?,
+        token: r.get(4)?,
+        recipient: r.get(5)?,
+        chain_id: u64_col(r, 6)?,
+        block_number: u64_col(r, 7)?,
+        redeemed_at: r.get(8)?,
+    })
+}
 
 fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
     Ok(ReceiptRow {
@@ -1088,6 +1106,40 @@ impl Tx for SqliteTx<'_> {
             )
             .db()?
             .execute(params![h.scope, h.key, sql_i64(h.version)])
+            .db()?;
+        Ok(())
+    }
+
+    fn payment(&self, tx_hash: &str) -> Result<Option<PaymentRow>> {
+        let sql = format!("SELECT {PAYMENT_COLS} FROM payment_receipts WHERE tx_hash = ?1");
+        self.tx.prepare_cached(&sql).db()?.query_row([tx_hash], payment_row).optional().db()
+    }
+
+    fn for_each_payment(&self, f: &mut dyn FnMut(PaymentRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {PAYMENT_COLS} FROM payment_receipts ORDER BY tx_hash");
+        self.stream(&sql, &[], payment_row, f)
+    }
+
+    fn insert_payment(&mut self, p: &PaymentRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO payment_receipts ({PAYMENT_COLS}) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                p.tx_hash,
+                p.pad_id,
+                p.payer,
+                p.amount_units,
+                p.token,
+                p.recipient,
+                sql_i64(p.chain_id),
+                sql_i64(p.block_number),
+                p.redeemed_at
+            ])
             .db()?;
         Ok(())
     }
