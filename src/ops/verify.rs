@@ -17,7 +17,7 @@ use crate::domain::digest::Digest;
 use crate::domain::journal::{self, Entry};
 use crate::domain::pad::PadState;
 use crate::store::{
-    BlobStorage, Flow, JournalQuery, JournalRow, PadRow, StoreError, TicketRow, Tx,
+    BlobStorage, Flow, JournalQuery, JournalRow, PadRow, PaymentRow, StoreError, TicketRow, Tx,
 };
 
 /// Most problems listed in one report (the count is always exact).
@@ -231,6 +231,8 @@ struct TicketRecord {
 struct Replay {
     pads: HashMap<String, PadRecord>,
     tickets: HashMap<Digest, TicketRecord>,
+    /// Redeemed payments (pay-per-pad), by transaction hash: the `pad.create` that spent each.
+    payments: HashMap<String, PaymentRow>,
     work: super::ledger::WorkReplay,
     artifacts: ArtifactReplay,
 }
@@ -281,6 +283,11 @@ impl Replay {
                 }
                 let mut rec = PadRecord::new(e);
                 let mut problem = None;
+                if let Some(p) = b.get("payment") {
+                    if let Some(detail) = self.redeem(&id, p, e.time) {
+                        problem.get_or_insert(detail);
+                    }
+                }
                 if kind != "pad.create" {
                     let blocks = b.get("blocks").and_then(Value::as_array);
                     for blk in blocks.into_iter().flatten() {
@@ -362,6 +369,32 @@ impl Replay {
                 None
             }
         }
+    }
+
+    /// Records the payment a `pad.create` entry redeems.
+    fn redeem(&mut self, pad_id: &str, p: &Value, time: i64) -> Option<String> {
+        let text = |k: &str| str_at(p, k).unwrap_or_default().to_owned();
+        let num = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or_default();
+        let hash = text("tx_hash");
+        if hash.is_empty() {
+            return Some(format!("pad {pad_id} records a payment with no transaction"));
+        }
+        if self.payments.contains_key(&hash) {
+            return Some(format!("payment {hash} is redeemed twice (again by pad {pad_id})"));
+        }
+        let row = PaymentRow {
+            tx_hash: hash.clone(),
+            pad_id: pad_id.to_owned(),
+            payer: text("payer"),
+            amount_units: text("amount_units"),
+            token: text("token"),
+            recipient: text("recipient"),
+            chain_id: num("chain_id"),
+            block_number: num("block_number"),
+            redeemed_at: time,
+        };
+        self.payments.insert(hash, row);
+        None
     }
 
     /// Records the ticket a `pad.create`, `pad.deposit` or `pad.ticket` entry mints.
@@ -697,6 +730,51 @@ fn check_tickets(
     Ok(s)
 }
 
+/// Checks the redeemed payments against the journal: every stored one was redeemed by a
+/// `pad.create` entry, exactly as recorded, and none is missing (a missing row would let a
+/// spent transaction pay again).
+fn check_payments(tx: &dyn Tx, replay: &Replay, f: &mut Findings) -> OpResult<()> {
+    let mut seen = HashSet::new();
+    tx.for_each_payment(&mut |row| {
+        let subject = format!("payment:{}", row.tx_hash);
+        match replay.payments.get(&row.tx_hash) {
+            None => f.add(
+                "payment",
+                &subject,
+                None,
+                format!("payment {} is in the store but no pad.create redeemed it", row.tx_hash),
+            ),
+            Some(rec) if *rec != row => f.add(
+                "payment",
+                &subject,
+                None,
+                format!(
+                    "payment {} differs from its journal entry (pad {} in the store, {} in the journal)",
+                    row.tx_hash, row.pad_id, rec.pad_id
+                ),
+            ),
+            Some(_) => {}
+        }
+        seen.insert(row.tx_hash);
+        Flow::Continue(())
+    })?;
+    let mut missing: Vec<&PaymentRow> =
+        replay.payments.values().filter(|r| !seen.contains(&r.tx_hash)).collect();
+    missing.sort_by(|a, b| a.tx_hash.cmp(&b.tx_hash));
+    for r in missing {
+        f.add(
+            "payment",
+            &format!("payment:{}", r.tx_hash),
+            None,
+            format!(
+                "payment {} redeemed by pad {} is in the journal but missing from the store",
+                r.tx_hash, r.pad_id
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Verifies the whole repository.
 pub fn repository(
     ctx: &mut Ctx<'_>,
@@ -782,6 +860,7 @@ pub fn repository(
 
     // 3. Tickets: every stored ticket was minted through the journal, with the same state.
     let tickets = check_tickets(tx.as_ref(), &replay, None, &mut f)?;
+    check_payments(tx.as_ref(), &replay, &mut f)?;
 
     // 4. Agents, blobs, artifact versions, heads and receipts, against the journal.
     let (agents, blobs, artifacts) = check_artifacts(tx.as_ref(), &mut replay.artifacts, &mut f)?;
