@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 # them those tests fail (LOCKER_SKIP_INTEROP=1 skips them).
 if [ "${LOCKER_SKIP_INTEROP:-0}" != "1" ]; then
     ./scripts/test-deps-mcp.sh
+    # The local EVM node (anvil, npm) the pay-per-pad tests pay on; under
+    # target/test-deps/chain/.
+    ./scripts/test-deps-chain.sh
 fi
 
 cargo test --locked "$@"

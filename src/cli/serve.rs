@@ -61,7 +61,12 @@ pub struct ServeArgs {
     #[arg(long, env = "LOCKER_PAYMENT_WALLET", value_name = "ADDRESS")]
     pub payment_wallet: Option<String>,
     /// The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)
-    #[arg(long, env = "LOCKER_PAYMENT_RPC_URL", value_name = "URL", default_value = "https://mainnet.base.org")]
+    #[arg(
+        long,
+        env = "LOCKER_PAYMENT_RPC_URL",
+        value_name = "URL",
+        default_value = "https://mainnet.base.org"
+    )]
     pub payment_rpc_url: String,
     /// The token contract payments are made in (default: USDC on Base)
     #[arg(long, env = "LOCKER_PAYMENT_TOKEN", value_name = "ADDRESS", default_value = crate::domain::payment::USDC_BASE)]

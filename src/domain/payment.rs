@@ -117,7 +117,12 @@ impl Unpaid {
 
 /// Checks an `eth_getTransactionReceipt` result (`null` when unknown) against the token, the
 /// wallet (both lower-case `0x` addresses) and the price.
-pub fn check_receipt(receipt: &Value, token: &str, wallet: &str, need: u128) -> Result<Paid, Unpaid> {
+pub fn check_receipt(
+    receipt: &Value,
+    token: &str,
+    wallet: &str,
+    need: u128,
+) -> Result<Paid, Unpaid> {
     if receipt.is_null() {
         return Err(Unpaid::NotFound);
     }
@@ -190,8 +195,11 @@ mod tests {
     #[test]
     fn any_matching_log_counts_and_amounts_add_up() {
         let other = "0x3333333333333333333333333333333333333333";
-        let r = receipt(vec![log(USDC_BASE, other, 5000), log(USDC_BASE, WALLET, 1000),
-            log(USDC_BASE, WALLET, 1000)]);
+        let r = receipt(vec![
+            log(USDC_BASE, other, 5000),
+            log(USDC_BASE, WALLET, 1000),
+            log(USDC_BASE, WALLET, 1000),
+        ]);
         let paid = check_receipt(&r, USDC_BASE, WALLET, 2000).expect("pays");
         assert_eq!(paid.amount, 2000);
         assert_eq!(paid.block, 16);
@@ -223,8 +231,10 @@ mod tests {
         assert_eq!(format_units(1_500_000), "1.5");
         assert!(parse_tx_hash(&format!("0x{}", "ab".repeat(32))).is_some());
         assert!(parse_tx_hash("0x1234").is_none());
-        assert_eq!(parse_address("0xABCDEF0123456789abcdef0123456789ABCDEF01").as_deref(),
-            Some("0xabcdef0123456789abcdef0123456789abcdef01"));
+        assert_eq!(
+            parse_address("0xABCDEF0123456789abcdef0123456789ABCDEF01").as_deref(),
+            Some("0xabcdef0123456789abcdef0123456789abcdef01")
+        );
         assert!(parse_address("0x12").is_none());
         assert_eq!(confirmations(10, 10), 1);
         assert_eq!(confirmations(9, 10), 0);

@@ -55,13 +55,17 @@ impl PaymentConfig {
                 .hint("Pass --payment-wallet 0x… or set LOCKER_PAYMENT_WALLET.")
         })?;
         let wallet = rule::parse_address(wallet.trim()).ok_or_else(|| {
-            OpError::usage(format!("--payment-wallet `{wallet}` is not a 0x address of 40 hex digits"))
+            OpError::usage(format!(
+                "--payment-wallet `{wallet}` is not a 0x address of 40 hex digits"
+            ))
         })?;
         if wallet == format!("0x{}", "0".repeat(40)) {
             return Err(OpError::usage("--payment-wallet must not be the zero address"));
         }
         let token = rule::parse_address(token.trim()).ok_or_else(|| {
-            OpError::usage(format!("--payment-token `{token}` is not a 0x address of 40 hex digits"))
+            OpError::usage(format!(
+                "--payment-token `{token}` is not a 0x address of 40 hex digits"
+            ))
         })?;
         let amount_units = amount_units
             .trim()

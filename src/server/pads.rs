@@ -64,8 +64,7 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Ok(v) => v,
         Err(e) => return payment_error(&e),
     };
-    let result =
-        s.run(anonymous(), move |ctx| op::create_paid(ctx, limits, Some(&verified))).await;
+    let result = s.run(anonymous(), move |ctx| op::create_paid(ctx, limits, Some(&verified))).await;
     match result {
         Ok(created) => http::json(201, &created),
         Err(e) => payment_error(&e),

@@ -17,6 +17,7 @@ mod log;
 mod manifest;
 mod mcp;
 mod pad;
+mod payment;
 mod review;
 mod serve;
 mod serve_artifacts;
