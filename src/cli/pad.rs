@@ -62,14 +62,33 @@ pub struct CreateArgs {
     /// Most blocks the pad may hold (1–4096)
     #[arg(long, default_value_t = i64::from(DEFAULT_MAX_BLOCKS), value_name = "N")]
     pub max_blocks: i64,
+    /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
+    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// what to pay
+    #[arg(long, value_name = "TX_HASH")]
+    pub payment_proof: Option<String>,
+}
+
+/// A payment proof only means something to a remote pay-per-pad server.
+pub fn local_payment_refused(proof: Option<&String>) -> Result<(), OpError> {
+    match proof {
+        None => Ok(()),
+        Some(_) => Err(OpError::usage(
+            "--payment-proof is for a remote pay-per-pad server; the local repository takes no payments",
+        )
+        .hint("Pass --remote URL (or set LOCKER_URL), or drop --payment-proof.")),
+    }
 }
 
 fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
     let limits =
         PadLimits::new(a.ttl, a.max_blocks).map_err(|e| OpError::unprocessable(e.to_string()))?;
     let out = match ctx.remote()? {
-        Some(r) => r.create(limits)?,
-        None => op::create(&mut ctx.ops()?, limits)?,
+        Some(r) => r.create(limits, a.payment_proof.as_deref())?,
+        None => {
+            local_payment_refused(a.payment_proof.as_ref())?;
+            op::create(&mut ctx.ops()?, limits)?
+        }
     };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(

@@ -146,6 +146,20 @@ fn error_from(status: u16, body: &[u8]) -> OpError {
         };
         (Some(if status == 404 { "not_found" } else { "http_error" }.to_owned()), detail)
     };
+    if status == 402 && code.as_deref() == Some("payment_required") {
+        return payment_challenge(m);
+    }
+    let code = match (status, code.as_deref()) {
+        (402 | 409 | 400 | 502, Some("http_error"))
+            if detail.as_deref().is_some_and(is_payment_detail) =>
+        {
+            Some(
+                if status == 409 { "payment_already_redeemed" } else { "payment_refused" }
+                    .to_owned(),
+            )
+        }
+        _ => code,
+    };
     let hints = match m.shift_remove("hints") {
         Some(Value::Array(h)) => {
             h.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
@@ -159,6 +173,37 @@ fn error_from(status: u16, body: &[u8]) -> OpError {
     );
     e.fields = m;
     e.hints = hints;
+    e
+}
+
+fn is_payment_detail(d: &str) -> bool {
+    d.starts_with("payment ") || d == "rpc provider unreachable"
+}
+
+/// A pay-per-pad server's 402 challenge as an error (exit 5) whose fields are the
+/// challenge's (`network`, `chain_id`, `token_contract`, `amount`, `amount_units`,
+/// `recipient`, …) and whose detail says what to pay.
+fn payment_challenge(m: serde_json::Map<String, Value>) -> OpError {
+    let f = |k: &str| match m.get(k) {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => "?".into(),
+    };
+    let mut e = OpError::new(
+        ErrorKind::PaymentRequired,
+        "payment_required",
+        format!(
+            "the server wants a payment: send {} {} on {} (chain {}, token {}) to {}",
+            f("amount"),
+            f("currency"),
+            f("network"),
+            f("chain_id"),
+            f("token_contract"),
+            f("recipient")
+        ),
+    )
+    .hint("Pay, then retry with --payment-proof <transaction hash> (MCP: payment_tx_hash).");
+    e.fields = m;
     e
 }
 
@@ -195,6 +240,18 @@ impl Client {
         auth: Option<&Secret>,
         body: Body<'_>,
     ) -> OpResult<(u16, Vec<u8>)> {
+        self.exchange_paid(method, path, auth, body, None)
+    }
+
+    /// [`Self::exchange`] with an optional `X-Payment-Proof` (pay-per-pad servers).
+    fn exchange_paid(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Option<&Secret>,
+        body: Body<'_>,
+        proof: Option<&str>,
+    ) -> OpResult<(u16, Vec<u8>)> {
         let url = format!("{}{path}", self.base);
         let unreachable = |e: ureq::Error| {
             OpError::unavailable(format!("cannot reach the server at {}: {e}", self.base))
@@ -213,6 +270,9 @@ impl Client {
                 let mut req = self.agent.post(&url);
                 if let Some(b) = &bearer {
                     req = req.header("authorization", b);
+                }
+                if let Some(p) = proof {
+                    req = req.header("x-payment-proof", p);
                 }
                 match body {
                     Body::None => req.send_empty(),
@@ -266,13 +326,31 @@ impl Client {
         format!("/v1/pads/{}{rest}", segment(pad))
     }
 
-    /// `POST /v1/pads`.
-    pub fn create(&self, limits: PadLimits) -> OpResult<PadCreated> {
+    /// `POST /v1/pads`, with a payment proof for a pay-per-pad server.
+    pub fn create(&self, limits: PadLimits, proof: Option<&str>) -> OpResult<PadCreated> {
         let body = serde_json::json!({
             "ttl_seconds": limits.ttl_seconds,
             "max_blocks": limits.max_blocks,
         });
-        self.post_json("/v1/pads", None, &body)
+        self.post_paid("/v1/pads", &body, proof)
+    }
+
+    /// A JSON `POST` that may carry a payment proof.
+    fn post_paid<T: DeserializeOwned, B: Serialize>(
+        &self,
+        path: &str,
+        body: &B,
+        proof: Option<&str>,
+    ) -> OpResult<T> {
+        let bytes = serde_json::to_vec(body).map_err(|e| OpError::internal(e.to_string()))?;
+        let (status, bytes) =
+            self.exchange_paid("POST", path, None, Body::Bytes(&bytes, "application/json"), proof)?;
+        if !(200..300).contains(&status) {
+            return Err(error_from(status, &bytes));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
+            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
+        })
     }
 
     /// `POST /v1/pads/{id}/append`.
@@ -405,8 +483,10 @@ impl Client {
         envelope: &[u8],
         artifacts: &[DepositBlock],
         ttl_seconds: i64,
+        proof: Option<&str>,
     ) -> OpResult<Deposited> {
-        self.post_json("/v1/deposit", None, &DepositRequest::new(envelope, artifacts, ttl_seconds))
+        let req = DepositRequest::new(envelope, artifacts, ttl_seconds);
+        self.post_paid("/v1/deposit", &req, proof)
     }
 
     /// `GET /v1/verify`.

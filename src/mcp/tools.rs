@@ -287,7 +287,8 @@ struct DepositIn {
     /// Seconds until the pad would expire (1–2592000); a deposited pad is sealed at once
     #[serde(default = "default_ttl")]
     ttl_seconds: i64,
-    /// Not supported (pay-per-pad is off): omit it or pass null
+    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
+    /// a local repository takes none: omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,
 }
@@ -309,6 +310,7 @@ fn default_max_blocks() -> i64 {
     i64::from(DEFAULT_MAX_BLOCKS)
 }
 
+/// A payment proof is passed to a remote pay-per-pad server; a local repository takes none.
 fn no_payment(hash: Option<&String>) -> OpResult<()> {
     match hash {
         None => Ok(()),
@@ -320,7 +322,6 @@ fn no_payment(hash: Option<&String>) -> OpResult<()> {
 }
 
 fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
-    no_payment(a.payment_tx_hash.as_ref())?;
     let envelope = pyjson::dumps(&Value::Object(a.envelope)).into_bytes();
     let mut blocks = Vec::with_capacity(a.artifacts.len());
     for (i, artifact) in a.artifacts.iter().enumerate() {
@@ -337,9 +338,13 @@ fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
         };
         blocks.push(DepositBlock { payload, content_type: content_type.to_owned() });
     }
+    let proof = a.payment_tx_hash.as_ref();
     server.run(
-        |ctx| pad::deposit(ctx, &envelope, &blocks, a.ttl_seconds),
-        |c, _| c.deposit(&envelope, &blocks, a.ttl_seconds),
+        |ctx| {
+            no_payment(proof)?;
+            pad::deposit(ctx, &envelope, &blocks, a.ttl_seconds)
+        },
+        |c, _| c.deposit(&envelope, &blocks, a.ttl_seconds, proof.map(String::as_str)),
     )
 }
 
@@ -357,16 +362,23 @@ struct CreateIn {
     /// Most blocks the pad may hold (1–4096)
     #[serde(default = "default_max_blocks")]
     max_blocks: i64,
-    /// Not supported (pay-per-pad is off): omit it or pass null
+    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
+    /// a local repository takes none: omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,
 }
 
 fn create(server: &Server, a: CreateIn) -> OpResult<PadCreated> {
-    no_payment(a.payment_tx_hash.as_ref())?;
     let limits = PadLimits::new(a.ttl_seconds, a.max_blocks)
         .map_err(|e| OpError::unprocessable(e.to_string()))?;
-    server.run(|ctx| pad::create(ctx, limits), |c, _| c.create(limits))
+    let proof = a.payment_tx_hash.as_ref();
+    server.run(
+        |ctx| {
+            no_payment(proof)?;
+            pad::create(ctx, limits)
+        },
+        |c, _| c.create(limits, proof.map(String::as_str)),
+    )
 }
 
 const APPEND: &str = "Append one block to an open pad. Returns the block's seq and curr_hash \

@@ -276,25 +276,7 @@ pub fn create_paid(
         "ticket_type": t.ticket_type,
     });
     if let Some(p) = payment {
-        if tx.payment(&p.tx_hash)?.is_some() {
-            return Err(super::payment::already_redeemed());
-        }
-        let row = PaymentRow {
-            tx_hash: p.tx_hash.clone(),
-            pad_id: id.clone(),
-            payer: p.payer.clone(),
-            amount_units: p.amount_units.clone(),
-            token: p.token.clone(),
-            recipient: p.recipient.clone(),
-            chain_id: p.chain_id,
-            block_number: p.block_number,
-            redeemed_at: now,
-        };
-        tx.insert_payment(&row).map_err(|e| match e {
-            crate::store::StoreError::Duplicate(_) => super::payment::already_redeemed(),
-            e => e.into(),
-        })?;
-        body["payment"] = serde_json::to_value(p).map_err(|e| OpError::internal(e.to_string()))?;
+        redeem(tx.as_mut(), p, &id, now, &mut body)?;
     }
     journal::append(tx.as_mut(), &ctx.actor, now, "pad.create", &subject(&id), body)?;
     tx.commit()?;
@@ -305,6 +287,37 @@ pub fn create_paid(
         expires_at,
         max_blocks: limits.max_blocks,
     })
+}
+
+/// Spends a verified payment for pad `pad_id` inside the pad's write transaction and records
+/// it in the entry's `body` (409 if the hash is already spent, even under a race).
+fn redeem(
+    tx: &mut dyn Tx,
+    p: &super::payment::Verified,
+    pad_id: &str,
+    now: i64,
+    body: &mut serde_json::Value,
+) -> OpResult<()> {
+    if tx.payment(&p.tx_hash)?.is_some() {
+        return Err(super::payment::already_redeemed());
+    }
+    let row = PaymentRow {
+        tx_hash: p.tx_hash.clone(),
+        pad_id: pad_id.to_owned(),
+        payer: p.payer.clone(),
+        amount_units: p.amount_units.clone(),
+        token: p.token.clone(),
+        recipient: p.recipient.clone(),
+        chain_id: p.chain_id,
+        block_number: p.block_number,
+        redeemed_at: now,
+    };
+    tx.insert_payment(&row).map_err(|e| match e {
+        crate::store::StoreError::Duplicate(_) => super::payment::already_redeemed(),
+        e => e.into(),
+    })?;
+    body["payment"] = serde_json::to_value(p).map_err(|e| OpError::internal(e.to_string()))?;
+    Ok(())
 }
 
 /// Checks a block's size (or the size a request announces for it) against
@@ -701,6 +714,18 @@ pub fn deposit(
     artifacts: &[DepositBlock],
     ttl_seconds: i64,
 ) -> OpResult<Deposited> {
+    deposit_paid(ctx, envelope_bytes, artifacts, ttl_seconds, None)
+}
+
+/// [`deposit`], paid for by `payment` (pay-per-pad): the payment is redeemed in the same
+/// transaction and recorded in the `pad.deposit` entry.
+pub fn deposit_paid(
+    ctx: &mut Ctx<'_>,
+    envelope_bytes: &[u8],
+    artifacts: &[DepositBlock],
+    ttl_seconds: i64,
+    payment: Option<&super::payment::Verified>,
+) -> OpResult<Deposited> {
     let n = artifacts.len() + 1;
     if n > MAX_MAX_BLOCKS as usize {
         return Err(OpError::too_large(format!(
@@ -782,13 +807,7 @@ pub fn deposit(
                    "content_type": b.content_type})
         })
         .collect();
-    journal::append(
-        tx.as_mut(),
-        &ctx.actor,
-        now,
-        "pad.deposit",
-        &subject(&id),
-        json!({
+    let mut body = json!({
             "pad_id": id,
             "ttl_seconds": limits.ttl_seconds,
             "max_blocks": limits.max_blocks,
@@ -800,8 +819,11 @@ pub fn deposit(
             "blocks": summary,
             "head_hash": prev,
             "total_bytes": total,
-        }),
-    )?;
+    });
+    if let Some(p) = payment {
+        redeem(tx.as_mut(), p, &id, now, &mut body)?;
+    }
+    journal::append(tx.as_mut(), &ctx.actor, now, "pad.deposit", &subject(&id), body)?;
     tx.commit()?;
     Ok(Deposited {
         pad_id: id,

@@ -117,8 +117,19 @@ pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) 
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    let result = s.run(anonymous(), move |ctx| op::deposit(ctx, &envelope, &artifacts, ttl)).await;
-    http::respond(201, result)
+    let payment = match super::pads::gate(&s, &headers).await {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let result = s
+        .run(anonymous(), move |ctx| {
+            op::deposit_paid(ctx, &envelope, &artifacts, ttl, payment.as_ref())
+        })
+        .await;
+    match result {
+        Ok(d) => http::json(201, &d),
+        Err(e) => super::pads::payment_error(&e),
+    }
 }
 
 /// `POST /v1/pads/{id}/tickets/revoke` with the write key: `{"ticket": TICKET_OR_ID}`.

@@ -40,35 +40,41 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Ok(l) => l,
         Err(e) => return http::error_response(&e),
     };
-    let Some(cfg) = s.options().payment.clone() else {
-        return http::respond(201, s.run(anonymous(), move |ctx| op::create(ctx, limits)).await);
+    let payment = match gate(&s, &headers).await {
+        Ok(p) => p,
+        Err(r) => return r,
     };
-    // Pay-per-pad: the proof is checked after the body, so a bad body never spends it.
-    let proof = http::header_text(&headers, header::HeaderName::from_static("x-payment-proof"))
-        .filter(|p| !p.trim().is_empty());
-    let Some(proof) = proof else { return challenge(&cfg) };
-    let hash = match payment::parse_proof(&proof) {
-        Ok(h) => h,
-        Err(e) => return payment_error(&e),
-    };
-    let h = hash.clone();
-    if let Err(e) = s.run(anonymous(), move |ctx| payment::check_unspent(ctx, &h)).await {
-        return payment_error(&e);
+    let result =
+        s.run(anonymous(), move |ctx| op::create_paid(ctx, limits, payment.as_ref())).await;
+    match result {
+        Ok(created) => http::json(201, &created),
+        Err(e) => payment_error(&e),
     }
+}
+
+/// Pay-per-pad's gate on the routes that create a pad, checked after the request body so
+/// a bad body never spends a payment: `Ok(None)` when payments are off, the verified
+/// payment to redeem with the pad, or the response refusing the request (402 challenge, 400,
+/// 409, 402, 502).
+pub async fn gate(
+    s: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<payment::Verified>, Response> {
+    let Some(cfg) = s.options().payment.clone() else { return Ok(None) };
+    let proof = http::header_text(headers, header::HeaderName::from_static("x-payment-proof"))
+        .filter(|p| !p.trim().is_empty());
+    let Some(proof) = proof else { return Err(challenge(&cfg)) };
+    let hash = payment::parse_proof(&proof).map_err(|e| payment_error(&e))?;
+    let h = hash.clone();
+    s.run(anonymous(), move |ctx| payment::check_unspent(ctx, &h))
+        .await
+        .map_err(|e| payment_error(&e))?;
     let verified = tokio::task::spawn_blocking(move || {
         payment::verify(&cfg, &hash, &mut |m| crate::output::log_line(&format!("locker: {m}")))
     })
     .await
     .unwrap_or_else(|_| Err(payment::rpc_unreachable()));
-    let verified = match verified {
-        Ok(v) => v,
-        Err(e) => return payment_error(&e),
-    };
-    let result = s.run(anonymous(), move |ctx| op::create_paid(ctx, limits, Some(&verified))).await;
-    match result {
-        Ok(created) => http::json(201, &created),
-        Err(e) => payment_error(&e),
-    }
+    verified.map(Some).map_err(|e| payment_error(&e))
 }
 
 /// The 402 challenge: the peer's body and `WWW-Authenticate: Locker-Txid …` header.
@@ -83,7 +89,7 @@ fn challenge(cfg: &payment::PaymentConfig) -> Response {
 }
 
 /// A refused payment gets the peer's `{"detail": …}` body; any other error its usual one.
-fn payment_error(e: &OpError) -> Response {
+pub fn payment_error(e: &OpError) -> Response {
     if !payment::REFUSAL_CODES.contains(&e.code.as_ref()) {
         return http::error_response(e);
     }

@@ -421,3 +421,101 @@ fn test_payment_off_by_default_shows_nothing() {
     assert_eq!(payments(&env), 0);
     let _ = TcpStream::connect(s.addr);
 }
+
+/// `locker mcp` against `url`, classic era: initialize, then each tool call; the results.
+fn mcp_calls(env: &TestEnv, url: &str, calls: &[(&str, Value)]) -> Vec<Value> {
+    let mut lines = vec![
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ];
+    for (i, (tool, args)) in calls.iter().enumerate() {
+        lines.push(json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call",
+                          "params": {"name": tool, "arguments": args}}));
+    }
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = env.locker().arg("mcp").env("LOCKER_URL", url).write_stdin(input).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut msgs: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    msgs.retain(|m| m["id"].as_u64().is_some_and(|id| id > 0));
+    msgs.sort_by_key(|m| m["id"].as_u64());
+    msgs.into_iter().map(|m| m["result"].clone()).collect()
+}
+
+#[test]
+fn test_payment_cli_and_mcp_pass_proofs_and_surface_the_challenge() {
+    let Some(chain) = Anvil::start() else { return };
+    let env = TestEnv::init();
+    let s = paid_serve(&env, &chain.url, &[]);
+    let url = s.url();
+    let client = TestEnv::new();
+    let envelope = client.file("env.json", crate::common::ENVELOPE.as_bytes());
+
+    // Without a proof: exit 5 with the challenge's fields.
+    let e = client.json_err(&["pad", "create", "--remote", &url], 5);
+    assert_eq!(e["error"], "payment_required", "{e}");
+    assert_eq!(e["recipient"], WALLET);
+    assert_eq!(e["amount_units"], 2000);
+    assert_eq!(e["token_contract"], USDC);
+    assert!(e["detail"].as_str().unwrap().contains("0.002 USDC"), "{e}");
+    let e = client.json_err(&["deposit", "--remote", &url, "--envelope", &envelope], 5);
+    assert_eq!(e["error"], "payment_required", "{e}");
+
+    let p1 = chain.transfer(USDC, WALLET, 2000);
+    let p2 = chain.transfer(USDC, WALLET, 2000);
+    let p3 = chain.transfer(USDC, WALLET, 2000);
+    let p4 = chain.transfer(USDC, WALLET, 2000);
+    chain.mine(2);
+
+    // With one: the pad, then the spent proof is a conflict (exit 4).
+    let v = client.json(&["pad", "create", "--remote", &url, "--payment-proof", &p1]);
+    assert!(v["pad_id"].is_string(), "{v}");
+    let e = client.json_err(&["pad", "create", "--remote", &url, "--payment-proof", &p1], 4);
+    assert_eq!(e["detail"], "payment already redeemed", "{e}");
+    let v = client.json(&[
+        "deposit",
+        "--remote",
+        &url,
+        "--envelope",
+        &envelope,
+        "--payment-proof",
+        &p2,
+    ]);
+    assert_eq!(v["status"], "sealed", "{v}");
+    // A deposit is a pad too: a spent proof does not buy a second one.
+    let e = client.json_err(
+        &["deposit", "--remote", &url, "--envelope", &envelope, "--payment-proof", &p2],
+        4,
+    );
+    assert_eq!(e["detail"], "payment already redeemed", "{e}");
+    // Locally there is nothing to pay.
+    let local = TestEnv::init();
+    let e = local.json_err(&["pad", "create", "--payment-proof", &p3], 2);
+    assert_eq!(e["error"], "usage");
+
+    // MCP: payment_tx_hash passes through; without it, the challenge is a tool error.
+    let envelope_v: Value = serde_json::from_str(crate::common::ENVELOPE).unwrap();
+    let results = mcp_calls(
+        &client,
+        &url,
+        &[
+            ("locker_create", json!({"ttl_seconds": 600})),
+            ("locker_create", json!({"ttl_seconds": 600, "payment_tx_hash": p3})),
+            (
+                "locker_deposit",
+                json!({"envelope": envelope_v, "artifacts": ["x"],
+                                      "payment_tx_hash": p4}),
+            ),
+        ],
+    );
+    assert_eq!(results.len(), 3, "{results:?}");
+    assert_eq!(results[0]["isError"], true, "{}", results[0]);
+    assert!(results[0].to_string().contains(WALLET), "{}", results[0]);
+    assert_ne!(results[1]["isError"], true, "{}", results[1]);
+    assert!(results[1].to_string().contains("write_key"), "{}", results[1]);
+    assert_ne!(results[2]["isError"], true, "{}", results[2]);
+    assert_eq!(payments(&env), 4);
+    let (code, report) = env.verify();
+    assert_eq!(code, 0, "{report}");
+}
