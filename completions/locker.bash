@@ -826,7 +826,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__deposit)
-            opts="-R -q -h --envelope --artifact --ttl --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --envelope --artifact --ttl --payment-proof --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -841,6 +841,10 @@ _locker() {
                     return 0
                     ;;
                 --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-proof)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2400,7 +2404,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__create)
-            opts="-R -q -h --ttl --max-blocks --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --ttl --max-blocks --payment-proof --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2411,6 +2415,10 @@ _locker() {
                     return 0
                     ;;
                 --max-blocks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-proof)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3014,7 +3022,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__serve)
-            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3037,6 +3045,34 @@ _locker() {
                     return 0
                     ;;
                 --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-mode)
+                    COMPREPLY=($(compgen -W "off txid" -- "${cur}"))
+                    return 0
+                    ;;
+                --payment-wallet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-rpc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-amount)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-confirmations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --payment-chain-id)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -75,6 +75,7 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_s
 complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_subcommand_from create append seal ticket revoke-ticket show read list export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l ttl -d 'Seconds until the pad expires unless sealed (1–2592000)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l max-blocks -d 'Most blocks the pad may hold (1–4096)' -r
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l payment-proof -d 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server\'s challenge is an error (exit 5) naming what to pay' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
@@ -192,6 +193,7 @@ complete -c locker -n "__fish_locker_using_subcommand seal" -s h -l help -d 'Pri
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l envelope -d 'The `locker.handoff.v1` envelope (`-` for stdin)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l artifact -d 'A file to add as one block after the envelope (repeatable, in order)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l ttl -d 'The pad\'s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire' -r
+complete -c locker -n "__fish_locker_using_subcommand deposit" -l payment-proof -d 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server\'s challenge is an error (exit 5) naming what to pay' -r
 complete -c locker -n "__fish_locker_using_subcommand deposit" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
@@ -465,6 +467,14 @@ complete -c locker -n "__fish_locker_using_subcommand serve" -l header-timeout -
 complete -c locker -n "__fish_locker_using_subcommand serve" -l body-timeout -d 'Seconds a client may take to send a request\'s body' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l max-connections -d 'Most connections open at once' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l max-concurrent -d 'Most requests handled at once (others wait, then get 503)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-mode -d 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments' -r -f -a "off\t'Free pads, as without payments'
+txid\t'Each pad needs the hash of an on-chain token transfer to the wallet'"
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-wallet -d 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-rpc-url -d 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-token -d 'The token contract payments are made in (default: USDC on Base)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-amount -d 'The price of one pad in token units (USDC has 6 decimals: 2000 is 0.002 USDC)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-confirmations -d 'Blocks a payment needs, its own included, before it counts' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-chain-id -d 'The chain id the RPC node must be on (8453 is Base)' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand serve" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
