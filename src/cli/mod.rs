@@ -8,6 +8,7 @@ mod lease;
 mod log;
 mod manifest;
 mod pad;
+mod quest;
 mod serve;
 mod step;
 mod token;
@@ -140,6 +141,7 @@ pub enum Command {
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
     Serve(serve::ServeArgs),
+    Quest(quest::QuestArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -278,7 +280,12 @@ pub type CmdResult = Result<ExitCode, CliError>;
 
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // The quest's workers are this binary too; they are not part of the command line users see.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == crate::quest::worker::WORKER_ARG) {
+        return quest::worker_main(&args[2..]);
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -324,6 +331,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
+        Command::Quest(a) => quest::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }
