@@ -72,7 +72,8 @@ pub fn run(ctx: &mut Ctx, a: &QuestArgs) -> CmdResult {
 fn wrap(out: &mut String, text: &str, indent: &str, width: usize) {
     let mut line = String::new();
     for word in text.split_whitespace() {
-        if !line.is_empty() && indent.len() + line.chars().count() + 1 + word.chars().count() > width
+        if !line.is_empty()
+            && indent.len() + line.chars().count() + 1 + word.chars().count() > width
         {
             out.push_str(indent);
             out.push_str(&line);
@@ -112,11 +113,7 @@ impl Render for Summary {
             "Temporary directory removed.".to_owned()
         };
         if self.ok {
-            writeln!(
-                w,
-                "\nQUEST CLEARED: all {} steps passed in {secs:.1} s. {dir}",
-                self.steps
-            )
+            writeln!(w, "\nQUEST CLEARED: all {} steps passed in {secs:.1} s. {dir}", self.steps)
         } else {
             writeln!(
                 w,
@@ -142,7 +139,9 @@ pub fn worker_main(args: &[OsString]) -> ExitCode {
             worker::block();
             Ok(())
         }),
-        ["b", work, key] => worker::finish(work, key).and_then(|f| printer.json_line(&f).map_err(io)),
+        ["b", work, key] => {
+            worker::finish(work, key).and_then(|f| printer.json_line(&f).map_err(io))
+        }
         ["resume"] => worker::resume().and_then(|p| printer.json_line(&p).map_err(io)),
         _ => Err(OpError::usage(format!(
             "`{}` is run only by `locker quest` (roles: a, b WORK KEY, resume)",
@@ -168,5 +167,22 @@ mod tests {
         wrap(&mut s, &"word ".repeat(40), "      ", 40);
         assert!(s.lines().all(|l| l.len() <= 40 && l.starts_with("      word")), "{s}");
         assert_eq!(s.split_whitespace().count(), 40);
+    }
+
+    #[test]
+    fn a_failed_step_is_one_fail_line_saying_why() {
+        let step = Step {
+            n: 4,
+            name: "Restarted worker A".into(),
+            ok: false,
+            detail: "it exited 0, not 4".into(),
+            facts: serde_json::Value::Null,
+        };
+        let mut out = Vec::new();
+        step.render_human(&mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "FAIL  Restarted worker A: it exited 0, not 4\n"
+        );
     }
 }

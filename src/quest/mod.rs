@@ -25,6 +25,7 @@ pub mod tamper;
 pub mod worker;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -133,7 +134,11 @@ pub fn run(opts: &Options, on_step: &mut dyn FnMut(&Step)) -> Summary {
         dir: parent.clone(),
         kept: false,
     };
-    let dir = match tempfile::Builder::new().prefix("locker-quest-").tempdir_in(&parent) {
+    let dir = tempfile::Builder::new()
+        .prefix("locker-quest-")
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir_in(&parent);
+    let dir = match dir {
         Ok(d) => d,
         Err(e) => {
             on_step(&failure(1, format!("cannot create a directory in {}: {e}", parent.display())));
@@ -146,10 +151,14 @@ pub fn run(opts: &Options, on_step: &mut dyn FnMut(&Step)) -> Summary {
         let mut quest = Quest::new(opts, dir.path());
         for n in 1..=STEPS.len() as u32 {
             let step = match quest.step(n) {
-                Ok((detail, facts)) => {
-                    Step { n, name: STEPS[n as usize - 1].to_owned(), ok: true, detail, facts }
-                }
-                Err(why) => failure(n, why),
+                Ok((detail, facts)) => Step {
+                    n,
+                    name: STEPS[n as usize - 1].to_owned(),
+                    ok: true,
+                    detail: shorten_hashes(&detail),
+                    facts,
+                },
+                Err(why) => failure(n, shorten_hashes(&why)),
             };
             on_step(&step);
             if !step.ok {
@@ -224,7 +233,8 @@ fn expect_code(what: &str, out: &Output, code: i32) -> Result<(), String> {
     if out.code == Some(code) {
         return Ok(());
     }
-    let how = out.code.map_or_else(|| "was killed by a signal".to_owned(), |c| format!("exited {c}"));
+    let how =
+        out.code.map_or_else(|| "was killed by a signal".to_owned(), |c| format!("exited {c}"));
     Err(format!("{what} {how}, not {code}: {}", out.error_text()))
 }
 
@@ -233,9 +243,34 @@ fn ok_json<T: DeserializeOwned>(what: &str, out: &Output) -> Result<T, String> {
     parse(what, &out.stdout)
 }
 
+/// Shortens every run of 32 or more hex digits (ids, digests) to its first 12 and `…`, so
+/// that details stay readable; the facts keep them whole.
+fn shorten_hashes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.len() >= 32 {
+            out.push_str(&run[..12]);
+            out.push('…');
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_hexdigit() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 fn short(h: &impl std::fmt::Display) -> String {
-    let s = h.to_string();
-    format!("{}…", &s[..s.len().min(12)])
+    shorten_hashes(&h.to_string())
 }
 
 fn check(ok: bool, why: impl FnOnce() -> String) -> Result<(), String> {
@@ -264,8 +299,10 @@ fn environment_of(pid: u32) -> Option<Vec<String>> {
 /// Refuses an environment with anything but the allowed variables (names starting with `__`
 /// are set by some systems' loaders, not inherited).
 fn check_environment(who: &str, names: &[String]) -> Result<(), String> {
-    let foreign: Vec<&String> =
-        names.iter().filter(|n| !ALLOWED_ENV.contains(&n.as_str()) && !n.starts_with("__")).collect();
+    let foreign: Vec<&String> = names
+        .iter()
+        .filter(|n| !ALLOWED_ENV.contains(&n.as_str()) && !n.starts_with("__"))
+        .collect();
     check(foreign.is_empty(), || format!("{who} inherited environment variables: {foreign:?}"))
 }
 
@@ -362,7 +399,9 @@ impl<'o> Quest<'o> {
     /// and seeds the artifact; worker A gets the ticket.
     fn deposit(&mut self) -> StepResult {
         for d in ["repo", "planner", "worker-a", "worker-b"] {
-            std::fs::create_dir(self.dir(d))
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .create(self.dir(d))
                 .map_err(|e| format!("cannot create {}: {e}", self.dir(d).display()))?;
         }
         let repo = self.repo.display().to_string();
@@ -412,17 +451,30 @@ impl<'o> Quest<'o> {
             format!("the deposited pad is {} with {} blocks", d.status.as_str(), d.block_count)
         })?;
         let seed = [
-            "--json", "artifact", "publish", KEY, "--data", SEED, "--expect", "0", "--op",
+            "--json",
+            "artifact",
+            "publish",
+            KEY,
+            "--data",
+            SEED,
+            "--expect",
+            "0",
+            "--op",
             "planner/seed",
         ];
         let out = self.remote(Some(&self.tokens.planner), &seed, &planner)?;
         let p: Published = ok_json("the planner's `locker artifact publish`", &out)?;
-        check(p.artifact.version == 1, || format!("the seed became version {}", p.artifact.version))?;
+        check(p.artifact.version == 1, || {
+            format!("the seed became version {}", p.artifact.version)
+        })?;
 
         // The hand-off: the ticket goes into worker A's private directory, never on a command
         // line.
-        let handoff =
-            Handoff { pad_id: d.pad_id.clone(), head_hash: d.head_hash, ticket: d.read_ticket.clone() };
+        let handoff = Handoff {
+            pad_id: d.pad_id.clone(),
+            head_hash: d.head_hash,
+            ticket: d.read_ticket.clone(),
+        };
         worker::save_private(&self.dir("worker-a").join(worker::HANDOFF_FILE), &handoff)
             .map_err(|e| e.detail)?;
         let detail = format!(
@@ -516,7 +568,9 @@ impl<'o> Quest<'o> {
         // `locker serve` reads LOCKER_NOW once, at start: restart it on the new clock.
         let old = self.server.take().ok_or("the server is not running")?;
         let status = old.stop(TIMEOUT).map_err(|e| format!("stopping the server: {e}"))?;
-        check(status.success(), || format!("the server did not stop cleanly on SIGTERM: {status}"))?;
+        check(status.success(), || {
+            format!("the server did not stop cleanly on SIGTERM: {status}")
+        })?;
         self.start_server()?;
 
         let r: Reaped = ok_json("`locker lease reap`", &self.local(&["--json", "lease", "reap"])?)?;
@@ -535,7 +589,7 @@ impl<'o> Quest<'o> {
         let detail = format!(
             "clock +{CLOCK_JUMP} s (server restarted on it); `locker lease reap` abandoned worker \
              A's lease (fencing token 1); worker B leased {WORK} with fencing token {}, logged \
-             {}, published {KEY} v{} and completed its lease",
+             {}; published {KEY} v{}; completed its lease",
             f.fence,
             f.steps_logged.join(", "),
             f.published.artifact.version,
@@ -562,7 +616,9 @@ impl<'o> Quest<'o> {
         check(matches!(code, "stale_fence" | "version_conflict"), || {
             format!("worker A's retry failed with {code}, not a stale write")
         })?;
-        check(err["current_version"] == 2, || format!("the refusal names version {}", err["current_version"]))?;
+        check(err["current_version"] == 2, || {
+            format!("the refusal names version {}", err["current_version"])
+        })?;
         let detail = format!(
             "exit 4, {code}: {}; {KEY} stays at v{}",
             err["detail"].as_str().unwrap_or_default(),
@@ -587,7 +643,9 @@ impl<'o> Quest<'o> {
         let w: WorkStatus =
             ok_json("lease show", &self.remote(b, &["--json", "lease", "show", WORK], root)?)?;
         check(
-            w.attempts == 2 && w.lease.fence == 2 && w.lease.holder == "worker-b"
+            w.attempts == 2
+                && w.lease.fence == 2
+                && w.lease.holder == "worker-b"
                 && w.lease.state.as_str() == "completed",
             || format!("{WORK} after the restart: {w:?}"),
         )?;
@@ -651,7 +709,9 @@ impl<'o> Quest<'o> {
     fn tamper(&mut self) -> StepResult {
         let before = self.local(&["--json", "verify"])?;
         let clean: RepoReport = ok_json("verify (before)", &before)?;
-        check(clean.ok, || format!("verify found problems before any tampering: {:?}", clean.problems))?;
+        check(clean.ok, || {
+            format!("verify found problems before any tampering: {:?}", clean.problems)
+        })?;
         let pad = self.deposited()?.pad_id.clone();
         let db = self.repo.join(crate::repo::DOT_LOCKER).join(crate::repo::DB_FILE);
         let t = tamper::flip_payload_byte(&db, &pad, 1)?;
@@ -660,18 +720,17 @@ impl<'o> Quest<'o> {
         let r: RepoReport = parse("verify (after)", &after.stdout)?;
         let subject = format!("pad:{pad}");
         let found = r.problems.iter().find(|p| p.subject == subject && p.seq == Some(1));
-        let found = found.ok_or_else(|| {
-            format!("verify did not name block 1 of pad {pad}: {:?}", r.problems)
-        })?;
+        let found = found
+            .ok_or_else(|| format!("verify did not name block 1 of pad {pad}: {:?}", r.problems))?;
         let detail = format!(
             "verify exited 0 before; changed byte {} of block 1 of pad {} ('{}' → '{}') with \
-             plain SQLite; verify exited 1 naming {} block 1: {}",
+             plain SQLite; verify exited 1 naming {}: {}",
             t.offset,
             short(&pad),
             t.before,
             t.after,
             short(&subject),
-            found.detail
+            found.detail.strip_prefix(&format!("pad {pad}: ")).unwrap_or(&found.detail)
         );
         let facts = json!({
             "exit_before": 0,
@@ -752,8 +811,20 @@ fn last_line(bytes: &[u8]) -> &[u8] {
 }
 
 fn file_mode(path: &Path) -> Result<u32, String> {
-    use std::os::unix::fs::PermissionsExt as _;
     std::fs::metadata(path)
         .map(|m| m.permissions().mode() & 0o777)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_hex_runs_are_shortened_in_details() {
+        let h = "fd4a5b8169dc0175943d7815877fe8c8fecb7cf97e6de36bc2bddd75a0a52913";
+        assert_eq!(shorten_hashes(&format!("head {h}; v2")), "head fd4a5b8169dc…; v2");
+        assert_eq!(shorten_hashes(&format!("pad:{}", &h[..32])), "pad:fd4a5b8169dc…");
+        assert_eq!(shorten_hashes("deadbeef v2 cafe"), "deadbeef v2 cafe");
+    }
 }

@@ -112,7 +112,10 @@ impl Proc {
             }
             if start.elapsed() > limit {
                 self.kill();
-                return Err(format!("it did not finish within {} s and was killed", limit.as_secs()));
+                return Err(format!(
+                    "it did not finish within {} s and was killed",
+                    limit.as_secs()
+                ));
             }
             std::thread::sleep(pause);
             pause = (pause * 2).min(Duration::from_millis(10));
@@ -217,12 +220,12 @@ impl Server {
                 line.clear();
             }
         });
-        let mut server = Self { proc, addr: SocketAddr::from(([127, 0, 0, 1], 0)), log, reader: Some(reader) };
+        let mut server =
+            Self { proc, addr: SocketAddr::from(([127, 0, 0, 1], 0)), log, reader: Some(reader) };
         match rx.recv_timeout(limit) {
             Ok(a) => {
-                server.addr = a
-                    .parse()
-                    .map_err(|_| format!("the server announced an odd address: {a}"))?;
+                server.addr =
+                    a.parse().map_err(|_| format!("the server announced an odd address: {a}"))?;
                 Ok(server)
             }
             Err(_) => {
@@ -342,7 +345,11 @@ impl Worker {
                     // It exited: say why.
                     let status = self.proc.wait_timeout(Duration::from_secs(5)).ok();
                     let err = self.stderr.take().and_then(|h| h.join().ok()).unwrap_or_default();
-                    let out = Output { code: status.and_then(|s| s.code()), stdout: Vec::new(), stderr: err };
+                    let out = Output {
+                        code: status.and_then(|s| s.code()),
+                        stdout: Vec::new(),
+                        stderr: err,
+                    };
                     return Err(format!(
                         "it exited with {} before READY: {}",
                         out.code.map_or("a signal".to_owned(), |c| format!("code {c}")),
@@ -353,10 +360,12 @@ impl Worker {
         }
     }
 
-    /// SIGKILL, then reap.
+    /// SIGKILL, then reap. (Its stdin closes only afterwards: closed first, it would let the
+    /// worker end by itself before the signal lands.)
     pub fn kill(mut self) -> Option<ExitStatus> {
+        let status = self.proc.kill();
         drop(self.stdin.take());
-        self.proc.kill()
+        status
     }
 }
 

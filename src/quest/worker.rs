@@ -24,7 +24,7 @@ use crate::domain::digest::Digest;
 use crate::domain::envelope;
 use crate::domain::secret::Secret;
 use crate::domain::work::Fence;
-use crate::ops::artifact::{Published, PublishRequest};
+use crate::ops::artifact::{PublishRequest, Published};
 use crate::ops::plan::Diff;
 use crate::ops::step::StepInput;
 use crate::ops::{ErrorKind, OpError, OpResult};
@@ -122,13 +122,15 @@ fn env() -> OpResult<Env> {
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> OpResult<T> {
     let bytes = std::fs::read(path)
         .map_err(|e| OpError::unavailable(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| OpError::bad_request(format!("{} is not what a worker saves: {e}", path.display())))
+    serde_json::from_slice(&bytes).map_err(|e| {
+        OpError::bad_request(format!("{} is not what a worker saves: {e}", path.display()))
+    })
 }
 
 /// Writes `value` as JSON to `path`, mode 0600, durably: a temporary file, fsync, rename.
 pub fn save_private<T: Serialize>(path: &Path, value: &T) -> OpResult<()> {
-    let io = |e: std::io::Error| OpError::unavailable(format!("cannot save {}: {e}", path.display()));
+    let io =
+        |e: std::io::Error| OpError::unavailable(format!("cannot save {}: {e}", path.display()));
     let tmp = path.with_extension("tmp");
     let bytes = serde_json::to_vec_pretty(value).map_err(|e| OpError::internal(e.to_string()))?;
     let mut f = std::fs::OpenOptions::new()
@@ -209,7 +211,10 @@ pub fn start() -> OpResult<Started> {
         key: plan.key.clone(),
         expected_version: i64::try_from(current.version).unwrap_or(i64::MAX),
         op_id: "worker-a/summary".into(),
-        content: format!("# Summary\n\nWorker A's summary, based on version {}.\n", current.version),
+        content: format!(
+            "# Summary\n\nWorker A's summary, based on version {}.\n",
+            current.version
+        ),
         fence: Fence { work: plan.work.clone(), token: lease.fence },
     };
     save_private(&dir.join(PENDING_FILE), &pending)?;
@@ -263,7 +268,10 @@ pub fn finish(work: &str, key: &str) -> OpResult<Finished> {
         key: key.to_owned(),
         expected_version: i64::try_from(current.version).unwrap_or(i64::MAX),
         op_id: "worker-b/summary".into(),
-        content: format!("# Summary\n\nWorker B's summary, based on version {}.\n", current.version),
+        content: format!(
+            "# Summary\n\nWorker B's summary, based on version {}.\n",
+            current.version
+        ),
         fence: Fence { work: work.to_owned(), token: lease.fence },
     };
     save_private(&dir.join(PENDING_FILE), &pending)?;

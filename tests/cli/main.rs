@@ -14,6 +14,7 @@ mod lease;
 mod log;
 mod manifest;
 mod pad;
+mod quest;
 mod serve;
 mod serve_artifacts;
 mod serve_leases;
