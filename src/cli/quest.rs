@@ -12,7 +12,7 @@ use crate::ops::OpError;
 use crate::output::{OutputFormat, Printer, Render};
 use crate::quest::{self, worker, Record, Step, Summary, CHALLENGE, TITLE};
 
-/// Run the demo: a server and workers crash, retry and tamper, and locker holds
+/// Run the demo story with real processes: crashes, a stale retry, tampering, each checked
 ///
 /// Plays the whole story on this machine, in a temporary directory, with real processes of
 /// this binary, each started with a minimal environment (nothing inherited: no tokens, no
