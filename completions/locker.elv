@@ -41,6 +41,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand review 'Review a handed-off pad against this git checkout, for CI'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
@@ -76,6 +77,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;create'= {
@@ -187,6 +190,33 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'locker;pad;export'= {
+            cand -o 'Write the bundle to FILE, atomically (default: stdout)'
+            cand --output 'Write the bundle to FILE, atomically (default: stdout)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;pad;import'= {
+            cand --expect-head 'Also require this head (64 hex characters), obtained independently of the file'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;pad;help'= {
             cand create 'Create an empty pad and print its write key and read ticket (shown once)'
             cand append 'Append one block to a pad'
@@ -196,6 +226,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;help;create'= {
@@ -213,6 +245,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;pad;help;read'= {
         }
         &'locker;pad;help;list'= {
+        }
+        &'locker;pad;help;export'= {
+        }
+        &'locker;pad;help;import'= {
         }
         &'locker;pad;help;help'= {
         }
@@ -659,11 +695,34 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;verify'= {
-            cand --expect-head 'Also require this head: the pad''s head with PAD, else the journal''s head hash'
+            cand --bundle 'Verify this bundle file (`-` for stdin) instead of a repository'
+            cand --expect-head 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;review'= {
+            cand --bundle 'Review this bundle file (`-` for stdin); needs no repository'
+            cand --expect-head 'Require this head (64 hex characters), obtained from the pad''s writer'
+            cand --range 'The changes to check against allowed_paths (default: the attested commit against its first parent)'
+            cand -C 'The git checkout to review against (default: the current directory)'
+            cand --checkout 'The git checkout to review against (default: the current directory)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --rerun 'Re-run the attested test command and compare its exit code'
+            cand --strict 'Count skipped checks as failures'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -757,6 +816,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand review 'Review a handed-off pad against this git checkout, for CI'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
@@ -774,6 +834,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
         }
         &'locker;help;pad;create'= {
         }
@@ -790,6 +852,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;pad;read'= {
         }
         &'locker;help;pad;list'= {
+        }
+        &'locker;help;pad;export'= {
+        }
+        &'locker;help;pad;import'= {
         }
         &'locker;help;append'= {
         }
@@ -864,6 +930,8 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;log'= {
         }
         &'locker;help;verify'= {
+        }
+        &'locker;help;review'= {
         }
         &'locker;help;serve'= {
         }

@@ -9,6 +9,7 @@ mod log;
 mod manifest;
 mod pad;
 mod quest;
+mod review;
 mod serve;
 mod step;
 mod token;
@@ -31,7 +32,7 @@ use crate::repo::{Location, Repo};
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success; verify found everything intact; diff found no difference"),
-    (1, "a clean \"no\": verify found tampering, diff found holes or extras"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras, review found a violation"),
     (2, "usage error"),
     (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
     (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
@@ -140,6 +141,7 @@ pub enum Command {
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Review(review::ReviewArgs),
     Serve(serve::ServeArgs),
     Quest(quest::QuestArgs),
     Completions(util::CompletionsArgs),
@@ -330,6 +332,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Review(a) => review::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
         Command::Quest(a) => quest::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),

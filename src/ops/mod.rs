@@ -7,12 +7,14 @@
 
 pub mod artifact;
 pub mod audit;
+pub mod bundle;
 pub mod init;
 pub mod journal;
 pub mod lease;
 pub mod ledger;
 pub mod pad;
 pub mod plan;
+pub mod review;
 pub mod step;
 pub mod token;
 pub mod verify;

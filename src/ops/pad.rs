@@ -177,7 +177,7 @@ pub struct DepositBlock {
 
 /// A pad id that no pad can have (empty, too long, or with control characters) is simply not
 /// found, as with the peer: the check only keeps such input away from the store.
-fn check_pad_id(id: &str) -> OpResult<()> {
+pub(crate) fn check_pad_id(id: &str) -> OpResult<()> {
     if id.is_empty() || id.len() > MAX_PAD_ID_BYTES || id.chars().any(char::is_control) {
         return Err(pad_not_found());
     }
@@ -188,7 +188,7 @@ fn pad_not_found() -> OpError {
     OpError::not_found("pad not found").hint("Check the pad id; `locker pad list` shows them.")
 }
 
-fn check_content_type(ct: &str) -> OpResult<()> {
+pub(crate) fn check_content_type(ct: &str) -> OpResult<()> {
     if ct.is_empty() || ct.len() > MAX_CONTENT_TYPE_BYTES || ct.chars().any(char::is_control) {
         return Err(OpError::bad_request(format!(
             "content type must be 1–{MAX_CONTENT_TYPE_BYTES} bytes without control characters"
@@ -197,7 +197,7 @@ fn check_content_type(ct: &str) -> OpResult<()> {
     Ok(())
 }
 
-fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
+pub(crate) fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
     tx.pad(id)?.ok_or_else(pad_not_found)
 }
 
@@ -217,7 +217,7 @@ fn check_writable(pad: &PadRow, now: i64) -> OpResult<()> {
     }
 }
 
-fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
+pub(crate) fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
     TicketRow {
         digest: ticket.digest(),
         pad_id: pad_id.to_owned(),
@@ -540,6 +540,39 @@ struct ReadPlan {
     open_lease: Option<TicketRow>,
 }
 
+/// Checks a read ticket for `pad` in the peer's order (missing, invalid or revoked, lease
+/// over); the demo pad needs none. Returns the `read_once` ticket whose lease a successful,
+/// non-empty read opens.
+pub(crate) fn check_read_ticket(
+    tx: &dyn Tx,
+    pad: &PadRow,
+    ticket: Option<&Secret>,
+    lease_seconds: i64,
+    now: i64,
+) -> OpResult<Option<TicketRow>> {
+    if pad.id == DEMO_PAD_ID {
+        return Ok(None);
+    }
+    let Some(ticket) = ticket else {
+        return Err(OpError::unauthorized("missing read ticket")
+            .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
+    };
+    let row = match tx.ticket(&ticket.digest())? {
+        Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
+        _ => return Err(OpError::unauthorized("invalid read ticket")),
+    };
+    if row.ticket_type == TicketType::ReadOnce {
+        if read_lease_over(row.lease_started_at, lease_seconds, now) {
+            return Err(OpError::forbidden("read ticket lease expired")
+                .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
+        }
+        if row.lease_started_at.is_none() {
+            return Ok(Some(row));
+        }
+    }
+    Ok(None)
+}
+
 fn plan_read(
     tx: &dyn Tx,
     pad_id: &str,
@@ -550,26 +583,7 @@ fn plan_read(
     now: i64,
 ) -> OpResult<ReadPlan> {
     let pad = load(tx, pad_id)?;
-    let mut open_lease = None;
-    if pad.id != DEMO_PAD_ID {
-        let Some(ticket) = ticket else {
-            return Err(OpError::unauthorized("missing read ticket")
-                .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
-        };
-        let row = match tx.ticket(&ticket.digest())? {
-            Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
-            _ => return Err(OpError::unauthorized("invalid read ticket")),
-        };
-        if row.ticket_type == TicketType::ReadOnce {
-            if read_lease_over(row.lease_started_at, lease_seconds, now) {
-                return Err(OpError::forbidden("read ticket lease expired")
-                    .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
-            }
-            if row.lease_started_at.is_none() {
-                open_lease = Some(row);
-            }
-        }
-    }
+    let open_lease = check_read_ticket(tx, &pad, ticket, lease_seconds, now)?;
     let total = pad.block_count;
     let start = from.unwrap_or(0);
     let empty = |f: i64| BlockSlice {

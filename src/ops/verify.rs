@@ -162,9 +162,16 @@ struct PadRecord {
 impl PadRecord {
     fn new(e: &Entry) -> Self {
         let b = &e.body;
+        // An imported pad keeps the times its bundle gave; every other pad is created at the
+        // time of its journal entry.
+        let imported = e.kind == "pad.import";
         Self {
             scope: e.scope.clone(),
-            created_at: e.time,
+            created_at: if imported {
+                b.get("created_at").and_then(Value::as_i64).unwrap_or(e.time)
+            } else {
+                e.time
+            },
             expires_at: b.get("expires_at").and_then(Value::as_i64),
             max_blocks: b.get("max_blocks").and_then(Value::as_u64),
             max_bytes: b.get("max_bytes").and_then(Value::as_u64),
@@ -191,6 +198,8 @@ impl PadRecord {
         self.blocks += 1;
         self.bytes += bytes;
         self.head = curr;
+        // Imported blocks keep their own times; appended and deposited ones have the entry's.
+        let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(time);
         self.meta = meta_link(&self.meta, seq, str_at(blk, "content_type").unwrap_or(""), time);
         None
     }
@@ -249,6 +258,7 @@ impl Replay {
             kind,
             "pad.create"
                 | "pad.deposit"
+                | "pad.import"
                 | "pad.append"
                 | "pad.seal"
                 | "pad.ticket"
@@ -265,13 +275,13 @@ impl Replay {
             return Some(format!("a {kind} entry for pad {id} has the subject `{}`", e.subject));
         }
         match kind {
-            "pad.create" | "pad.deposit" => {
+            "pad.create" | "pad.deposit" | "pad.import" => {
                 if self.pads.contains_key(&id) {
                     return Some(format!("pad {id} is created twice"));
                 }
                 let mut rec = PadRecord::new(e);
                 let mut problem = None;
-                if kind == "pad.deposit" {
+                if kind != "pad.create" {
                     let blocks = b.get("blocks").and_then(Value::as_array);
                     for blk in blocks.into_iter().flatten() {
                         if let Some(p) = rec.block(&id, blk, e.time) {
@@ -280,10 +290,15 @@ impl Replay {
                     }
                     if digest_at(b, "head_hash") != Some(rec.head) {
                         problem.get_or_insert(format!(
-                            "pad {id} was deposited with a head its blocks do not give"
+                            "pad {id} was {} with a head its blocks do not give",
+                            if kind == "pad.import" { "imported" } else { "deposited" }
                         ));
                     }
-                    rec.sealed_at = Some(e.time);
+                    rec.sealed_at = Some(if kind == "pad.import" {
+                        b.get("sealed_at").and_then(Value::as_i64).unwrap_or(e.time)
+                    } else {
+                        e.time
+                    });
                 }
                 self.pads.insert(id.clone(), rec);
                 // The demo pad (seeded by `locker serve`) is readable without a ticket and
@@ -511,12 +526,13 @@ fn locate_meta_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, Stri
         let mut note = |blk: &Value| {
             if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
                 let ct = str_at(blk, "content_type").unwrap_or("").to_owned();
-                want.insert(seq, (ct, e.time));
+                let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(e.time);
+                want.insert(seq, (ct, time));
             }
         };
         match e.kind.as_str() {
             "pad.append" => note(&e.body),
-            "pad.deposit" => {
+            "pad.deposit" | "pad.import" => {
                 e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
             }
             _ => {}

@@ -2,6 +2,8 @@
 
 mod artifact;
 mod blob;
+mod bundle;
+mod bundle_remote;
 mod common;
 mod concurrency;
 mod crash;
@@ -15,6 +17,7 @@ mod log;
 mod manifest;
 mod pad;
 mod quest;
+mod review;
 mod serve;
 mod serve_artifacts;
 mod serve_leases;
