@@ -47,8 +47,8 @@ use crate::ops::verify::{PadReport, RepoReport};
 pub const TITLE: &str = "locker quest: keep a stale worker from rewriting the present";
 
 /// What the story puts locker through.
-pub const CHALLENGE: &str = "Challenge: worker crash → lease expiry → newer write → stale retry \
-                             → server crash → lost acknowledgement → tampering";
+pub const CHALLENGE: &str =
+    "Challenge: worker crash → lease expiry → stale retry → server crash → lost ack → tampering";
 
 /// The steps, in order.
 pub const STEPS: [&str; 8] = [
