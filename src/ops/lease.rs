@@ -135,7 +135,7 @@ pub(crate) fn check_work(work: &str) -> OpResult<()> {
 /// (default `operator`).
 fn resolve_holder(actor: &Actor, holder: Option<&str>) -> OpResult<String> {
     let holder = match holder {
-        Some(h) if !actor.is_operator() && h != actor.name => {
+        Some(h) if !actor.speaks_for_any_holder() && h != actor.name => {
             return Err(OpError::forbidden(format!(
                 "agent {} cannot acquire a lease for {h}",
                 actor.name
@@ -260,7 +260,7 @@ pub(crate) fn find_lease(
 
 /// An agent may only use its own leases; the operator may use any.
 fn check_holder(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
-    if actor.is_operator() || actor.name == lease.holder {
+    if actor.speaks_for_any_holder() || actor.name == lease.holder {
         Ok(())
     } else {
         Err(OpError::forbidden(format!(
