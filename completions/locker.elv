@@ -42,6 +42,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
             cand review 'Review a handed-off pad against this git checkout, for CI'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
@@ -729,6 +731,28 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'locker;mcp'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;skill'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;serve'= {
             cand --listen 'The address and port to listen on'
             cand --header-timeout 'Seconds a client may take to send a request''s headers'
@@ -817,6 +841,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
             cand review 'Review a handed-off pad against this git checkout, for CI'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
@@ -932,6 +958,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;verify'= {
         }
         &'locker;help;review'= {
+        }
+        &'locker;help;mcp'= {
+        }
+        &'locker;help;skill'= {
         }
         &'locker;help;serve'= {
         }

@@ -7,10 +7,12 @@ mod input;
 mod lease;
 mod log;
 mod manifest;
+mod mcp;
 mod pad;
 mod quest;
 mod review;
 mod serve;
+mod skill;
 mod step;
 mod token;
 mod util;
@@ -142,6 +144,8 @@ pub enum Command {
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
     Review(review::ReviewArgs),
+    Mcp(mcp::McpArgs),
+    Skill(skill::SkillArgs),
     Serve(serve::ServeArgs),
     Quest(quest::QuestArgs),
     Completions(util::CompletionsArgs),
@@ -333,6 +337,8 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
         Command::Review(a) => review::run(ctx, &a),
+        Command::Mcp(a) => mcp::run(ctx, &a),
+        Command::Skill(a) => skill::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
         Command::Quest(a) => quest::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),

@@ -9,6 +9,7 @@ pub mod artifact;
 pub mod audit;
 pub mod bundle;
 pub mod init;
+pub mod integrity;
 pub mod journal;
 pub mod lease;
 pub mod ledger;

@@ -28,7 +28,7 @@ pub fn subject(pad_id: &str) -> String {
 }
 
 /// A new pad's capabilities, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadCreated {
     pub pad_id: String,
     pub write_key: String,
@@ -38,7 +38,7 @@ pub struct PadCreated {
 }
 
 /// An acknowledged append.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Appended {
     pub pad_id: String,
     pub seq: u64,
@@ -46,7 +46,7 @@ pub struct Appended {
 }
 
 /// A sealed pad.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sealed {
     pub pad_id: String,
     pub state: PadState,
@@ -55,7 +55,7 @@ pub struct Sealed {
 }
 
 /// A newly minted read ticket, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TicketMinted {
     pub pad_id: String,
     pub ticket: String,
@@ -66,7 +66,7 @@ pub struct TicketMinted {
 }
 
 /// A revoked ticket.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TicketRevoked {
     pub pad_id: String,
     pub ticket_id: Digest,
@@ -76,7 +76,7 @@ pub struct TicketRevoked {
 }
 
 /// A pad's manifest: the peer's fields plus its limits.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Manifest {
     pub pad_id: String,
     pub state: PadState,
@@ -108,7 +108,7 @@ impl Manifest {
 }
 
 /// One block as returned by a read.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlockView {
     pub seq: u64,
     pub prev_hash: Digest,
@@ -140,7 +140,7 @@ impl BlockView {
 }
 
 /// A slice of a pad's blocks.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlockSlice {
     pub pad_id: String,
     pub from: i64,
@@ -151,13 +151,13 @@ pub struct BlockSlice {
 }
 
 /// A page of pads.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadList {
     pub pads: Vec<Manifest>,
 }
 
 /// A sealed pad made in one step.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deposited {
     pub pad_id: String,
     pub write_key: String,

@@ -24,7 +24,7 @@ use crate::store::{
 pub const MAX_LISTED_PROBLEMS: usize = 100;
 
 /// One thing found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Problem {
     /// `journal`, `pad`, `ticket`, `lease`, `plan` or `step`.
     pub kind: String,
@@ -36,7 +36,7 @@ pub struct Problem {
 }
 
 /// The journal part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct JournalSummary {
     pub ok: bool,
     pub entries: u64,
@@ -45,7 +45,7 @@ pub struct JournalSummary {
 }
 
 /// The pad part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PadsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -55,7 +55,7 @@ pub struct PadsSummary {
 }
 
 /// The lease, plan and step part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct LeasesSummary {
     pub ok: bool,
     pub leases: u64,
@@ -66,7 +66,7 @@ pub struct LeasesSummary {
 }
 
 /// The ticket part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct TicketsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -74,7 +74,7 @@ pub struct TicketsSummary {
 }
 
 /// `locker verify` of a whole repository.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RepoReport {
     pub ok: bool,
     pub journal: JournalSummary,
@@ -98,14 +98,14 @@ pub struct RepoReport {
 }
 
 /// The verdict against a caller's expected head.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ExpectedHead {
     pub expected: Digest,
     pub matches: bool,
 }
 
 /// `locker verify PAD`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadReport {
     pub ok: bool,
     pub pad_id: String,
@@ -892,7 +892,7 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
 // Agents, blobs and artifacts (journal kinds `token.*` and `artifact.*`).
 
 /// The agent part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct AgentsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -900,7 +900,7 @@ pub struct AgentsSummary {
 }
 
 /// The blob part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlobsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -911,7 +911,7 @@ pub struct BlobsSummary {
 }
 
 /// The artifact part of a report (versions, heads and receipts).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ArtifactsSummary {
     pub ok: bool,
     pub keys: u64,
