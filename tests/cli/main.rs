@@ -18,6 +18,7 @@ mod manifest;
 mod mcp;
 mod pad;
 mod payment;
+mod quest;
 mod review;
 mod serve;
 mod serve_artifacts;
