@@ -761,7 +761,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --body-timeout 'Seconds a client may take to send a request''s body'
             cand --max-connections 'Most connections open at once'
             cand --max-concurrent 'Most requests handled at once (others wait, then get 503)'
-            cand --payment-mode 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments'
+            cand --payment-mode 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings'
             cand --payment-wallet 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`'
             cand --payment-rpc-url 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)'
             cand --payment-token 'The token contract payments are made in (default: USDC on Base)'

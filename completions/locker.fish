@@ -468,7 +468,7 @@ complete -c locker -n "__fish_locker_using_subcommand serve" -l header-timeout -
 complete -c locker -n "__fish_locker_using_subcommand serve" -l body-timeout -d 'Seconds a client may take to send a request\'s body' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l max-connections -d 'Most connections open at once' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l max-concurrent -d 'Most requests handled at once (others wait, then get 503)' -r
-complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-mode -d 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments' -r -f -a "off\t'Free pads, as without payments'
+complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-mode -d 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings' -r -f -a "off\t'Free pads, as without payments'
 txid\t'Each pad needs the hash of an on-chain token transfer to the wallet'"
 complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-wallet -d 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l payment-rpc-url -d 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)' -r

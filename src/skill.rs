@@ -157,6 +157,12 @@ fn commands(s: &mut String, cmd: &clap::Command) {
         if arg.is_hide_set() || arg.is_global_set() || is_builtin(arg) {
             continue;
         }
+        // An operator's pay-per-pad settings: the mode's line points at `--help` for the rest.
+        if arg.get_help_heading() == Some(crate::cli::PAYMENT_HEADING)
+            && arg.get_id() != "payment_mode"
+        {
+            continue;
+        }
         option_line(&mut opts, arg);
     }
     if !opts.is_empty() {

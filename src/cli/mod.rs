@@ -12,6 +12,8 @@ mod pad;
 mod quest;
 mod review;
 mod serve;
+
+pub(crate) use serve::PAYMENT_HEADING;
 mod skill;
 mod step;
 mod token;

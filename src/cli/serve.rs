@@ -54,33 +54,35 @@ pub struct ServeArgs {
     pub max_concurrent: u64,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
-    /// `off` (the default) shows nothing about payments
-    #[arg(long, value_enum, default_value_t = PaymentMode::Off, env = "LOCKER_PAYMENT_MODE", value_name = "MODE")]
+    /// `off` (the default) shows nothing about payments; `locker serve --help` lists
+    /// the `--payment-*` settings
+    #[arg(long, help_heading = PAYMENT_HEADING, value_enum, default_value_t = PaymentMode::Off, env = "LOCKER_PAYMENT_MODE", value_name = "MODE")]
     pub payment_mode: PaymentMode,
     /// The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`
-    #[arg(long, env = "LOCKER_PAYMENT_WALLET", value_name = "ADDRESS")]
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_WALLET", value_name = "ADDRESS")]
     pub payment_wallet: Option<String>,
     /// The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)
-    #[arg(
-        long,
-        env = "LOCKER_PAYMENT_RPC_URL",
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_RPC_URL",
         value_name = "URL",
         default_value = "https://mainnet.base.org"
     )]
     pub payment_rpc_url: String,
     /// The token contract payments are made in (default: USDC on Base)
-    #[arg(long, env = "LOCKER_PAYMENT_TOKEN", value_name = "ADDRESS", default_value = crate::domain::payment::USDC_BASE)]
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_TOKEN", value_name = "ADDRESS", default_value = crate::domain::payment::USDC_BASE)]
     pub payment_token: String,
     /// The price of one pad in token units (USDC has 6 decimals: 2000 is 0.002 USDC)
-    #[arg(long, env = "LOCKER_PAYMENT_AMOUNT", value_name = "UNITS", default_value = "2000")]
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_AMOUNT", value_name = "UNITS", default_value = "2000")]
     pub payment_amount: String,
     /// Blocks a payment needs, its own included, before it counts
-    #[arg(long, env = "LOCKER_PAYMENT_CONFIRMATIONS", value_name = "N", default_value_t = 2)]
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_CONFIRMATIONS", value_name = "N", default_value_t = 2)]
     pub payment_confirmations: u64,
     /// The chain id the RPC node must be on (8453 is Base)
-    #[arg(long, env = "LOCKER_PAYMENT_CHAIN_ID", value_name = "ID", default_value_t = crate::domain::payment::BASE_CHAIN_ID)]
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_CHAIN_ID", value_name = "ID", default_value_t = crate::domain::payment::BASE_CHAIN_ID)]
     pub payment_chain_id: u64,
 }
+
+/// The `--help` section of the pay-per-pad options (the skill lists only `--payment-mode`).
+pub const PAYMENT_HEADING: &str = "Pay-per-pad";
 
 /// Whether pad creation is paid for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

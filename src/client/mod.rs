@@ -776,7 +776,7 @@ mod tests {
         assert_eq!((e.code.as_ref(), e.detail.as_str()), ("version_conflict", "m"));
         assert_eq!(e.fields["current_version"], 3);
         let e = error_from(502, b"<html>");
-        assert_eq!((e.kind, e.code.as_ref()), (ErrorKind::Unavailable, "http_error"));
+        assert_eq!((e.kind, e.code.as_ref()), (ErrorKind::BadGateway, "http_error"));
         assert_eq!(segment("a b/c"), "a%20b%2Fc");
     }
 }
