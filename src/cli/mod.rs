@@ -1,7 +1,10 @@
 //! The command line: parse → call `ops` → render → exit code.
 
 mod artifact;
+mod backup;
 mod deposit;
+mod doctor;
+mod gc;
 mod init;
 mod input;
 mod lease;
@@ -132,6 +135,10 @@ pub enum Command {
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Backup(backup::BackupArgs),
+    Restore(backup::RestoreArgs),
+    Gc(gc::GcArgs),
+    Doctor(doctor::DoctorArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -141,7 +148,7 @@ pub enum Command {
 pub struct Ctx {
     pub global: GlobalArgs,
     pub printer: Printer,
-    clock: Box<dyn Clock>,
+    clock: std::sync::Arc<dyn Clock>,
     settings: ops::Settings,
     repo: Option<Repo>,
     /// `LOCKER_TOKEN`, when set: the command acts as that token's agent.
@@ -154,11 +161,11 @@ impl Ctx {
     fn new(global: GlobalArgs) -> Result<Self, OpError> {
         let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
         let printer = Printer::new(format, global.quiet);
-        let clock: Box<dyn Clock> = match std::env::var("LOCKER_NOW") {
-            Ok(v) => Box::new(FixedClock(v.trim().parse().map_err(|_| {
+        let clock: std::sync::Arc<dyn Clock> = match std::env::var("LOCKER_NOW") {
+            Ok(v) => std::sync::Arc::new(FixedClock(v.trim().parse().map_err(|_| {
                 OpError::usage(format!("LOCKER_NOW must be integer Unix seconds, got `{v}`"))
             })?)),
-            Err(_) => Box::new(SystemClock),
+            Err(_) => std::sync::Arc::new(SystemClock),
         };
         let mut settings = ops::Settings::default();
         if let Ok(v) = std::env::var("LOCKER_READ_LEASE_SECONDS") {
@@ -183,6 +190,11 @@ impl Ctx {
 
     pub fn clock(&self) -> &dyn Clock {
         self.clock.as_ref()
+    }
+
+    /// The clock, shared (so it can be used while the repository is borrowed).
+    pub fn shared_clock(&self) -> std::sync::Arc<dyn Clock> {
+        std::sync::Arc::clone(&self.clock)
     }
 
     fn location(&self) -> Result<Location, OpError> {
@@ -297,6 +309,10 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Backup(a) => backup::backup(ctx, &a),
+        Command::Restore(a) => backup::restore(ctx, &a),
+        Command::Gc(a) => gc::run(ctx, &a),
+        Command::Doctor(a) => doctor::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

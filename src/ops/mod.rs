@@ -6,6 +6,9 @@
 //! code and the HTTP status in one place.
 
 pub mod artifact;
+pub mod backup;
+pub mod doctor;
+pub mod gc;
 pub mod init;
 pub mod journal;
 pub mod lease;
