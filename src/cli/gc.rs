@@ -59,7 +59,11 @@ impl Render for GcOutcome {
         }
         let verb = if self.dry_run { "would remove" } else { "removed" };
         for b in &self.blobs {
-            writeln!(w, "{verb} unreferenced blob {} ({}, {} bytes)", b.sha256, b.location, b.size)?;
+            writeln!(
+                w,
+                "{verb} unreferenced blob {} ({}, {} bytes)",
+                b.sha256, b.location, b.size
+            )?;
         }
         for f in &self.stray_files {
             writeln!(w, "{verb} stray file {} ({} bytes)", f.location, f.bytes)?;

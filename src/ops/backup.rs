@@ -133,8 +133,10 @@ pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<Backu
     fs::create_dir_all(parent).map_err(io_err(parent))?;
     let parent = fs::canonicalize(parent).map_err(io_err(parent))?;
     if parent.starts_with(&dot) {
-        return Err(OpError::usage("the backup directory cannot be inside the repository's .locker/")
-            .hint("Put backups on another disk, or at least outside the repository."));
+        return Err(OpError::usage(
+            "the backup directory cannot be inside the repository's .locker/",
+        )
+        .hint("Put backups on another disk, or at least outside the repository."));
     }
     let dest = parent.join(name);
     let tmp = parent.join(format!(".{}.backup-{}", name.to_string_lossy(), random_id()));
@@ -271,12 +273,15 @@ pub fn restore(
             )
             .with("problem_count", report.problem_count)
             .with("problems", problems_of(&report))
-            .hint("Restore an older backup, or run `locker verify -R BACKUP` to see every problem."));
+            .hint(
+                "Restore an older backup, or run `locker verify -R BACKUP` to see every problem.",
+            ));
         }
         let replaced = match fs::symlink_metadata(&target_dot) {
             Ok(_) if !replace => return Err(occupied_err(&target)),
             Ok(_) => {
-                let aside = target.join(format!(".locker.replaced-{}-{}", clock.now(), random_id()));
+                let aside =
+                    target.join(format!(".locker.replaced-{}-{}", clock.now(), random_id()));
                 fs::rename(&target_dot, &aside).map_err(io_err(&target_dot))?;
                 Some(aside)
             }
@@ -321,7 +326,10 @@ fn bad_backup(e: RepoError) -> OpError {
         RepoError::Symlink(p) => OpError::new(
             ErrorKind::Unprocessable,
             "bad_backup",
-            format!("the backup holds a symbolic link ({}); locker refuses to follow it", p.display()),
+            format!(
+                "the backup holds a symbolic link ({}); locker refuses to follow it",
+                p.display()
+            ),
         ),
         RepoError::Store(StoreError::DiskFull) => StoreError::DiskFull.into(),
         e @ RepoError::Io { .. } => e.into(),

@@ -938,8 +938,8 @@ pub fn repository(
         let before = f.count;
         let rec = replay.pads.get(&pad.id);
         let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
-        let checked = check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, progress)
-            .and_then(|walk| {
+        let checked =
+            check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, progress).and_then(|walk| {
                 compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
                 Ok(walk)
             });

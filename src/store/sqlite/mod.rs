@@ -214,14 +214,17 @@ impl Store for SqliteStore {
             let files: Vec<(String, i64)> = {
                 let mut stmt = dest
                     .conn
-                    .prepare("SELECT digest, size FROM blobs WHERE storage = 'file' ORDER BY digest")
+                    .prepare(
+                        "SELECT digest, size FROM blobs WHERE storage = 'file' ORDER BY digest",
+                    )
                     .db()?;
                 let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).db()?;
                 rows.collect::<rusqlite::Result<Vec<_>>>().db()?
             };
             for (hex, size) in files {
-                let digest = Digest::parse(&hex)
-                    .map_err(|_| StoreError::Corrupt(format!("blob digest `{hex}` is malformed")))?;
+                let digest = Digest::parse(&hex).map_err(|_| {
+                    StoreError::Corrupt(format!("blob digest `{hex}` is malformed"))
+                })?;
                 let size = u64::try_from(size).unwrap_or(0);
                 match objects::read(&self.objects, &digest, size) {
                     Ok(bytes) => {
@@ -274,7 +277,11 @@ impl Store for SqliteStore {
         let busy: i64 =
             self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0)).db()?;
         BUSY_SINCE.with(|c| c.set(None));
-        Ok(CheckpointStats { busy: busy != 0, wal_bytes_before: before, wal_bytes_after: file_len(&wal) })
+        Ok(CheckpointStats {
+            busy: busy != 0,
+            wal_bytes_before: before,
+            wal_bytes_after: file_len(&wal),
+        })
     }
 }
 
@@ -1369,7 +1376,10 @@ impl Tx for SqliteTx<'_> {
                 let Ok(digest) = Digest::parse(&format!("{name}{sname}")) else { continue };
                 let named = self.blob_row(&digest)?.is_some_and(|r| r.storage == BlobStorage::File);
                 if !named {
-                    out.push(StrayFile { location: format!("{}/{name}/{sname}", objects::DIR), bytes });
+                    out.push(StrayFile {
+                        location: format!("{}/{name}/{sname}", objects::DIR),
+                        bytes,
+                    });
                 }
             }
         }
