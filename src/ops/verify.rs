@@ -644,7 +644,7 @@ fn for_each_entry(
                     if base.subject.as_ref().is_none_or(|s| *s == e.subject)
                         && base.kind.as_ref().is_none_or(|k| *k == e.kind) =>
                 {
-                    f(row, Ok(e))
+                    f(row, Ok(e));
                 }
                 _ => f(row, Err(format!("entry {}'s bytes do not match its columns", row.seq))),
             }
