@@ -49,6 +49,9 @@ _locker() {
             locker,seal)
                 cmd="locker__subcmd__seal"
                 ;;
+            locker,serve)
+                cmd="locker__subcmd__serve"
+                ;;
             locker,step)
                 cmd="locker__subcmd__step"
                 ;;
@@ -123,6 +126,9 @@ _locker() {
                 ;;
             locker__subcmd__help,seal)
                 cmd="locker__subcmd__help__subcmd__seal"
+                ;;
+            locker__subcmd__help,serve)
+                cmd="locker__subcmd__help__subcmd__serve"
                 ;;
             locker__subcmd__help,step)
                 cmd="locker__subcmd__help__subcmd__step"
@@ -392,7 +398,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --scope --help --version init pad append seal deposit artifact token lease manifest step log verify completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -403,6 +409,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -418,7 +428,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__append)
-            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --scope --help"
+            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,6 +462,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -464,7 +478,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact)
-            opts="-R -q -h --repo --json --quiet --scope --help publish get log list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help publish get log list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -475,6 +489,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -490,7 +508,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__get)
-            opts="-R -q -h --version --repo --json --quiet --scope --help"
+            opts="-R -q -h --version --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -505,6 +523,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -604,7 +626,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__list)
-            opts="-n -R -q -h --after --limit --repo --json --quiet --scope --help"
+            opts="-n -R -q -h --after --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -627,6 +649,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -642,7 +668,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__log)
-            opts="-n -R -q -h --after --limit --repo --json --quiet --scope --help"
+            opts="-n -R -q -h --after --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -668,6 +694,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -680,7 +710,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__artifact__subcmd__publish)
-            opts="-d -R -q -h --data --expect --op --fence --repo --json --quiet --scope --help"
+            opts="-d -R -q -h --data --expect --op --fence --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -714,6 +744,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -726,7 +760,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__completions)
-            opts="-R -q -h --repo --json --quiet --scope --help bash elvish fish powershell zsh"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,6 +771,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -752,7 +790,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__deposit)
-            opts="-R -q -h --envelope --artifact --ttl --repo --json --quiet --scope --help"
+            opts="-R -q -h --envelope --artifact --ttl --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -778,6 +816,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -790,7 +832,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1279,6 +1321,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__step)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1392,7 +1448,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__init)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1403,6 +1459,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1418,7 +1478,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease)
-            opts="-R -q -h --repo --json --quiet --scope --help acquire heartbeat complete release show list reap history help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help acquire heartbeat complete release show list reap history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1429,6 +1489,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1444,7 +1508,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__acquire)
-            opts="-R -q -h --ttl --holder --reopen --repo --json --quiet --scope --help"
+            opts="-R -q -h --ttl --holder --reopen --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1466,6 +1530,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1478,7 +1546,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__complete)
-            opts="-R -q -h --lease --result --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --result --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1500,6 +1568,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1512,7 +1584,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__heartbeat)
-            opts="-R -q -h --lease --details --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --details --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1531,6 +1603,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1686,7 +1762,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__history)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1697,6 +1773,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1712,7 +1792,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__list)
-            opts="-R -q -h --state --limit --repo --json --quiet --scope --help"
+            opts="-R -q -h --state --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1734,6 +1814,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1746,7 +1830,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__reap)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1757,6 +1841,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1772,7 +1860,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__release)
-            opts="-R -q -h --lease --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1790,6 +1878,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1802,7 +1894,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__lease__subcmd__show)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1813,6 +1905,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1828,7 +1924,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__log)
-            opts="-n -R -q -h --kind --subject --actor --scope --limit --after --before --reverse --repo --json --quiet --help"
+            opts="-n -R -q -h --kind --subject --actor --scope --limit --after --before --reverse --repo --json --quiet --remote --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1874,6 +1970,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1882,7 +1982,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest)
-            opts="-R -q -h --repo --json --quiet --scope --help commit show diff help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help commit show diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1893,6 +1993,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1908,7 +2012,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest__subcmd__commit)
-            opts="-R -q -h --file --lease --repo --json --quiet --scope --help"
+            opts="-R -q -h --file --lease --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1930,6 +2034,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1942,7 +2050,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest__subcmd__diff)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1953,6 +2061,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2038,7 +2150,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__manifest__subcmd__show)
-            opts="-R -q -h --version --repo --json --quiet --scope --help"
+            opts="-R -q -h --version --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2056,6 +2168,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2068,7 +2184,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad)
-            opts="-R -q -h --repo --json --quiet --scope --help create append seal ticket revoke-ticket show read list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help create append seal ticket revoke-ticket show read list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2079,6 +2195,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2094,7 +2214,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__append)
-            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --scope --help"
+            opts="-d -R -q -h --data --content-type --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2128,6 +2248,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2140,7 +2264,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__create)
-            opts="-R -q -h --ttl --max-blocks --repo --json --quiet --scope --help"
+            opts="-R -q -h --ttl --max-blocks --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2159,6 +2283,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2314,7 +2442,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__list)
-            opts="-R -q -h --state --limit --repo --json --quiet --scope --help"
+            opts="-R -q -h --state --limit --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2336,6 +2464,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2348,7 +2480,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__read)
-            opts="-R -q -h --from --to --raw --ticket --ticket-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --from --to --raw --ticket --ticket-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2378,6 +2510,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2390,7 +2526,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__revoke__subcmd__ticket)
-            opts="-R -q -h --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2409,6 +2545,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2424,7 +2564,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__seal)
-            opts="-R -q -h --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2446,6 +2586,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2458,7 +2602,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__show)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2469,6 +2613,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2484,7 +2632,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__ticket)
-            opts="-R -q -h --type --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --type --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2510,6 +2658,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2522,7 +2674,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__seal)
-            opts="-R -q -h --key --key-file --repo --json --quiet --scope --help"
+            opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2544,6 +2696,60 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__serve)
+            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2556,7 +2762,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__step)
-            opts="-R -q -h --lease --planned --executed --gate --repo --json --quiet --scope --help"
+            opts="-R -q -h --lease --planned --executed --gate --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2586,6 +2792,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2598,7 +2808,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token)
-            opts="-R -q -h --repo --json --quiet --scope --help create revoke list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help create revoke list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2609,6 +2819,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2624,7 +2838,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__create)
-            opts="-R -q -h --agent --repo --json --quiet --scope --help"
+            opts="-R -q -h --agent --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2639,6 +2853,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2724,7 +2942,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__list)
-            opts="-R -q -h --repo --json --quiet --scope --help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2735,6 +2953,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2750,7 +2972,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__revoke)
-            opts="-R -q -h --agent --repo --json --quiet --scope --help"
+            opts="-R -q -h --agent --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2768,6 +2990,10 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2780,7 +3006,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__util)
-            opts="-R -q -h --repo --json --quiet --scope --help generate-docs help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2791,6 +3017,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2806,7 +3036,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__util__subcmd__generate__subcmd__docs)
-            opts="-R -q -h --out-dir --repo --json --quiet --scope --help"
+            opts="-R -q -h --out-dir --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2821,6 +3051,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2878,7 +3112,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --expect-head --repo --json --quiet --scope --help"
+            opts="-R -q -h --expect-head --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2893,6 +3127,10 @@ _locker() {
                     return 0
                     ;;
                 -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_locker_global_optspecs
-    string join \n R/repo= json q/quiet scope= h/help V/version
+    string join \n R/repo= json q/quiet remote= scope= h/help V/version
 end
 
 function __fish_locker_needs_command
@@ -25,6 +25,7 @@ function __fish_locker_using_subcommand
 end
 
 complete -c locker -n "__fish_locker_needs_command" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_needs_command" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_needs_command" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_needs_command" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_needs_command" -s q -l quiet -d 'Print no status lines, only data'
@@ -42,15 +43,18 @@ complete -c locker -n "__fish_locker_needs_command" -f -a "manifest" -d 'Commit,
 complete -c locker -n "__fish_locker_needs_command" -f -a "step" -d 'Log a step of a work item under its current lease: what was planned and executed'
 complete -c locker -n "__fish_locker_needs_command" -f -a "log" -d 'Show the journal, newest first, like `git log`'
 complete -c locker -n "__fish_locker_needs_command" -f -a "verify" -d 'Check the repository\'s integrity, like `git fsck`, or one pad\'s'
+complete -c locker -n "__fish_locker_needs_command" -f -a "serve" -d 'Serve the repository over HTTP until SIGTERM or SIGINT'
 complete -c locker -n "__fish_locker_needs_command" -f -a "completions" -d 'Print a shell completion script for SHELL to stdout'
 complete -c locker -n "__fish_locker_needs_command" -f -a "util" -d 'Developer tools'
 complete -c locker -n "__fish_locker_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand init" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand init" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand init" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand init" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand init" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand init" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_subcommand_from create append seal ticket revoke-ticket show read list help" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_subcommand_from create append seal ticket revoke-ticket show read list help" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_subcommand_from create append seal ticket revoke-ticket show read list help" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_subcommand_from create append seal ticket revoke-ticket show read list help" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_subcommand_from create append seal ticket revoke-ticket show read list help" -s q -l quiet -d 'Print no status lines, only data'
@@ -67,6 +71,7 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and not __fish_seen_s
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l ttl -d 'Seconds until the pad expires unless sealed (1–2592000)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l max-blocks -d 'Most blocks the pad may hold (1–4096)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print no status lines, only data'
@@ -76,6 +81,7 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subco
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -l key -d 'The pad\'s write key' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -l key-file -d 'Read the write key from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from append" -s q -l quiet -d 'Print no status lines, only data'
@@ -83,6 +89,7 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subco
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -l key -d 'The pad\'s write key' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -l key-file -d 'Read the write key from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from seal" -s q -l quiet -d 'Print no status lines, only data'
@@ -92,6 +99,7 @@ read_unlimited\t''"
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -l key -d 'The pad\'s write key' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -l key-file -d 'Read the write key from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from ticket" -s q -l quiet -d 'Print no status lines, only data'
@@ -99,11 +107,13 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subco
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -l key -d 'The pad\'s write key' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -l key-file -d 'Read the write key from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from revoke-ticket" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from show" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from show" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from show" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from show" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no status lines, only data'
@@ -113,6 +123,7 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subco
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -l ticket -d 'A read ticket for the pad' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -l ticket-file -d 'Read the ticket from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -l raw -d 'Write the payloads\' exact bytes to stdout, one after another (not with --json)'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from read" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
@@ -123,6 +134,7 @@ sealed\t''
 expired\t''"
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l limit -d 'Most pads to list' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no status lines, only data'
@@ -141,6 +153,7 @@ complete -c locker -n "__fish_locker_using_subcommand append" -l content-type -d
 complete -c locker -n "__fish_locker_using_subcommand append" -l key -d 'The pad\'s write key' -r
 complete -c locker -n "__fish_locker_using_subcommand append" -l key-file -d 'Read the write key from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand append" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand append" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand append" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand append" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand append" -s q -l quiet -d 'Print no status lines, only data'
@@ -148,6 +161,7 @@ complete -c locker -n "__fish_locker_using_subcommand append" -s h -l help -d 'P
 complete -c locker -n "__fish_locker_using_subcommand seal" -l key -d 'The pad\'s write key' -r
 complete -c locker -n "__fish_locker_using_subcommand seal" -l key-file -d 'Read the write key from FILE (first line)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand seal" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand seal" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand seal" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand seal" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand seal" -s q -l quiet -d 'Print no status lines, only data'
@@ -156,11 +170,13 @@ complete -c locker -n "__fish_locker_using_subcommand deposit" -l envelope -d 'T
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l artifact -d 'A file to add as one block after the envelope (repeatable, in order)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l ttl -d 'The pad\'s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire' -r
 complete -c locker -n "__fish_locker_using_subcommand deposit" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand deposit" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand deposit" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand deposit" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand deposit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and not __fish_seen_subcommand_from publish get log list help" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand artifact; and not __fish_seen_subcommand_from publish get log list help" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and not __fish_seen_subcommand_from publish get log list help" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and not __fish_seen_subcommand_from publish get log list help" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and not __fish_seen_subcommand_from publish get log list help" -s q -l quiet -d 'Print no status lines, only data'
@@ -175,12 +191,14 @@ complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -l op -d 'This operation\'s id (1–128 bytes): reuse it only to retry the identical request' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -l fence -d 'Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4 (`stale_fence`) once a newer lease exists on WORK' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from publish" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from get" -l version -d 'Read this version instead of the current one' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from get" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from get" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from get" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from get" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no status lines, only data'
@@ -188,6 +206,7 @@ complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -l after -d 'Only versions after V' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -s n -l limit -d 'Show at most N versions (1–10000)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from log" -s q -l quiet -d 'Print no status lines, only data'
@@ -195,6 +214,7 @@ complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -l after -d 'Only keys that sort after KEY (for paging)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -s n -l limit -d 'Show at most N keys (1–10000)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no status lines, only data'
@@ -205,6 +225,7 @@ complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the keys of your scope with their current versions'
 complete -c locker -n "__fish_locker_using_subcommand artifact; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen_subcommand_from create revoke list help" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen_subcommand_from create revoke list help" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen_subcommand_from create revoke list help" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen_subcommand_from create revoke list help" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen_subcommand_from create revoke list help" -s q -l quiet -d 'Print no status lines, only data'
@@ -215,17 +236,20 @@ complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen
 complete -c locker -n "__fish_locker_using_subcommand token; and not __fish_seen_subcommand_from create revoke list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -l agent -d 'The agent\'s name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l agent -d 'The agent\'s name' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from list" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from list" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from list" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from list" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no status lines, only data'
@@ -235,6 +259,7 @@ complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_sub
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "list" -d 'List agents with their scopes and states (never their tokens)'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand lease; and not __fish_seen_subcommand_from acquire heartbeat complete release show list reap history help" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and not __fish_seen_subcommand_from acquire heartbeat complete release show list reap history help" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and not __fish_seen_subcommand_from acquire heartbeat complete release show list reap history help" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and not __fish_seen_subcommand_from acquire heartbeat complete release show list reap history help" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and not __fish_seen_subcommand_from acquire heartbeat complete release show list reap history help" -s q -l quiet -d 'Print no status lines, only data'
@@ -251,6 +276,7 @@ complete -c locker -n "__fish_locker_using_subcommand lease; and not __fish_seen
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -l ttl -d 'Seconds until the lease expires unless heartbeaten (1–2592000)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -l holder -d 'Who holds the lease (operator only; default: `operator`)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -l reopen -d 'Lease the work item even if it was completed'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from acquire" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
@@ -259,6 +285,7 @@ complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_sub
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -l lease -d 'The lease\'s id (printed by `lease acquire`)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -l details -d 'What the holder is doing, kept with the lease until the next heartbeat' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from heartbeat" -s q -l quiet -d 'Print no status lines, only data'
@@ -266,17 +293,20 @@ complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_sub
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -l lease -d 'The lease\'s id' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -l result -d 'The outcome to keep with the lease' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from complete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -l lease -d 'The lease\'s id' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from release" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from show" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from show" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from show" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from show" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no status lines, only data'
@@ -287,16 +317,19 @@ released\t''
 abandoned\t''"
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -l limit -d 'Most leases to list (1–10000)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from reap" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from reap" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from reap" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from reap" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from reap" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from reap" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from history" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from history" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from history" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from history" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from history" -s q -l quiet -d 'Print no status lines, only data'
@@ -311,6 +344,7 @@ complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_sub
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show every lease, plan, step and transition of a work item, with an integrity verdict'
 complete -c locker -n "__fish_locker_using_subcommand lease; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and not __fish_seen_subcommand_from commit show diff help" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand manifest; and not __fish_seen_subcommand_from commit show diff help" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and not __fish_seen_subcommand_from commit show diff help" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and not __fish_seen_subcommand_from commit show diff help" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and not __fish_seen_subcommand_from commit show diff help" -s q -l quiet -d 'Print no status lines, only data'
@@ -322,17 +356,20 @@ complete -c locker -n "__fish_locker_using_subcommand manifest; and not __fish_s
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -l file -d 'Read the steps from FILE, a JSON array of strings (`-` for stdin)' -r -F
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -l lease -d 'The current lease\'s id' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from commit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -l version -d 'Show this version instead of the newest' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from diff" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from diff" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from diff" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from diff" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand manifest; and __fish_seen_subcommand_from diff" -s q -l quiet -d 'Print no status lines, only data'
@@ -346,6 +383,7 @@ complete -c locker -n "__fish_locker_using_subcommand step" -l planned -d 'What 
 complete -c locker -n "__fish_locker_using_subcommand step" -l executed -d 'What was executed' -r
 complete -c locker -n "__fish_locker_using_subcommand step" -l gate -d 'Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)' -r
 complete -c locker -n "__fish_locker_using_subcommand step" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand step" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand step" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand step" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand step" -s q -l quiet -d 'Print no status lines, only data'
@@ -358,22 +396,39 @@ complete -c locker -n "__fish_locker_using_subcommand log" -s n -l limit -d 'Sho
 complete -c locker -n "__fish_locker_using_subcommand log" -l after -d 'Only entries after sequence number SEQ' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -l before -d 'Only entries before sequence number SEQ' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand log" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -l reverse -d 'Oldest first'
 complete -c locker -n "__fish_locker_using_subcommand log" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand log" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand verify" -l expect-head -d 'Also require this head: the pad\'s head with PAD, else the journal\'s head hash' -r
 complete -c locker -n "__fish_locker_using_subcommand verify" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand verify" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand verify" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand verify" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand verify" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c locker -n "__fish_locker_using_subcommand serve" -l listen -d 'The address and port to listen on' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l header-timeout -d 'Seconds a client may take to send a request\'s headers' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l body-timeout -d 'Seconds a client may take to send a request\'s body' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l max-connections -d 'Most connections open at once' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l max-concurrent -d 'Most requests handled at once (others wait, then get 503)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand serve" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l allow-remote-http -d 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it'
+complete -c locker -n "__fish_locker_using_subcommand serve" -l require-token -d 'Demand a bearer token (an agent\'s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does'
+complete -c locker -n "__fish_locker_using_subcommand serve" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+complete -c locker -n "__fish_locker_using_subcommand serve" -s q -l quiet -d 'Print no status lines, only data'
+complete -c locker -n "__fish_locker_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c locker -n "__fish_locker_using_subcommand completions" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand completions" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand completions" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand completions" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand completions" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_subcommand_from generate-docs help" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_subcommand_from generate-docs help" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_subcommand_from generate-docs help" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_subcommand_from generate-docs help" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_subcommand_from generate-docs help" -s q -l quiet -d 'Print no status lines, only data'
@@ -382,27 +437,29 @@ complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_
 complete -c locker -n "__fish_locker_using_subcommand util; and not __fish_seen_subcommand_from generate-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -l out-dir -d 'The directory holding `man/` and `completions/`' -r -F
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
+complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from generate-docs" -s h -l help -d 'Print help'
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from help" -f -a "generate-docs" -d 'Write the man pages and completion scripts into `man/` and `completions/`'
 complete -c locker -n "__fish_locker_using_subcommand util; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "init" -d 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "pad" -d 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "append" -d 'Append one block to a pad (same as `locker pad append`)'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "seal" -d 'Seal a pad (same as `locker pad seal`)'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "deposit" -d 'Create, fill and seal a pad in one atomic step'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "artifact" -d 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "token" -d 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "lease" -d 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "manifest" -d 'Commit, show and diff a work item\'s plan (its manifest of steps)'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "step" -d 'Log a step of a work item under its current lease: what was planned and executed'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "log" -d 'Show the journal, newest first, like `git log`'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "verify" -d 'Check the repository\'s integrity, like `git fsck`, or one pad\'s'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "completions" -d 'Print a shell completion script for SHELL to stdout'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "util" -d 'Developer tools'
-complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify completions util help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "init" -d 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "pad" -d 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "append" -d 'Append one block to a pad (same as `locker pad append`)'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "seal" -d 'Seal a pad (same as `locker pad seal`)'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "deposit" -d 'Create, fill and seal a pad in one atomic step'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "artifact" -d 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "token" -d 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "lease" -d 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "manifest" -d 'Commit, show and diff a work item\'s plan (its manifest of steps)'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "step" -d 'Log a step of a work item under its current lease: what was planned and executed'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "log" -d 'Show the journal, newest first, like `git log`'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "verify" -d 'Check the repository\'s integrity, like `git fsck`, or one pad\'s'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "serve" -d 'Serve the repository over HTTP until SIGTERM or SIGINT'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "completions" -d 'Print a shell completion script for SHELL to stdout'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "util" -d 'Developer tools'
+complete -c locker -n "__fish_locker_using_subcommand help; and not __fish_seen_subcommand_from init pad append seal deposit artifact token lease manifest step log verify serve completions util help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c locker -n "__fish_locker_using_subcommand help; and __fish_seen_subcommand_from pad" -f -a "create" -d 'Create an empty pad and print its write key and read ticket (shown once)'
 complete -c locker -n "__fish_locker_using_subcommand help; and __fish_seen_subcommand_from pad" -f -a "append" -d 'Append one block to a pad'
 complete -c locker -n "__fish_locker_using_subcommand help; and __fish_seen_subcommand_from pad" -f -a "seal" -d 'Seal a pad: no more appends; the stored chain is re-checked first'

@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# agent-locker's real clients (lockermcp 0.1.5 and its scripts) for the interop tests.
+./scripts/test-deps.sh
 cargo test --locked "$@"

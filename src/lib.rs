@@ -15,12 +15,18 @@
 //!   [`ops::ErrorKind`] that maps to the exit code and the HTTP status in one place.
 //! - [`output`]: the only module that prints.
 //! - [`cli`]: clap definitions, parse → ops → render → exit code.
+//! - [`server`]: `locker serve`, the same operations over HTTP (agent-locker's pad API and
+//!   locker's own routes).
+//! - [`client`]: the blocking HTTP client the CLI's remote mode (`--remote`) uses; it returns
+//!   the same outcome types as [`ops`].
 //! - [`docs`]: man pages and shell completions rendered from the CLI definition.
 
 pub mod cli;
+pub mod client;
 pub mod docs;
 pub mod domain;
 pub mod ops;
 pub mod output;
 pub mod repo;
+pub mod server;
 pub mod store;

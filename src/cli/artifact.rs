@@ -98,7 +98,10 @@ fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
         content: &content,
         fence: fence.as_ref(),
     };
-    let out = op::publish(&mut ctx.ops()?, &req)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.artifact_publish(ctx.token.as_ref(), &req)?,
+        None => op::publish(&mut ctx.ops()?, &req)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -136,7 +139,10 @@ pub struct GetArgs {
 fn get(ctx: &mut Ctx, a: &GetArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
     let version = a.version.as_deref().map(|v| int_arg(v, "version")).transpose()?;
-    let out = op::get(&mut ctx.ops()?, &key, version)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.artifact_get(ctx.token.as_ref(), &key, version)?,
+        None => op::get(&mut ctx.ops()?, &key, version)?,
+    };
     if ctx.printer.is_json() {
         ctx.printer.emit(&out)?;
     } else {
@@ -166,7 +172,10 @@ pub struct LogArgs {
 
 fn log(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
-    let out = op::log(&mut ctx.ops()?, &key, a.after, a.limit)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.artifact_log(ctx.token.as_ref(), &key, a.after, a.limit)?,
+        None => op::log(&mut ctx.ops()?, &key, a.after, a.limit)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -202,7 +211,10 @@ pub struct ListArgs {
 }
 
 fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
-    let out = op::list(&mut ctx.ops()?, a.after.as_deref(), a.limit)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.artifact_list(ctx.token.as_ref(), a.after.as_deref(), a.limit)?,
+        None => op::list(&mut ctx.ops()?, a.after.as_deref(), a.limit)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

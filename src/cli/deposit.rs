@@ -53,7 +53,10 @@ pub fn run(ctx: &mut Ctx, a: &DepositArgs) -> CmdResult {
         let content_type = content_type_of(&payload).to_owned();
         blocks.push(DepositBlock { payload, content_type });
     }
-    let out = op::deposit(&mut ctx.ops()?, &envelope, &blocks, a.ttl)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.deposit(&envelope, &blocks, a.ttl)?,
+        None => op::deposit(&mut ctx.ops()?, &envelope, &blocks, a.ttl)?,
+    };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Deposited sealed pad {} with {} blocks; keep the write key and ticket.",

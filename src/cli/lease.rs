@@ -90,7 +90,12 @@ pub struct AcquireArgs {
 }
 
 fn acquire(ctx: &mut Ctx, a: &AcquireArgs) -> CmdResult {
-    let out = op::acquire(&mut ctx.ops()?, &a.work, a.ttl, a.holder.as_deref(), a.reopen)?;
+    let out = match ctx.remote()? {
+        Some(r) => {
+            r.lease_acquire(ctx.token.as_ref(), &a.work, a.ttl, a.holder.as_deref(), a.reopen)?
+        }
+        None => op::acquire(&mut ctx.ops()?, &a.work, a.ttl, a.holder.as_deref(), a.reopen)?,
+    };
     ctx.printer.emit(&out)?;
     let l = &out.lease;
     let how = if out.reacquired { "already held" } else { "leased" };
@@ -129,7 +134,12 @@ pub struct HeartbeatArgs {
 }
 
 fn heartbeat(ctx: &mut Ctx, a: &HeartbeatArgs) -> CmdResult {
-    let out = op::heartbeat(&mut ctx.ops()?, &a.work, &a.lease, a.details.as_deref())?;
+    let out = match ctx.remote()? {
+        Some(r) => {
+            r.lease_heartbeat(ctx.token.as_ref(), &a.work, &a.lease, a.details.as_deref())?
+        }
+        None => op::heartbeat(&mut ctx.ops()?, &a.work, &a.lease, a.details.as_deref())?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -157,7 +167,10 @@ pub struct CompleteArgs {
 }
 
 fn complete(ctx: &mut Ctx, a: &CompleteArgs) -> CmdResult {
-    let out = op::complete(&mut ctx.ops()?, &a.work, &a.lease, a.result.as_deref())?;
+    let out = match ctx.remote()? {
+        Some(r) => r.lease_complete(ctx.token.as_ref(), &a.work, &a.lease, a.result.as_deref())?,
+        None => op::complete(&mut ctx.ops()?, &a.work, &a.lease, a.result.as_deref())?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -180,7 +193,10 @@ pub struct ReleaseArgs {
 }
 
 fn release(ctx: &mut Ctx, a: &ReleaseArgs) -> CmdResult {
-    let out = op::release(&mut ctx.ops()?, &a.work, &a.lease)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.lease_release(ctx.token.as_ref(), &a.work, &a.lease)?,
+        None => op::release(&mut ctx.ops()?, &a.work, &a.lease)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -199,7 +215,10 @@ pub struct ShowArgs {
 }
 
 fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
-    let out = op::show(&mut ctx.ops()?, &a.work)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.lease_show(ctx.token.as_ref(), &a.work)?,
+        None => op::show(&mut ctx.ops()?, &a.work)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -228,7 +247,10 @@ pub struct ListArgs {
 
 fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
     let state = a.state.as_deref().and_then(LeaseState::parse);
-    let out = op::list(&mut ctx.ops()?, state, a.limit)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.lease_list(ctx.token.as_ref(), state, a.limit)?,
+        None => op::list(&mut ctx.ops()?, state, a.limit)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -261,7 +283,10 @@ impl Render for LeaseList {
 pub struct ReapArgs {}
 
 fn reap(ctx: &mut Ctx, _a: &ReapArgs) -> CmdResult {
-    let out = op::reap(&mut ctx.ops()?)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.lease_reap(ctx.token.as_ref())?,
+        None => op::reap(&mut ctx.ops()?)?,
+    };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Abandoned {} expired lease(s)", out.abandoned.len()));
     Ok(ExitCode::SUCCESS)
@@ -288,7 +313,10 @@ pub struct HistoryArgs {
 }
 
 fn history(ctx: &mut Ctx, a: &HistoryArgs) -> CmdResult {
-    let out = ledger::history(&mut ctx.ops()?, &a.work)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.lease_history(ctx.token.as_ref(), &a.work)?,
+        None => ledger::history(&mut ctx.ops()?, &a.work)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(if out.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

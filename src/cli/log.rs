@@ -53,7 +53,10 @@ pub fn run(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
         ascending: a.reverse,
         limit: a.limit,
     };
-    let page = journal::log(&mut ctx.ops()?, &q)?;
+    let page = match ctx.remote()? {
+        Some(r) => r.log(&q)?,
+        None => journal::log(&mut ctx.ops()?, &q)?,
+    };
     if ctx.printer.is_json() {
         for e in &page.entries {
             ctx.printer.json_line(e)?;

@@ -63,7 +63,10 @@ fn commit(ctx: &mut Ctx, a: &CommitArgs) -> CmdResult {
         }
         None => a.steps.clone(),
     };
-    let out = op::commit(&mut ctx.ops()?, &a.work, &a.lease, steps)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.plan_commit(ctx.token.as_ref(), &a.work, &a.lease, steps)?,
+        None => op::commit(&mut ctx.ops()?, &a.work, &a.lease, steps)?,
+    };
     ctx.printer.emit(&out)?;
     let how = if out.replayed { "was already" } else { "committed as" };
     ctx.printer
@@ -99,7 +102,10 @@ pub struct ShowArgs {
 }
 
 fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
-    let out = op::show(&mut ctx.ops()?, &a.work, a.version)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.plan_show(ctx.token.as_ref(), &a.work, a.version)?,
+        None => op::show(&mut ctx.ops()?, &a.work, a.version)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -123,7 +129,10 @@ pub struct DiffArgs {
 }
 
 fn diff(ctx: &mut Ctx, a: &DiffArgs) -> CmdResult {
-    let out = op::diff(&mut ctx.ops()?, &a.work)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.plan_diff(ctx.token.as_ref(), &a.work)?,
+        None => op::diff(&mut ctx.ops()?, &a.work)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(if out.clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

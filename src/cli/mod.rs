@@ -11,6 +11,7 @@ mod lease;
 mod log;
 mod manifest;
 mod pad;
+mod serve;
 mod step;
 mod token;
 mod util;
@@ -19,9 +20,11 @@ mod verify;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, CommandFactory as _, Parser, Subcommand};
 
+use crate::client::Client;
 use crate::domain::secret::Secret;
 use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
@@ -108,6 +111,10 @@ pub struct GlobalArgs {
     /// Print no status lines, only data
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Run pad and verify commands against the `locker serve` at URL instead of a local
+    /// repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
+    #[arg(long, global = true, env = "LOCKER_URL", value_name = "URL")]
+    pub remote: Option<String>,
     /// Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the
     /// token's scope is the only one allowed
     #[arg(long, global = true, value_name = "NAME")]
@@ -139,6 +146,7 @@ pub enum Command {
     Restore(backup::RestoreArgs),
     Gc(gc::GcArgs),
     Doctor(doctor::DoctorArgs),
+    Serve(serve::ServeArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -148,7 +156,7 @@ pub enum Command {
 pub struct Ctx {
     pub global: GlobalArgs,
     pub printer: Printer,
-    clock: std::sync::Arc<dyn Clock>,
+    clock: Arc<dyn Clock>,
     settings: ops::Settings,
     repo: Option<Repo>,
     /// `LOCKER_TOKEN`, when set: the command acts as that token's agent.
@@ -161,11 +169,11 @@ impl Ctx {
     fn new(global: GlobalArgs) -> Result<Self, OpError> {
         let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
         let printer = Printer::new(format, global.quiet);
-        let clock: std::sync::Arc<dyn Clock> = match std::env::var("LOCKER_NOW") {
-            Ok(v) => std::sync::Arc::new(FixedClock(v.trim().parse().map_err(|_| {
+        let clock: Arc<dyn Clock> = match std::env::var("LOCKER_NOW") {
+            Ok(v) => Arc::new(FixedClock(v.trim().parse().map_err(|_| {
                 OpError::usage(format!("LOCKER_NOW must be integer Unix seconds, got `{v}`"))
             })?)),
-            Err(_) => std::sync::Arc::new(SystemClock),
+            Err(_) => Arc::new(SystemClock),
         };
         let mut settings = ops::Settings::default();
         if let Ok(v) = std::env::var("LOCKER_READ_LEASE_SECONDS") {
@@ -192,9 +200,22 @@ impl Ctx {
         self.clock.as_ref()
     }
 
-    /// The clock, shared (so it can be used while the repository is borrowed).
-    pub fn shared_clock(&self) -> std::sync::Arc<dyn Clock> {
-        std::sync::Arc::clone(&self.clock)
+    /// The clock, shared (for the server's threads).
+    pub fn shared_clock(&self) -> Arc<dyn Clock> {
+        Arc::clone(&self.clock)
+    }
+
+    /// The operation settings (read lease and the like).
+    pub fn settings(&self) -> ops::Settings {
+        self.settings
+    }
+
+    /// The remote server, when `--remote` or `LOCKER_URL` names one.
+    pub fn remote(&self) -> Result<Option<Client>, OpError> {
+        match self.global.remote.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(url) => Client::new(url).map(Some),
+        }
     }
 
     fn location(&self) -> Result<Location, OpError> {
@@ -313,6 +334,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Restore(a) => backup::restore(ctx, &a),
         Command::Gc(a) => gc::run(ctx, &a),
         Command::Doctor(a) => doctor::run(ctx, &a),
+        Command::Serve(a) => serve::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

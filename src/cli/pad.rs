@@ -60,7 +60,10 @@ pub struct CreateArgs {
 fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
     let limits =
         PadLimits::new(a.ttl, a.max_blocks).map_err(|e| OpError::unprocessable(e.to_string()))?;
-    let out = op::create(&mut ctx.ops()?, limits)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.create(limits)?,
+        None => op::create(&mut ctx.ops()?, limits)?,
+    };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Created pad {}; keep the write key and ticket: they are not shown again.",
@@ -106,7 +109,11 @@ pub fn append(ctx: &mut Ctx, a: &AppendArgs) -> CmdResult {
         Some(d) => d.clone().into_bytes(),
         None => read_payload(a.file.as_deref(), MAX_BLOCK_BYTES)?,
     };
-    let out = op::append(&mut ctx.ops()?, &a.pad, key.as_ref(), &payload, Some(&a.content_type))?;
+    let ct = Some(a.content_type.as_str());
+    let out = match ctx.remote()? {
+        Some(r) => r.append(&a.pad, key.as_ref(), &payload, ct)?,
+        None => op::append(&mut ctx.ops()?, &a.pad, key.as_ref(), &payload, ct)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -128,7 +135,10 @@ pub struct SealArgs {
 
 pub fn seal(ctx: &mut Ctx, a: &SealArgs) -> CmdResult {
     let key = a.key.secret()?;
-    let out = op::seal(&mut ctx.ops()?, &a.pad, key.as_ref())?;
+    let out = match ctx.remote()? {
+        Some(r) => r.seal(&a.pad, key.as_ref())?,
+        None => op::seal(&mut ctx.ops()?, &a.pad, key.as_ref())?,
+    };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Sealed pad {} at head {}", out.pad_id, out.head_hash));
     Ok(ExitCode::SUCCESS)
@@ -156,7 +166,10 @@ fn ticket(ctx: &mut Ctx, a: &TicketCmdArgs) -> CmdResult {
     let key = a.key.secret()?;
     let t = TicketType::parse(&a.ticket_type)
         .ok_or_else(|| OpError::unprocessable("type must be 'read_once' or 'read_unlimited'"))?;
-    let out = op::mint_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), t)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.mint_ticket(&a.pad, key.as_ref(), t)?,
+        None => op::mint_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), t)?,
+    };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Ticket id (for revoking it): {}", out.ticket_id));
     Ok(ExitCode::SUCCESS)
@@ -182,7 +195,10 @@ pub struct RevokeArgs {
 
 fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
     let key = a.key.secret()?;
-    let out = op::revoke_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), &a.ticket)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.revoke_ticket(&a.pad, key.as_ref(), &a.ticket)?,
+        None => op::revoke_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), &a.ticket)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -202,7 +218,10 @@ pub struct ShowArgs {
 }
 
 fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
-    let out = op::manifest(&mut ctx.ops()?, &a.pad)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.manifest(&a.pad)?,
+        None => op::manifest(&mut ctx.ops()?, &a.pad)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -250,7 +269,10 @@ fn read(ctx: &mut Ctx, a: &ReadArgs) -> CmdResult {
         return Err(OpError::usage("--raw and --json cannot be used together").into());
     }
     let ticket = a.ticket.secret()?;
-    let out = op::read(&mut ctx.ops()?, &a.pad, ticket.as_ref(), a.from, a.to)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.read(&a.pad, ticket.as_ref(), a.from, a.to)?,
+        None => op::read(&mut ctx.ops()?, &a.pad, ticket.as_ref(), a.from, a.to)?,
+    };
     if a.raw {
         for b in &out.blocks {
             ctx.printer.raw(&b.payload())?;
@@ -307,7 +329,10 @@ fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
         "sealed" => PadState::Sealed,
         _ => PadState::Expired,
     });
-    let out = op::list(&mut ctx.ops()?, state, a.limit)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.list(state, a.limit)?,
+        None => op::list(&mut ctx.ops()?, state, a.limit)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

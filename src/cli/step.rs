@@ -41,7 +41,10 @@ pub fn run(ctx: &mut Ctx, a: &StepArgs) -> CmdResult {
         executed: a.executed.as_deref(),
         gate: Some(&a.gate),
     };
-    let out = op::record(&mut ctx.ops()?, &a.work, &a.lease, &input)?;
+    let out = match ctx.remote()? {
+        Some(r) => r.step_record(ctx.token.as_ref(), &a.work, &a.lease, &input)?,
+        None => op::record(&mut ctx.ops()?, &a.work, &a.lease, &input)?,
+    };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

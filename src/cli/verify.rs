@@ -28,13 +28,22 @@ pub struct VerifyArgs {
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
+    let remote = ctx.remote()?;
     let ok = if let Some(pad) = &a.pad {
-        let report = verify::pad(&mut ctx.ops()?, pad, expect)?;
+        let report = match &remote {
+            Some(r) => r.verify_pad(pad, expect)?,
+            None => verify::pad(&mut ctx.ops()?, pad, expect)?,
+        };
         ctx.printer.emit(&report)?;
         report.ok
     } else {
-        let progress = ctx.printer.progress();
-        let report = verify::repository(&mut ctx.ops()?, expect, progress.as_ref())?;
+        let report = match &remote {
+            Some(r) => r.verify_repository(expect)?,
+            None => {
+                let progress = ctx.printer.progress();
+                verify::repository(&mut ctx.ops()?, expect, progress.as_ref())?
+            }
+        };
         ctx.printer.emit(&report)?;
         report.ok
     };

@@ -80,7 +80,7 @@ impl LogEntry {
 }
 
 /// A page of the journal.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct LogPage {
     pub entries: Vec<LogEntry>,
 }

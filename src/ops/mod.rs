@@ -6,6 +6,7 @@
 //! code and the HTTP status in one place.
 
 pub mod artifact;
+pub mod audit;
 pub mod backup;
 pub mod doctor;
 pub mod gc;
@@ -18,6 +19,7 @@ pub mod plan;
 pub mod step;
 pub mod token;
 pub mod verify;
+pub mod wire;
 
 pub use token::authorize;
 
@@ -85,6 +87,23 @@ impl ErrorKind {
             Self::Gone => 410,
             Self::Unavailable => 503,
             Self::Internal => 500,
+        }
+    }
+
+    /// The kind an HTTP status stands for (the inverse of [`Self::http_status`]), for the
+    /// remote client.
+    pub fn from_http_status(status: u16) -> Self {
+        match status {
+            404 => Self::NotFound,
+            409 => Self::Conflict,
+            401 => Self::Unauthorized,
+            403 => Self::Forbidden,
+            413 => Self::TooLarge,
+            422 => Self::Unprocessable,
+            410 => Self::Gone,
+            400..=499 => Self::BadRequest,
+            500 => Self::Internal,
+            _ => Self::Unavailable,
         }
     }
 }

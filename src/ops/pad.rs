@@ -297,6 +297,15 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
     })
 }
 
+/// Checks a block's size (or the size a request announces for it) against
+/// [`MAX_BLOCK_BYTES`]: the first check of an append, before the pad is looked up.
+pub fn check_block_size(len: u64) -> OpResult<()> {
+    if len > MAX_BLOCK_BYTES as u64 {
+        return Err(OpError::too_large(format!("payload exceeds {MAX_BLOCK_BYTES} bytes")));
+    }
+    Ok(())
+}
+
 /// Appends one block, in the peer's check order: size, pad, key, state, empty, quotas,
 /// envelope.
 pub fn append(
@@ -306,9 +315,7 @@ pub fn append(
     payload: &[u8],
     content_type: Option<&str>,
 ) -> OpResult<Appended> {
-    if payload.len() > MAX_BLOCK_BYTES {
-        return Err(OpError::too_large(format!("payload exceeds {MAX_BLOCK_BYTES} bytes")));
-    }
+    check_block_size(payload.len() as u64)?;
     check_pad_id(pad_id)?;
     let content_type = content_type.unwrap_or(DEFAULT_CONTENT_TYPE);
     let now = ctx.now();
@@ -790,4 +797,130 @@ pub fn deposit(
         block_count: n as u64,
         sealed_at: now,
     })
+}
+
+/// The demo pad's published write key.
+pub const DEMO_WRITE_KEY: &str = "demo-write-key";
+
+/// The demo pad's blocks, byte for byte the peer's, so that its head is the peer's too
+/// (`5f77fb57…512b`): the envelope as Python's `json.dumps` writes it, then two lines of text.
+pub const DEMO_BLOCKS: [(&str, &str); 3] = [
+    (
+        r#"{"schema": "locker.handoff.v1", "task_id": "demo-pad-v1", "from_agent": "lockerd-demo", "to_agent": "you", "constraints": ["read-only demo", "illustrates hash-chain integrity"], "artifacts": [{"name": "demo-payload.txt", "size": 45}], "budget_usd": 0.0}"#,
+        "application/json",
+    ),
+    ("Permanent read-only demo handoff pad.\n", "text/plain"),
+    ("Read it freely: GET /v1/pads/demo-pad-v1/blocks\n", "text/plain"),
+];
+
+/// Seconds until the demo pad would expire (100 years; it is sealed, so it never does).
+pub const DEMO_TTL_SECONDS: i64 = 100 * 365 * 24 * 3600;
+
+/// What seeding the demo pad did.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DemoSeeded {
+    pub pad_id: String,
+    /// `false` when the pad already existed (nothing changed).
+    pub created: bool,
+    pub head_hash: Digest,
+}
+
+/// Creates the sealed, read-only demo pad `demo-pad-v1` if it is missing, as the peer's
+/// daemon does at start. It is readable without a ticket and its write key is published.
+pub fn seed_demo(ctx: &mut Ctx<'_>) -> OpResult<DemoSeeded> {
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    if let Some(p) = tx.pad(DEMO_PAD_ID)? {
+        return Ok(DemoSeeded { pad_id: p.id, created: false, head_hash: p.head_hash });
+    }
+    let mut prev = Digest::ZERO;
+    let mut rows = Vec::with_capacity(DEMO_BLOCKS.len());
+    let mut total = 0u64;
+    for (seq, (payload, ct)) in DEMO_BLOCKS.iter().enumerate() {
+        let curr = chain::link(&prev, payload.as_bytes());
+        rows.push(BlockRow {
+            pad_id: DEMO_PAD_ID.to_owned(),
+            seq: seq as u64,
+            prev_hash: prev,
+            curr_hash: curr,
+            content_type: (*ct).to_owned(),
+            payload: payload.as_bytes().to_vec(),
+            created_at: now,
+            pruned_bytes: None,
+        });
+        total += payload.len() as u64;
+        prev = curr;
+    }
+    let max_blocks = crate::domain::limits::DEFAULT_MAX_BLOCKS;
+    let pad = PadRow {
+        id: DEMO_PAD_ID.to_owned(),
+        scope: ctx.actor.scope.clone(),
+        created_at: now,
+        expires_at: now.saturating_add(DEMO_TTL_SECONDS),
+        max_blocks,
+        max_bytes: MAX_PAD_BYTES,
+        block_count: rows.len() as u64,
+        current_bytes: total,
+        state: StoredState::Sealed,
+        write_key_hash: Secret::new(DEMO_WRITE_KEY).digest(),
+        head_hash: prev,
+        sealed_at: Some(now),
+        pruned_at: None,
+    };
+    tx.insert_pad(&pad)?;
+    for b in &rows {
+        tx.insert_block(b)?;
+    }
+    let summary: Vec<_> = rows
+        .iter()
+        .map(|b| {
+            json!({"seq": b.seq, "curr_hash": b.curr_hash, "bytes": b.payload.len(),
+                   "content_type": b.content_type})
+        })
+        .collect();
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "pad.deposit",
+        &subject(DEMO_PAD_ID),
+        json!({
+            "pad_id": DEMO_PAD_ID,
+            "demo": true,
+            "ttl_seconds": DEMO_TTL_SECONDS,
+            "max_blocks": max_blocks,
+            "expires_at": pad.expires_at,
+            "blocks": summary,
+            "head_hash": prev,
+            "total_bytes": total,
+        }),
+    )?;
+    tx.commit()?;
+    Ok(DemoSeeded { pad_id: DEMO_PAD_ID.to_owned(), created: true, head_hash: prev })
+}
+
+/// Pad counts by state, for health reports.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PadCounts {
+    pub total: u64,
+    /// Open and not expired (the peer's `unsealed`).
+    pub unsealed: u64,
+    pub sealed: u64,
+}
+
+/// Counts the pads by their state now.
+pub fn counts(ctx: &mut Ctx<'_>) -> OpResult<PadCounts> {
+    let now = ctx.now();
+    let tx = ctx.store.read()?;
+    let mut c = PadCounts::default();
+    tx.for_each_pad(&mut |p| {
+        c.total += 1;
+        match PadState::at(p.state, p.expires_at, now) {
+            PadState::Open => c.unsealed += 1,
+            PadState::Sealed => c.sealed += 1,
+            PadState::Expired => {}
+        }
+        Flow::Continue(())
+    })?;
+    Ok(c)
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

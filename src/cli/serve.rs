@@ -1,0 +1,103 @@
+//! `locker serve`.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{CmdResult, Ctx};
+use crate::ops::{self, Actor, OpError};
+use crate::repo::Repo;
+use crate::server::{self, AppState, Options};
+
+/// Serve the repository over HTTP until SIGTERM or SIGINT
+///
+/// Routes: agent-locker's pad API (`POST /v1/pads`, `…/append`, `…/seal`, `…/tickets`,
+/// `GET …/manifest`, `…/blocks`, `/health`), wire-compatible with its clients; questlock's
+/// artifact API (`/healthz`, `/v1/artifact`, `/v1/artifacts`, `/v1/audit`; bearer tokens);
+/// agentstate's lease API (`POST /lease`, `/heartbeat`, `/complete`, `/manifest`, `/event`,
+/// `GET /ledger`) with locker's semantics; and locker's own routes (`/v1/journal`,
+/// `/v1/verify`, `/v1/pads`, `/v1/deposit`, `/v1/leases`, …), all described by
+/// `GET /openapi.json`. The demo pad `demo-pad-v1` is created at start if it is missing.
+///
+/// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with
+/// `--listen 127.0.0.1:0` the system picks the port), then one JSON access-log line per
+/// request, with keys, tickets and tokens redacted. On SIGTERM or SIGINT it stops accepting,
+/// finishes the requests in flight and exits 0. The CLI can use the same repository at the
+/// same time.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address and port to listen on
+    #[arg(long, default_value = "127.0.0.1:8000", value_name = "ADDR")]
+    pub listen: SocketAddr,
+    /// Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in
+    /// front of it
+    #[arg(long)]
+    pub allow_remote_http: bool,
+    /// Seconds a client may take to send a request's headers
+    #[arg(long, default_value_t = 5, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds a client may take to send a request's body
+    #[arg(long, default_value_t = 20, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout: u64,
+    /// Most connections open at once
+    #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_connections: u64,
+    /// Demand a bearer token (an agent's, from `locker token create`) on the lease routes;
+    /// without it they also serve anonymous callers, as agentstate does
+    #[arg(long)]
+    pub require_token: bool,
+    /// Most requests handled at once (others wait, then get 503)
+    #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_concurrent: u64,
+}
+
+pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
+    // Refused before anything is opened or created.
+    if !a.listen.ip().is_loopback() && !a.allow_remote_http {
+        return Err(OpError::usage(format!(
+            "refusing to listen on {}: it is not a loopback address, and locker serves plain HTTP",
+            a.listen
+        ))
+        .hint("Listen on 127.0.0.1 (the default), or pass `--allow-remote-http` and put a TLS proxy in front.")
+        .into());
+    }
+    let mut repo = Repo::open(&ctx.location()?).map_err(OpError::from)?;
+    let listener = std::net::TcpListener::bind(a.listen).map_err(|e| {
+        OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
+            .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")
+    })?;
+    let clock = ctx.shared_clock();
+    {
+        let mut octx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), clock.as_ref());
+        octx.settings = ctx.settings();
+        ops::pad::seed_demo(&mut octx)?;
+    }
+    if !a.listen.ip().is_loopback() {
+        crate::output::log_line(&format!(
+            "locker: listening on the non-loopback address {}: traffic is plain HTTP; use a TLS proxy",
+            a.listen
+        ));
+    }
+    let url = repo.config.store.clone();
+    let dot = repo.dot.clone();
+    let opts = Options {
+        header_read_timeout: Duration::from_secs(a.header_timeout),
+        body_timeout: Duration::from_secs(a.body_timeout),
+        max_connections: usize::try_from(a.max_connections).unwrap_or(usize::MAX),
+        max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
+        require_token: a.require_token,
+        ..Options::default()
+    };
+    let state = AppState::new(
+        repo.store,
+        Box::new(move || Ok(crate::store::open(&url, &dot)?)),
+        clock,
+        ctx.settings(),
+        opts,
+    );
+    server::serve(listener, state)
+        .map_err(|e| OpError::unavailable(format!("the server failed: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,182 @@
+//! A real `locker serve` process on a free loopback port, and a minimal HTTP client for
+//! requests that curl cannot make (slow or oversized ones).
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::{bin, TestEnv};
+
+/// A running `locker serve`; killed when dropped.
+pub struct Server {
+    pub child: Child,
+    pub addr: SocketAddr,
+    /// Everything the server wrote on stderr so far.
+    pub log: Arc<Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestEnv {
+    /// `locker serve --listen 127.0.0.1:0 EXTRA…` in this environment, once it listens.
+    pub fn serve(&self, extra: &[&str]) -> Server {
+        self.serve_with(extra, &[])
+    }
+
+    /// Like [`TestEnv::serve`], with extra environment variables.
+    pub fn serve_with(&self, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut cmd = Command::new(bin());
+        cmd.env_clear()
+            .env("HOME", self.path())
+            .env("NO_COLOR", "1")
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("LOCKER_NOW", self.now.to_string())
+            .current_dir(self.path())
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("locker serve starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let log = Arc::new(Mutex::new(String::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let sink = Arc::clone(&log);
+        let reader = std::thread::spawn(move || {
+            let mut lines = BufReader::new(stderr);
+            let mut line = String::new();
+            let mut tx = Some(tx);
+            while lines.read_line(&mut line).unwrap_or(0) > 0 {
+                if let Some(rest) = line.trim().strip_prefix("locker listening on http://") {
+                    if let Some(t) = tx.take() {
+                        let _ = t.send(rest.to_owned());
+                    }
+                }
+                sink.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
+        let addr = match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(a) => a.parse().expect("the banner names an address"),
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("locker serve did not start: {}", log.lock().unwrap());
+            }
+        };
+        Server { child, addr, log, reader: Some(reader) }
+    }
+}
+
+impl Server {
+    /// The base URL.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Sends a signal (by name, e.g. `TERM`) to the server.
+    pub fn signal(&self, sig: &str) {
+        let ok = Command::new("kill")
+            .args([&format!("-{sig}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(ok.success());
+    }
+
+    /// Sends SIGTERM and waits for the exit; returns the exit code and the whole log.
+    pub fn stop(mut self) -> (Option<i32>, String) {
+        self.signal("TERM");
+        let status = wait_timeout(&mut self.child, Duration::from_secs(20));
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        let log = self.log.lock().unwrap().clone();
+        (status, log)
+    }
+
+    /// `curl -s` with ARGS against PATH; returns the status and the body.
+    pub fn curl(&self, path: &str, args: &[&str]) -> (u16, String) {
+        let out = Command::new("curl")
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .args(["-sS", "-o", "-", "-w", "\n%{http_code}"])
+            .args(args)
+            .arg(format!("{}{path}", self.url()))
+            .output()
+            .expect("curl runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let (body, code) = text.rsplit_once('\n').expect("curl printed a status");
+        (code.trim().parse().expect("a status code"), body.to_owned())
+    }
+
+    /// `curl` expecting `status`; returns the body as JSON.
+    pub fn curl_json(&self, path: &str, args: &[&str], status: u16) -> Value {
+        let (code, body) = self.curl(path, args);
+        assert_eq!(code, status, "curl {args:?} {path}: {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits for a child to exit, killing it after `limit`.
+pub fn wait_timeout(child: &mut Child, limit: Duration) -> Option<i32> {
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status.code();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the process did not exit within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// One HTTP/1.1 request on its own connection (`Connection: close`); returns the status and
+/// the body.
+pub fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<(u16, Vec<u8>)> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes())?;
+    s.write_all(body)?;
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp)?;
+    parse_response(&resp)
+}
+
+/// Splits a raw HTTP/1.1 response into its status and body (no chunked bodies).
+pub fn parse_response(resp: &[u8]) -> std::io::Result<(u16, Vec<u8>)> {
+    let bad = || std::io::Error::other(format!("bad response: {}", String::from_utf8_lossy(resp)));
+    let end = resp.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(bad)?;
+    let head = std::str::from_utf8(&resp[..end]).map_err(|_| bad())?;
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
+    Ok((status, resp[end + 4..].to_vec()))
+}
