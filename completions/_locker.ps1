@@ -44,6 +44,10 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the journal, newest first, like `git log`')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository''s integrity, like `git fsck`, or one pad''s')
+            [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
@@ -747,6 +751,59 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'locker;backup' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;restore' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The directory to restore into (it will hold `.locker/`)')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Replace a repository that is already there')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;gc' {
+            [CompletionResult]::new('--pads-older-than', '--pads-older-than', [CompletionResultType]::ParameterName, 'Prune the payloads of pads sealed or expired at least AGE ago')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be removed, and change nothing')
+            [CompletionResult]::new('--blobs', '--blobs', [CompletionResultType]::ParameterName, 'Remove unreferenced blobs and stray blob files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;doctor' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'locker;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address and port to listen on')
             [CompletionResult]::new('--header-timeout', '--header-timeout', [CompletionResultType]::ParameterName, 'Seconds a client may take to send a request''s headers')
@@ -829,6 +886,10 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the journal, newest first, like `git log`')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository''s integrity, like `git fsck`, or one pad''s')
+            [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
@@ -973,6 +1034,18 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;verify' {
+            break
+        }
+        'locker;help;backup' {
+            break
+        }
+        'locker;help;restore' {
+            break
+        }
+        'locker;help;gc' {
+            break
+        }
+        'locker;help;doctor' {
             break
         }
         'locker;help;serve' {

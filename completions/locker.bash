@@ -22,11 +22,20 @@ _locker() {
             locker,artifact)
                 cmd="locker__subcmd__artifact"
                 ;;
+            locker,backup)
+                cmd="locker__subcmd__backup"
+                ;;
             locker,completions)
                 cmd="locker__subcmd__completions"
                 ;;
             locker,deposit)
                 cmd="locker__subcmd__deposit"
+                ;;
+            locker,doctor)
+                cmd="locker__subcmd__doctor"
+                ;;
+            locker,gc)
+                cmd="locker__subcmd__gc"
                 ;;
             locker,help)
                 cmd="locker__subcmd__help"
@@ -45,6 +54,9 @@ _locker() {
                 ;;
             locker,pad)
                 cmd="locker__subcmd__pad"
+                ;;
+            locker,restore)
+                cmd="locker__subcmd__restore"
                 ;;
             locker,seal)
                 cmd="locker__subcmd__seal"
@@ -100,11 +112,20 @@ _locker() {
             locker__subcmd__help,artifact)
                 cmd="locker__subcmd__help__subcmd__artifact"
                 ;;
+            locker__subcmd__help,backup)
+                cmd="locker__subcmd__help__subcmd__backup"
+                ;;
             locker__subcmd__help,completions)
                 cmd="locker__subcmd__help__subcmd__completions"
                 ;;
             locker__subcmd__help,deposit)
                 cmd="locker__subcmd__help__subcmd__deposit"
+                ;;
+            locker__subcmd__help,doctor)
+                cmd="locker__subcmd__help__subcmd__doctor"
+                ;;
+            locker__subcmd__help,gc)
+                cmd="locker__subcmd__help__subcmd__gc"
                 ;;
             locker__subcmd__help,help)
                 cmd="locker__subcmd__help__subcmd__help"
@@ -123,6 +144,9 @@ _locker() {
                 ;;
             locker__subcmd__help,pad)
                 cmd="locker__subcmd__help__subcmd__pad"
+                ;;
+            locker__subcmd__help,restore)
+                cmd="locker__subcmd__help__subcmd__restore"
                 ;;
             locker__subcmd__help,seal)
                 cmd="locker__subcmd__help__subcmd__seal"
@@ -398,7 +422,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify serve completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -759,6 +783,36 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__backup)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__completions)
             opts="-R -q -h --repo --json --quiet --remote --scope --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -831,8 +885,72 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__doctor)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__gc)
+            opts="-R -q -h --dry-run --pads-older-than --blobs --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pads-older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify serve completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -929,6 +1047,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__backup)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -944,6 +1076,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__deposit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__gc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1296,6 +1456,20 @@ _locker() {
         locker__subcmd__help__subcmd__pad__subcmd__ticket)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2647,6 +2821,40 @@ _locker() {
                     return 0
                     ;;
                 --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__restore)
+            opts="-R -q -h --to --yes --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -266,6 +266,11 @@ impl Client {
         format!("/v1/pads/{}{rest}", segment(pad))
     }
 
+    /// `GET /health`: the server's liveness report (`status`, `version`, pad counts).
+    pub fn health(&self) -> OpResult<Value> {
+        self.call("GET", "/health", None, Body::None)
+    }
+
     /// `POST /v1/pads`.
     pub fn create(&self, limits: PadLimits) -> OpResult<PadCreated> {
         let body = serde_json::json!({

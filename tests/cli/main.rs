@@ -8,6 +8,7 @@ mod concurrency;
 mod crash;
 mod deposit;
 mod docs;
+mod doctor;
 mod gc;
 mod hashes;
 mod init;
