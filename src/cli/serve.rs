@@ -51,6 +51,10 @@ pub struct ServeArgs {
     /// Most requests handled at once (others wait, then get 503)
     #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent: u64,
+    /// Create the repository first if there is none (in `-R PATH`, else the current
+    /// directory), as `locker init` would: for containers and services that start empty
+    #[arg(long)]
+    pub init: bool,
 }
 
 pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
@@ -63,7 +67,25 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         .hint("Listen on 127.0.0.1 (the default), or pass `--allow-remote-http` and put a TLS proxy in front.")
         .into());
     }
-    let mut repo = Repo::open(&ctx.location()?).map_err(OpError::from)?;
+    let mut repo = if a.init {
+        let root = match &ctx.global.repo {
+            Some(p) => p.clone(),
+            None => std::env::current_dir().map_err(|e| {
+                OpError::unavailable(format!("cannot read the current directory: {e}"))
+            })?,
+        };
+        let (outcome, repo) = ops::init::init(&root, ctx.clock())?;
+        if outcome.created {
+            crate::output::log_line(&format!(
+                "locker: created the repository {} ({})",
+                outcome.path.display(),
+                outcome.repository_id
+            ));
+        }
+        repo
+    } else {
+        Repo::open(&ctx.location()?).map_err(OpError::from)?
+    };
     let listener = std::net::TcpListener::bind(a.listen).map_err(|e| {
         OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
             .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")

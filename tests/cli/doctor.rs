@@ -188,3 +188,26 @@ fn test_doctor_reaches_a_running_server() {
     let (code, _) = server.stop();
     assert_eq!(code, Some(0));
 }
+
+/// `serve --init` (what the container runs) creates the repository on first start and uses
+/// the existing one afterwards.
+#[test]
+fn test_serve_init_creates_the_repository_once() {
+    let env = TestEnv::new();
+    let data = env.path().join("data");
+    let first = env.serve(&["--init", "-R", data.to_str().unwrap()]);
+    let (code, log) = first.stop();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("locker: created the repository"), "{log}");
+    let id = env.json(&["-R", data.to_str().unwrap(), "verify"]);
+    assert_eq!(id["ok"], true);
+    let config = std::fs::read(data.join(".locker/config.json")).unwrap();
+    let second = env.serve(&["--init", "-R", data.to_str().unwrap()]);
+    let (code, log) = second.stop();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(!log.contains("created the repository"), "{log}");
+    assert_eq!(std::fs::read(data.join(".locker/config.json")).unwrap(), config);
+    // Without --init, a missing repository is still an error.
+    let e = env.json_err(&["-R", env.path().join("none").to_str().unwrap(), "serve"], 3);
+    assert_eq!(e["error"], "no_repository");
+}
