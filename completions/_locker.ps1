@@ -816,6 +816,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--allow-remote-http', '--allow-remote-http', [CompletionResultType]::ParameterName, 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it')
             [CompletionResult]::new('--require-token', '--require-token', [CompletionResultType]::ParameterName, 'Demand a bearer token (an agent''s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does')
+            [CompletionResult]::new('--init', '--init', [CompletionResultType]::ParameterName, 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')

@@ -734,6 +734,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --allow-remote-http 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it'
             cand --require-token 'Demand a bearer token (an agent''s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does'
+            cand --init 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'

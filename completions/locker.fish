@@ -451,6 +451,7 @@ complete -c locker -n "__fish_locker_using_subcommand serve" -l remote -d 'Run p
 complete -c locker -n "__fish_locker_using_subcommand serve" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l allow-remote-http -d 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it'
 complete -c locker -n "__fish_locker_using_subcommand serve" -l require-token -d 'Demand a bearer token (an agent\'s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does'
+complete -c locker -n "__fish_locker_using_subcommand serve" -l init -d 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty'
 complete -c locker -n "__fish_locker_using_subcommand serve" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand serve" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'

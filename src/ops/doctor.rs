@@ -175,7 +175,8 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
         }
     }
     check_disk(&mut r, &dot, db_bytes);
-    if usable {
+    // Opened for use only to look the token up (and only when the schema needs no upgrade).
+    if usable && input.token.is_some() {
         match Repo::open_root(&root) {
             Ok(mut repo) => check_token(&mut r, input, Some(repo.store.as_mut())),
             Err(e) => {
