@@ -48,6 +48,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Review a handed-off pad against this git checkout, for CI')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
+            [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
@@ -84,6 +87,8 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a pad''s manifest: state, block count, bytes, head and times')
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read blocks FROM..=TO of a pad with a read ticket')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List pads with their state, blocks and head')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -204,6 +209,35 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'locker;pad;export' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the bundle to FILE, atomically (default: stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the bundle to FILE, atomically (default: stdout)')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'A read ticket for the pad')
+            [CompletionResult]::new('--ticket-file', '--ticket-file', [CompletionResultType]::ParameterName, 'Read the ticket from FILE (first line)')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;pad;import' {
+            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Also require this head (64 hex characters), obtained independently of the file')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'locker;pad;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an empty pad and print its write key and read ticket (shown once)')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append one block to a pad')
@@ -213,6 +247,8 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a pad''s manifest: state, block count, bytes, head and times')
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read blocks FROM..=TO of a pad with a read ticket')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List pads with their state, blocks and head')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -238,6 +274,12 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;pad;help;list' {
+            break
+        }
+        'locker;pad;help;export' {
+            break
+        }
+        'locker;pad;help;import' {
             break
         }
         'locker;pad;help;help' {
@@ -739,7 +781,10 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;verify' {
-            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Also require this head: the pad''s head with PAD, else the journal''s head hash')
+            [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'Verify this bundle file (`-` for stdin) instead of a repository')
+            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'A read ticket for the pad')
+            [CompletionResult]::new('--ticket-file', '--ticket-file', [CompletionResultType]::ParameterName, 'Read the ticket from FILE (first line)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -793,6 +838,51 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;doctor' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;review' {
+            [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'Review this bundle file (`-` for stdin); needs no repository')
+            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Require this head (64 hex characters), obtained from the pad''s writer')
+            [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'The changes to check against allowed_paths (default: the attested commit against its first parent)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'The git checkout to review against (default: the current directory)')
+            [CompletionResult]::new('--checkout', '--checkout', [CompletionResultType]::ParameterName, 'The git checkout to review against (default: the current directory)')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'A read ticket for the pad')
+            [CompletionResult]::new('--ticket-file', '--ticket-file', [CompletionResultType]::ParameterName, 'Read the ticket from FILE (first line)')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--rerun', '--rerun', [CompletionResultType]::ParameterName, 'Re-run the attested test command and compare its exit code')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Count skipped checks as failures')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;mcp' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;skill' {
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -891,6 +981,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Review a handed-off pad against this git checkout, for CI')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
+            [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
@@ -909,6 +1002,8 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a pad''s manifest: state, block count, bytes, head and times')
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read blocks FROM..=TO of a pad with a read ticket')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List pads with their state, blocks and head')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)')
             break
         }
         'locker;help;pad;create' {
@@ -933,6 +1028,12 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;pad;list' {
+            break
+        }
+        'locker;help;pad;export' {
+            break
+        }
+        'locker;help;pad;import' {
             break
         }
         'locker;help;append' {
@@ -1047,6 +1148,15 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;doctor' {
+            break
+        }
+        'locker;help;review' {
+            break
+        }
+        'locker;help;mcp' {
+            break
+        }
+        'locker;help;skill' {
             break
         }
         'locker;help;serve' {

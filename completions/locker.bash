@@ -52,17 +52,26 @@ _locker() {
             locker,manifest)
                 cmd="locker__subcmd__manifest"
                 ;;
+            locker,mcp)
+                cmd="locker__subcmd__mcp"
+                ;;
             locker,pad)
                 cmd="locker__subcmd__pad"
                 ;;
             locker,restore)
                 cmd="locker__subcmd__restore"
                 ;;
+            locker,review)
+                cmd="locker__subcmd__review"
+                ;;
             locker,seal)
                 cmd="locker__subcmd__seal"
                 ;;
             locker,serve)
                 cmd="locker__subcmd__serve"
+                ;;
+            locker,skill)
+                cmd="locker__subcmd__skill"
                 ;;
             locker,step)
                 cmd="locker__subcmd__step"
@@ -142,17 +151,26 @@ _locker() {
             locker__subcmd__help,manifest)
                 cmd="locker__subcmd__help__subcmd__manifest"
                 ;;
+            locker__subcmd__help,mcp)
+                cmd="locker__subcmd__help__subcmd__mcp"
+                ;;
             locker__subcmd__help,pad)
                 cmd="locker__subcmd__help__subcmd__pad"
                 ;;
             locker__subcmd__help,restore)
                 cmd="locker__subcmd__help__subcmd__restore"
                 ;;
+            locker__subcmd__help,review)
+                cmd="locker__subcmd__help__subcmd__review"
+                ;;
             locker__subcmd__help,seal)
                 cmd="locker__subcmd__help__subcmd__seal"
                 ;;
             locker__subcmd__help,serve)
                 cmd="locker__subcmd__help__subcmd__serve"
+                ;;
+            locker__subcmd__help,skill)
+                cmd="locker__subcmd__help__subcmd__skill"
                 ;;
             locker__subcmd__help,step)
                 cmd="locker__subcmd__help__subcmd__step"
@@ -216,6 +234,12 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__pad,create)
                 cmd="locker__subcmd__help__subcmd__pad__subcmd__create"
+                ;;
+            locker__subcmd__help__subcmd__pad,export)
+                cmd="locker__subcmd__help__subcmd__pad__subcmd__export"
+                ;;
+            locker__subcmd__help__subcmd__pad,import)
+                cmd="locker__subcmd__help__subcmd__pad__subcmd__import"
                 ;;
             locker__subcmd__help__subcmd__pad,list)
                 cmd="locker__subcmd__help__subcmd__pad__subcmd__list"
@@ -331,8 +355,14 @@ _locker() {
             locker__subcmd__pad,create)
                 cmd="locker__subcmd__pad__subcmd__create"
                 ;;
+            locker__subcmd__pad,export)
+                cmd="locker__subcmd__pad__subcmd__export"
+                ;;
             locker__subcmd__pad,help)
                 cmd="locker__subcmd__pad__subcmd__help"
+                ;;
+            locker__subcmd__pad,import)
+                cmd="locker__subcmd__pad__subcmd__import"
                 ;;
             locker__subcmd__pad,list)
                 cmd="locker__subcmd__pad__subcmd__list"
@@ -358,8 +388,14 @@ _locker() {
             locker__subcmd__pad__subcmd__help,create)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__create"
                 ;;
+            locker__subcmd__pad__subcmd__help,export)
+                cmd="locker__subcmd__pad__subcmd__help__subcmd__export"
+                ;;
             locker__subcmd__pad__subcmd__help,help)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__help"
+                ;;
+            locker__subcmd__pad__subcmd__help,import)
+                cmd="locker__subcmd__pad__subcmd__help__subcmd__import"
                 ;;
             locker__subcmd__pad__subcmd__help,list)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__list"
@@ -422,7 +458,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor serve completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -950,7 +986,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor serve completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1341,8 +1377,22 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__pad)
-            opts="create append seal ticket revoke-ticket show read list"
+            opts="create append seal ticket revoke-ticket show read list export import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1370,6 +1420,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__pad__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__pad__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__pad__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1481,6 +1559,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__review)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__seal)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1496,6 +1588,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__skill)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2357,8 +2463,38 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__mcp)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__pad)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help create append seal ticket revoke-ticket show read list help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help create append seal ticket revoke-ticket show read list export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2475,8 +2611,54 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__pad__subcmd__export)
+            opts="-o -R -q -h --output --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__pad__subcmd__help)
-            opts="create append seal ticket revoke-ticket show read list help"
+            opts="create append seal ticket revoke-ticket show read list export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2517,7 +2699,35 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__pad__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__pad__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__pad__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2608,6 +2818,40 @@ _locker() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__pad__subcmd__import)
+            opts="-R -q -h --expect-head --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2881,6 +3125,64 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__review)
+            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --checkout --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --checkout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__seal)
             opts="-R -q -h --key --key-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2946,6 +3248,36 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__skill)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3320,13 +3652,25 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --expect-head --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

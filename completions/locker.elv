@@ -45,6 +45,9 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
             cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
+            cand review 'Review a handed-off pad against this git checkout, for CI'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
@@ -79,6 +82,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;create'= {
@@ -190,6 +195,33 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'locker;pad;export'= {
+            cand -o 'Write the bundle to FILE, atomically (default: stdout)'
+            cand --output 'Write the bundle to FILE, atomically (default: stdout)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;pad;import'= {
+            cand --expect-head 'Also require this head (64 hex characters), obtained independently of the file'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;pad;help'= {
             cand create 'Create an empty pad and print its write key and read ticket (shown once)'
             cand append 'Append one block to a pad'
@@ -199,6 +231,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;help;create'= {
@@ -216,6 +250,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;pad;help;read'= {
         }
         &'locker;pad;help;list'= {
+        }
+        &'locker;pad;help;export'= {
+        }
+        &'locker;pad;help;import'= {
         }
         &'locker;pad;help;help'= {
         }
@@ -662,7 +700,10 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;verify'= {
-            cand --expect-head 'Also require this head: the pad''s head with PAD, else the journal''s head hash'
+            cand --bundle 'Verify this bundle file (`-` for stdin) instead of a repository'
+            cand --expect-head 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -712,6 +753,48 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;doctor'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;review'= {
+            cand --bundle 'Review this bundle file (`-` for stdin); needs no repository'
+            cand --expect-head 'Require this head (64 hex characters), obtained from the pad''s writer'
+            cand --range 'The changes to check against allowed_paths (default: the attested commit against its first parent)'
+            cand -C 'The git checkout to review against (default: the current directory)'
+            cand --checkout 'The git checkout to review against (default: the current directory)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --rerun 'Re-run the attested test command and compare its exit code'
+            cand --strict 'Count skipped checks as failures'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;mcp'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;skill'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -802,6 +885,9 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
             cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
+            cand review 'Review a handed-off pad against this git checkout, for CI'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
@@ -818,6 +904,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
         }
         &'locker;help;pad;create'= {
         }
@@ -834,6 +922,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;pad;read'= {
         }
         &'locker;help;pad;list'= {
+        }
+        &'locker;help;pad;export'= {
+        }
+        &'locker;help;pad;import'= {
         }
         &'locker;help;append'= {
         }
@@ -916,6 +1008,12 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;gc'= {
         }
         &'locker;help;doctor'= {
+        }
+        &'locker;help;review'= {
+        }
+        &'locker;help;mcp'= {
+        }
+        &'locker;help;skill'= {
         }
         &'locker;help;serve'= {
         }

@@ -10,8 +10,11 @@ mod input;
 mod lease;
 mod log;
 mod manifest;
+mod mcp;
 mod pad;
+mod review;
 mod serve;
+mod skill;
 mod step;
 mod token;
 mod util;
@@ -33,7 +36,7 @@ use crate::repo::{Location, Repo};
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success; verify found everything intact; diff found no difference"),
-    (1, "a clean \"no\": verify found tampering, diff found holes or extras"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras, review found a violation"),
     (2, "usage error"),
     (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
     (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
@@ -146,6 +149,9 @@ pub enum Command {
     Restore(backup::RestoreArgs),
     Gc(gc::GcArgs),
     Doctor(doctor::DoctorArgs),
+    Review(review::ReviewArgs),
+    Mcp(mcp::McpArgs),
+    Skill(skill::SkillArgs),
     Serve(serve::ServeArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
@@ -334,6 +340,9 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Restore(a) => backup::restore(ctx, &a),
         Command::Gc(a) => gc::run(ctx, &a),
         Command::Doctor(a) => doctor::run(ctx, &a),
+        Command::Review(a) => review::run(ctx, &a),
+        Command::Mcp(a) => mcp::run(ctx, &a),
+        Command::Skill(a) => skill::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),

@@ -345,6 +345,55 @@ impl Client {
         self.call("GET", &path, ticket, Body::None)
     }
 
+    /// Fetches a whole pad as a bundle through the pad API (agent-locker's daemon or
+    /// `locker serve`): the manifest, then every block in pages of at most 256, halving a page
+    /// the server refuses as too large (its 64 KiB slice limit). Nothing is verified here: the
+    /// bundle records what the server said, and its checks decide (`locker verify --bundle`).
+    pub fn export_pad(
+        &self,
+        pad: &str,
+        ticket: Option<&Secret>,
+        now: i64,
+    ) -> OpResult<crate::domain::bundle::Bundle> {
+        use crate::domain::limits::MAX_SLICE_BLOCKS;
+        let manifest: Value =
+            self.call("GET", &Self::pad_path(pad, "/manifest"), None, Body::None)?;
+        let total = manifest
+            .get("block_count")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| OpError::unavailable("the server's manifest has no block_count"))?;
+        let mut pages = Vec::new();
+        let (mut from, mut size) = (0u64, MAX_SLICE_BLOCKS);
+        while from < total {
+            let to = (from + size - 1).min(total - 1);
+            let path = format!("{}?from={from}&to={to}", Self::pad_path(pad, "/blocks"));
+            let page: Value = match self.call("GET", &path, ticket, Body::None) {
+                Err(e) if e.kind == ErrorKind::TooLarge && size > 1 => {
+                    size /= 2;
+                    continue;
+                }
+                other => other?,
+            };
+            let got = page.get("blocks").and_then(Value::as_array).map_or(0, Vec::len) as u64;
+            pages.push(page);
+            if got == 0 {
+                break;
+            }
+            from += got;
+        }
+        // locker's manifest states its limits; agent-locker's does not.
+        let kind = if manifest.get("max_blocks").is_some() { "locker" } else { "agent-locker" };
+        let source = crate::domain::bundle::Source {
+            kind: kind.into(),
+            url: Some(self.base.clone()),
+            exported_at: now,
+            exporter: crate::ops::bundle::exporter(),
+        };
+        crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
+            OpError::unavailable(format!("the server's answer is not a pad: {}", e.detail))
+        })
+    }
+
     /// `GET /v1/pads?state=&limit=`.
     pub fn list(&self, state: Option<PadState>, limit: usize) -> OpResult<PadList> {
         let mut q = form_urlencoded::Serializer::new(String::new());

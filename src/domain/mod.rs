@@ -1,9 +1,12 @@
 //! Pure types and rules: no I/O, no clap, no printing.
 
 pub mod artifact;
+pub mod bundle;
 pub mod chain;
+pub mod check;
 pub mod digest;
 pub mod envelope;
+pub mod glob;
 pub mod journal;
 pub mod limits;
 pub mod pad;

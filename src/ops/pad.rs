@@ -28,7 +28,7 @@ pub fn subject(pad_id: &str) -> String {
 }
 
 /// A new pad's capabilities, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadCreated {
     pub pad_id: String,
     pub write_key: String,
@@ -38,7 +38,7 @@ pub struct PadCreated {
 }
 
 /// An acknowledged append.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Appended {
     pub pad_id: String,
     pub seq: u64,
@@ -46,7 +46,7 @@ pub struct Appended {
 }
 
 /// A sealed pad.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sealed {
     pub pad_id: String,
     pub state: PadState,
@@ -55,7 +55,7 @@ pub struct Sealed {
 }
 
 /// A newly minted read ticket, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TicketMinted {
     pub pad_id: String,
     pub ticket: String,
@@ -66,7 +66,7 @@ pub struct TicketMinted {
 }
 
 /// A revoked ticket.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TicketRevoked {
     pub pad_id: String,
     pub ticket_id: Digest,
@@ -76,7 +76,7 @@ pub struct TicketRevoked {
 }
 
 /// A pad's manifest: the peer's fields plus its limits.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Manifest {
     pub pad_id: String,
     pub state: PadState,
@@ -112,7 +112,7 @@ impl Manifest {
 }
 
 /// One block as returned by a read.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlockView {
     pub seq: u64,
     pub prev_hash: Digest,
@@ -144,7 +144,7 @@ impl BlockView {
 }
 
 /// A slice of a pad's blocks.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlockSlice {
     pub pad_id: String,
     pub from: i64,
@@ -155,13 +155,13 @@ pub struct BlockSlice {
 }
 
 /// A page of pads.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadList {
     pub pads: Vec<Manifest>,
 }
 
 /// A sealed pad made in one step.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deposited {
     pub pad_id: String,
     pub write_key: String,
@@ -181,7 +181,7 @@ pub struct DepositBlock {
 
 /// A pad id that no pad can have (empty, too long, or with control characters) is simply not
 /// found, as with the peer: the check only keeps such input away from the store.
-fn check_pad_id(id: &str) -> OpResult<()> {
+pub(crate) fn check_pad_id(id: &str) -> OpResult<()> {
     if id.is_empty() || id.len() > MAX_PAD_ID_BYTES || id.chars().any(char::is_control) {
         return Err(pad_not_found());
     }
@@ -203,7 +203,7 @@ pub fn pruned(pad_id: &str, at: i64) -> OpError {
     .hint("Its hashes remain: `locker verify PAD` still checks its chain. Restore a backup taken before the gc to read it.")
 }
 
-fn check_content_type(ct: &str) -> OpResult<()> {
+pub(crate) fn check_content_type(ct: &str) -> OpResult<()> {
     if ct.is_empty() || ct.len() > MAX_CONTENT_TYPE_BYTES || ct.chars().any(char::is_control) {
         return Err(OpError::bad_request(format!(
             "content type must be 1–{MAX_CONTENT_TYPE_BYTES} bytes without control characters"
@@ -212,7 +212,7 @@ fn check_content_type(ct: &str) -> OpResult<()> {
     Ok(())
 }
 
-fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
+pub(crate) fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
     tx.pad(id)?.ok_or_else(pad_not_found)
 }
 
@@ -232,7 +232,7 @@ fn check_writable(pad: &PadRow, now: i64) -> OpResult<()> {
     }
 }
 
-fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
+pub(crate) fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
     TicketRow {
         digest: ticket.digest(),
         pad_id: pad_id.to_owned(),
@@ -560,6 +560,39 @@ struct ReadPlan {
     open_lease: Option<TicketRow>,
 }
 
+/// Checks a read ticket for `pad` in the peer's order (missing, invalid or revoked, lease
+/// over); the demo pad needs none. Returns the `read_once` ticket whose lease a successful,
+/// non-empty read opens.
+pub(crate) fn check_read_ticket(
+    tx: &dyn Tx,
+    pad: &PadRow,
+    ticket: Option<&Secret>,
+    lease_seconds: i64,
+    now: i64,
+) -> OpResult<Option<TicketRow>> {
+    if pad.id == DEMO_PAD_ID {
+        return Ok(None);
+    }
+    let Some(ticket) = ticket else {
+        return Err(OpError::unauthorized("missing read ticket")
+            .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
+    };
+    let row = match tx.ticket(&ticket.digest())? {
+        Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
+        _ => return Err(OpError::unauthorized("invalid read ticket")),
+    };
+    if row.ticket_type == TicketType::ReadOnce {
+        if read_lease_over(row.lease_started_at, lease_seconds, now) {
+            return Err(OpError::forbidden("read ticket lease expired")
+                .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
+        }
+        if row.lease_started_at.is_none() {
+            return Ok(Some(row));
+        }
+    }
+    Ok(None)
+}
+
 fn plan_read(
     tx: &dyn Tx,
     pad_id: &str,
@@ -570,26 +603,7 @@ fn plan_read(
     now: i64,
 ) -> OpResult<ReadPlan> {
     let pad = load(tx, pad_id)?;
-    let mut open_lease = None;
-    if pad.id != DEMO_PAD_ID {
-        let Some(ticket) = ticket else {
-            return Err(OpError::unauthorized("missing read ticket")
-                .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
-        };
-        let row = match tx.ticket(&ticket.digest())? {
-            Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
-            _ => return Err(OpError::unauthorized("invalid read ticket")),
-        };
-        if row.ticket_type == TicketType::ReadOnce {
-            if read_lease_over(row.lease_started_at, lease_seconds, now) {
-                return Err(OpError::forbidden("read ticket lease expired")
-                    .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
-            }
-            if row.lease_started_at.is_none() {
-                open_lease = Some(row);
-            }
-        }
-    }
+    let open_lease = check_read_ticket(tx, &pad, ticket, lease_seconds, now)?;
     if let Some(at) = pad.pruned_at {
         return Err(pruned(&pad.id, at));
     }

@@ -24,7 +24,7 @@ use crate::store::{
 pub const MAX_LISTED_PROBLEMS: usize = 100;
 
 /// One thing found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Problem {
     /// `journal`, `pad`, `ticket`, `lease`, `plan` or `step`.
     pub kind: String,
@@ -36,7 +36,7 @@ pub struct Problem {
 }
 
 /// The journal part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct JournalSummary {
     pub ok: bool,
     pub entries: u64,
@@ -45,7 +45,7 @@ pub struct JournalSummary {
 }
 
 /// The pad part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PadsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -61,7 +61,7 @@ pub struct PadsSummary {
 }
 
 /// What the journal's `repo.gc` entries say was removed.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct GcSummary {
     /// `locker gc` runs recorded.
     pub runs: u64,
@@ -76,7 +76,7 @@ pub struct GcSummary {
 }
 
 /// The lease, plan and step part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct LeasesSummary {
     pub ok: bool,
     pub leases: u64,
@@ -87,7 +87,7 @@ pub struct LeasesSummary {
 }
 
 /// The ticket part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct TicketsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -95,7 +95,7 @@ pub struct TicketsSummary {
 }
 
 /// `locker verify` of a whole repository.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RepoReport {
     pub ok: bool,
     pub journal: JournalSummary,
@@ -122,14 +122,14 @@ pub struct RepoReport {
 }
 
 /// The verdict against a caller's expected head.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ExpectedHead {
     pub expected: Digest,
     pub matches: bool,
 }
 
 /// `locker verify PAD`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadReport {
     pub ok: bool,
     pub pad_id: String,
@@ -197,9 +197,16 @@ struct PadRecord {
 impl PadRecord {
     fn new(e: &Entry) -> Self {
         let b = &e.body;
+        // An imported pad keeps the times its bundle gave; every other pad is created at the
+        // time of its journal entry.
+        let imported = e.kind == "pad.import";
         Self {
             scope: e.scope.clone(),
-            created_at: e.time,
+            created_at: if imported {
+                b.get("created_at").and_then(Value::as_i64).unwrap_or(e.time)
+            } else {
+                e.time
+            },
             expires_at: b.get("expires_at").and_then(Value::as_i64),
             max_blocks: b.get("max_blocks").and_then(Value::as_u64),
             max_bytes: b.get("max_bytes").and_then(Value::as_u64),
@@ -228,6 +235,8 @@ impl PadRecord {
         self.blocks += 1;
         self.bytes += bytes;
         self.head = curr;
+        // Imported blocks keep their own times; appended and deposited ones have the entry's.
+        let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(time);
         self.meta = meta_link(&self.meta, seq, str_at(blk, "content_type").unwrap_or(""), time);
         self.hashes = hashes_link(&self.hashes, seq, &curr, bytes);
         None
@@ -298,6 +307,7 @@ impl Replay {
             kind,
             "pad.create"
                 | "pad.deposit"
+                | "pad.import"
                 | "pad.append"
                 | "pad.seal"
                 | "pad.ticket"
@@ -314,13 +324,13 @@ impl Replay {
             return Some(format!("a {kind} entry for pad {id} has the subject `{}`", e.subject));
         }
         match kind {
-            "pad.create" | "pad.deposit" => {
+            "pad.create" | "pad.deposit" | "pad.import" => {
                 if self.pads.contains_key(&id) {
                     return Some(format!("pad {id} is created twice"));
                 }
                 let mut rec = PadRecord::new(e);
                 let mut problem = None;
-                if kind == "pad.deposit" {
+                if kind != "pad.create" {
                     let blocks = b.get("blocks").and_then(Value::as_array);
                     for blk in blocks.into_iter().flatten() {
                         if let Some(p) = rec.block(&id, blk, e.time) {
@@ -329,10 +339,15 @@ impl Replay {
                     }
                     if digest_at(b, "head_hash") != Some(rec.head) {
                         problem.get_or_insert(format!(
-                            "pad {id} was deposited with a head its blocks do not give"
+                            "pad {id} was {} with a head its blocks do not give",
+                            if kind == "pad.import" { "imported" } else { "deposited" }
                         ));
                     }
-                    rec.sealed_at = Some(e.time);
+                    rec.sealed_at = Some(if kind == "pad.import" {
+                        b.get("sealed_at").and_then(Value::as_i64).unwrap_or(e.time)
+                    } else {
+                        e.time
+                    });
                 }
                 self.pads.insert(id.clone(), rec);
                 // The demo pad (seeded by `locker serve`) is readable without a ticket and
@@ -668,12 +683,13 @@ fn locate_meta_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, Stri
         let mut note = |blk: &Value| {
             if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
                 let ct = str_at(blk, "content_type").unwrap_or("").to_owned();
-                want.insert(seq, (ct, e.time));
+                let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(e.time);
+                want.insert(seq, (ct, time));
             }
         };
         match e.kind.as_str() {
             "pad.append" => note(&e.body),
-            "pad.deposit" => {
+            "pad.deposit" | "pad.import" => {
                 e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
             }
             _ => {}
@@ -1106,7 +1122,7 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
 // Agents, blobs and artifacts (journal kinds `token.*` and `artifact.*`).
 
 /// The agent part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct AgentsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -1114,7 +1130,7 @@ pub struct AgentsSummary {
 }
 
 /// The blob part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlobsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -1125,7 +1141,7 @@ pub struct BlobsSummary {
 }
 
 /// The artifact part of a report (versions, heads and receipts).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ArtifactsSummary {
     pub ok: bool,
     pub keys: u64,

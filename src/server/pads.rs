@@ -19,9 +19,7 @@ use crate::ops::{wire, Actor, OpError};
 /// journal names them `anonymous`). Pad operations check only the pad's key and tickets; no
 /// route that acts as `anonymous` calls an operation reserved to the operator.
 pub fn anonymous() -> Actor {
-    let mut a = Actor::operator();
-    a.name = "anonymous".into();
-    a
+    Actor::anonymous()
 }
 
 fn too_large_json(_: u64) -> OpError {

@@ -95,6 +95,11 @@ fn test_gc_prunes_old_pads_and_verify_reports_them_pruned() {
     env.json_err(&["pad", "read", &sealed.id, "--ticket", "wrong"], 5);
     let m = env.json(&["pad", "show", &sealed.id]);
     assert_eq!(m["pruned_at"], later);
+    // Nor can it be exported: a bundle needs the payloads.
+    let bundle = env.path().join("pruned.bundle");
+    let e = env.json_err(&["pad", "export", &sealed.id, "-o", bundle.to_str().unwrap()], 7);
+    assert_eq!(e["error"], "pruned");
+    assert!(!bundle.exists());
     assert_eq!(m["block_count"], 2);
     let m = env.json(&["pad", "show", &open.id]);
     assert!(m.get("pruned_at").is_none(), "{m}");
