@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
+            [CompletionResult]::new('quest', 'quest', [CompletionResultType]::ParameterValue, 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -914,6 +915,19 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'locker;quest' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the temporary directory (the repository, the workers'' files) and print its path')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'locker;completions' {
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -985,6 +999,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
+            [CompletionResult]::new('quest', 'quest', [CompletionResultType]::ParameterValue, 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1160,6 +1175,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;serve' {
+            break
+        }
+        'locker;help;quest' {
             break
         }
         'locker;help;completions' {

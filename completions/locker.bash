@@ -58,6 +58,9 @@ _locker() {
             locker,pad)
                 cmd="locker__subcmd__pad"
                 ;;
+            locker,quest)
+                cmd="locker__subcmd__quest"
+                ;;
             locker,restore)
                 cmd="locker__subcmd__restore"
                 ;;
@@ -156,6 +159,9 @@ _locker() {
                 ;;
             locker__subcmd__help,pad)
                 cmd="locker__subcmd__help__subcmd__pad"
+                ;;
+            locker__subcmd__help,quest)
+                cmd="locker__subcmd__help__subcmd__quest"
                 ;;
             locker__subcmd__help,restore)
                 cmd="locker__subcmd__help__subcmd__restore"
@@ -458,7 +464,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -986,7 +992,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1534,6 +1540,20 @@ _locker() {
         locker__subcmd__help__subcmd__pad__subcmd__ticket)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__quest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3068,6 +3088,36 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__quest)
+            opts="-R -q -h --keep --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -49,6 +49,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
             cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
+            cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -824,6 +825,18 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'locker;quest'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --keep 'Keep the temporary directory (the repository, the workers'' files) and print its path'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;completions'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -889,6 +902,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
             cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
+            cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1016,6 +1030,8 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;skill'= {
         }
         &'locker;help;serve'= {
+        }
+        &'locker;help;quest'= {
         }
         &'locker;help;completions'= {
         }

@@ -21,6 +21,7 @@
 //!   locker's own routes).
 //! - [`client`]: the blocking HTTP client the CLI's remote mode (`--remote`) uses; it returns
 //!   the same outcome types as [`ops`].
+//! - [`quest`]: `locker quest`, the demo: the whole story with real processes of this binary.
 //! - [`docs`]: man pages and shell completions rendered from the CLI definition.
 
 pub mod cli;
@@ -30,6 +31,7 @@ pub mod domain;
 pub mod mcp;
 pub mod ops;
 pub mod output;
+pub mod quest;
 pub mod repo;
 pub mod server;
 pub mod skill;

@@ -74,9 +74,9 @@ Agents with an MCP client can use the same operations as tools: configure
 returns no payloads when it is broken or the head differs from `expected_head_hash`.
 "#;
 
-/// Commands for the repository's operator (they refuse an agent token): listed in one line
-/// each, since an agent rarely runs them.
-const OPERATOR_COMMANDS: &[&str] = &["backup", "restore", "gc", "doctor"];
+/// Commands for whoever installs and runs locker rather than for agents (serving, backups,
+/// retention, health checks, shell completions): listed in one line each.
+const OPERATOR_COMMANDS: &[&str] = &["serve", "backup", "restore", "gc", "doctor", "completions"];
 
 /// The rendered SKILL.md.
 pub fn render() -> String {
@@ -116,9 +116,7 @@ pub fn render() -> String {
     for sub in visible(&cmd).filter(|c| !OPERATOR_COMMANDS.contains(&c.get_name())) {
         commands(&mut s, sub);
     }
-    s.push_str(
-        "\n### Operator commands\n\nFor whoever runs the repository (`--help` on each):\n\n",
-    );
+    s.push_str("\n### Running locker (`--help` on each)\n\n");
     for sub in visible(&cmd).filter(|c| OPERATOR_COMMANDS.contains(&c.get_name())) {
         let usage = sub.clone().render_usage().to_string();
         let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim()).to_owned();

@@ -12,6 +12,7 @@ mod log;
 mod manifest;
 mod mcp;
 mod pad;
+mod quest;
 mod review;
 mod serve;
 mod skill;
@@ -153,6 +154,7 @@ pub enum Command {
     Mcp(mcp::McpArgs),
     Skill(skill::SkillArgs),
     Serve(serve::ServeArgs),
+    Quest(quest::QuestArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -291,7 +293,12 @@ pub type CmdResult = Result<ExitCode, CliError>;
 
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // The quest's workers are this binary too; they are not part of the command line users see.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == crate::quest::worker::WORKER_ARG) {
+        return quest::worker_main(&args[2..]);
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -344,6 +351,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Mcp(a) => mcp::run(ctx, &a),
         Command::Skill(a) => skill::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
+        Command::Quest(a) => quest::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

@@ -20,6 +20,7 @@ mod log;
 mod manifest;
 mod mcp;
 mod pad;
+mod quest;
 mod review;
 mod serve;
 mod serve_artifacts;
