@@ -44,6 +44,10 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the journal, newest first, like `git log`')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository''s integrity, like `git fsck`, or one pad''s')
+            [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Review a handed-off pad against this git checkout, for CI')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
@@ -795,6 +799,59 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'locker;backup' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;restore' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The directory to restore into (it will hold `.locker/`)')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Replace a repository that is already there')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;gc' {
+            [CompletionResult]::new('--pads-older-than', '--pads-older-than', [CompletionResultType]::ParameterName, 'Prune the payloads of pads sealed or expired at least AGE ago')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be removed, and change nothing')
+            [CompletionResult]::new('--blobs', '--blobs', [CompletionResultType]::ParameterName, 'Remove unreferenced blobs and stray blob files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;doctor' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'locker;review' {
             [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'Review this bundle file (`-` for stdin); needs no repository')
             [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Require this head (64 hex characters), obtained from the pad''s writer')
@@ -859,6 +916,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--allow-remote-http', '--allow-remote-http', [CompletionResultType]::ParameterName, 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it')
             [CompletionResult]::new('--require-token', '--require-token', [CompletionResultType]::ParameterName, 'Demand a bearer token (an agent''s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does')
+            [CompletionResult]::new('--init', '--init', [CompletionResultType]::ParameterName, 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -942,6 +1000,10 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the journal, newest first, like `git log`')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository''s integrity, like `git fsck`, or one pad''s')
+            [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Review a handed-off pad against this git checkout, for CI')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
@@ -1098,6 +1160,18 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;verify' {
+            break
+        }
+        'locker;help;backup' {
+            break
+        }
+        'locker;help;restore' {
+            break
+        }
+        'locker;help;gc' {
+            break
+        }
+        'locker;help;doctor' {
             break
         }
         'locker;help;review' {

@@ -22,11 +22,20 @@ _locker() {
             locker,artifact)
                 cmd="locker__subcmd__artifact"
                 ;;
+            locker,backup)
+                cmd="locker__subcmd__backup"
+                ;;
             locker,completions)
                 cmd="locker__subcmd__completions"
                 ;;
             locker,deposit)
                 cmd="locker__subcmd__deposit"
+                ;;
+            locker,doctor)
+                cmd="locker__subcmd__doctor"
+                ;;
+            locker,gc)
+                cmd="locker__subcmd__gc"
                 ;;
             locker,help)
                 cmd="locker__subcmd__help"
@@ -51,6 +60,9 @@ _locker() {
                 ;;
             locker,quest)
                 cmd="locker__subcmd__quest"
+                ;;
+            locker,restore)
+                cmd="locker__subcmd__restore"
                 ;;
             locker,review)
                 cmd="locker__subcmd__review"
@@ -112,11 +124,20 @@ _locker() {
             locker__subcmd__help,artifact)
                 cmd="locker__subcmd__help__subcmd__artifact"
                 ;;
+            locker__subcmd__help,backup)
+                cmd="locker__subcmd__help__subcmd__backup"
+                ;;
             locker__subcmd__help,completions)
                 cmd="locker__subcmd__help__subcmd__completions"
                 ;;
             locker__subcmd__help,deposit)
                 cmd="locker__subcmd__help__subcmd__deposit"
+                ;;
+            locker__subcmd__help,doctor)
+                cmd="locker__subcmd__help__subcmd__doctor"
+                ;;
+            locker__subcmd__help,gc)
+                cmd="locker__subcmd__help__subcmd__gc"
                 ;;
             locker__subcmd__help,help)
                 cmd="locker__subcmd__help__subcmd__help"
@@ -141,6 +162,9 @@ _locker() {
                 ;;
             locker__subcmd__help,quest)
                 cmd="locker__subcmd__help__subcmd__quest"
+                ;;
+            locker__subcmd__help,restore)
+                cmd="locker__subcmd__help__subcmd__restore"
                 ;;
             locker__subcmd__help,review)
                 cmd="locker__subcmd__help__subcmd__review"
@@ -440,7 +464,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify review mcp skill serve quest completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,6 +825,36 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__backup)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__completions)
             opts="-R -q -h --repo --json --quiet --remote --scope --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -877,8 +931,72 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__doctor)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__gc)
+            opts="-R -q -h --dry-run --pads-older-than --blobs --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pads-older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify review mcp skill serve quest completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -975,6 +1093,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__backup)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -990,6 +1122,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__deposit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__gc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1396,6 +1556,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__quest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__restore)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2975,6 +3149,40 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__restore)
+            opts="-R -q -h --to --yes --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__review)
             opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --checkout --ticket --ticket-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -3072,7 +3280,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__serve)
-            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --init --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -41,6 +41,10 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
+            cand restore 'Restore a backup made by `locker backup`, after verifying it'
+            cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
             cand review 'Review a handed-off pad against this git checkout, for CI'
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
             cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
@@ -713,6 +717,55 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'locker;backup'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;restore'= {
+            cand --to 'The directory to restore into (it will hold `.locker/`)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --yes 'Replace a repository that is already there'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;gc'= {
+            cand --pads-older-than 'Prune the payloads of pads sealed or expired at least AGE ago'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --dry-run 'Show what would be removed, and change nothing'
+            cand --blobs 'Remove unreferenced blobs and stray blob files'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;doctor'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;review'= {
             cand --bundle 'Review this bundle file (`-` for stdin); needs no repository'
             cand --expect-head 'Require this head (64 hex characters), obtained from the pad''s writer'
@@ -774,6 +827,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --allow-remote-http 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it'
             cand --require-token 'Demand a bearer token (an agent''s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does'
+            cand --init 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -849,6 +903,10 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
+            cand restore 'Restore a backup made by `locker backup`, after verifying it'
+            cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
             cand review 'Review a handed-off pad against this git checkout, for CI'
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
             cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
@@ -965,6 +1023,14 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;log'= {
         }
         &'locker;help;verify'= {
+        }
+        &'locker;help;backup'= {
+        }
+        &'locker;help;restore'= {
+        }
+        &'locker;help;gc'= {
+        }
+        &'locker;help;doctor'= {
         }
         &'locker;help;review'= {
         }

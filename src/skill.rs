@@ -74,6 +74,10 @@ Agents with an MCP client can use the same operations as tools: configure
 returns no payloads when it is broken or the head differs from `expected_head_hash`.
 "#;
 
+/// Commands for whoever installs and runs locker rather than for agents (serving, backups,
+/// retention, health checks, shell completions): listed in one line each.
+const OPERATOR_COMMANDS: &[&str] = &["serve", "backup", "restore", "gc", "doctor", "completions"];
+
 /// The rendered SKILL.md.
 pub fn render() -> String {
     let mut cmd = crate::cli::command().disable_help_subcommand(true);
@@ -109,8 +113,15 @@ pub fn render() -> String {
         s.push_str("\nOptions every command takes:\n\n");
         s.push_str(&global);
     }
-    for sub in visible(&cmd) {
+    for sub in visible(&cmd).filter(|c| !OPERATOR_COMMANDS.contains(&c.get_name())) {
         commands(&mut s, sub);
+    }
+    s.push_str("\n### Running locker (`--help` on each)\n\n");
+    for sub in visible(&cmd).filter(|c| OPERATOR_COMMANDS.contains(&c.get_name())) {
+        let usage = sub.clone().render_usage().to_string();
+        let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim()).to_owned();
+        let about = sub.get_about().map(ToString::to_string).unwrap_or_default();
+        let _ = writeln!(s, "- `{usage}`: {about}.");
     }
     s.push_str("\n## Exit codes\n\n| code | meaning |\n|---|---|\n");
     for (code, text) in crate::cli::EXIT_CODES {

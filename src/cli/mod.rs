@@ -1,7 +1,10 @@
 //! The command line: parse → call `ops` → render → exit code.
 
 mod artifact;
+mod backup;
 mod deposit;
+mod doctor;
+mod gc;
 mod init;
 mod input;
 mod lease;
@@ -145,6 +148,10 @@ pub enum Command {
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Backup(backup::BackupArgs),
+    Restore(backup::RestoreArgs),
+    Gc(gc::GcArgs),
+    Doctor(doctor::DoctorArgs),
     Review(review::ReviewArgs),
     Mcp(mcp::McpArgs),
     Skill(skill::SkillArgs),
@@ -338,6 +345,10 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Backup(a) => backup::backup(ctx, &a),
+        Command::Restore(a) => backup::restore(ctx, &a),
+        Command::Gc(a) => gc::run(ctx, &a),
+        Command::Doctor(a) => doctor::run(ctx, &a),
         Command::Review(a) => review::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),
         Command::Skill(a) => skill::run(ctx, &a),

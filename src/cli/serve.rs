@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// Most requests handled at once (others wait, then get 503)
     #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent: u64,
+    /// Create the repository first if there is none (in `-R PATH`, else the current
+    /// directory), as `locker init` would: for containers and services that start empty
+    #[arg(long)]
+    pub init: bool,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
     /// `off` (the default) shows nothing about payments; `locker serve --help` lists
@@ -114,7 +118,25 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
             a.payment_chain_id,
         )?),
     };
-    let mut repo = Repo::open(&ctx.location()?).map_err(OpError::from)?;
+    let mut repo = if a.init {
+        let root = match &ctx.global.repo {
+            Some(p) => p.clone(),
+            None => std::env::current_dir().map_err(|e| {
+                OpError::unavailable(format!("cannot read the current directory: {e}"))
+            })?,
+        };
+        let (outcome, repo) = ops::init::init(&root, ctx.clock())?;
+        if outcome.created {
+            crate::output::log_line(&format!(
+                "locker: created the repository {} ({})",
+                outcome.path.display(),
+                outcome.repository_id
+            ));
+        }
+        repo
+    } else {
+        Repo::open(&ctx.location()?).map_err(OpError::from)?
+    };
     let listener = std::net::TcpListener::bind(a.listen).map_err(|e| {
         OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
             .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")

@@ -95,9 +95,14 @@ impl Render for RepoReport {
             self.journal.head_hash,
             self.journal.head_seq
         )?;
+        let pruned = if self.pads.pruned > 0 {
+            format!(", {} pruned ({} blocks)", self.pads.pruned, self.pads.pruned_blocks)
+        } else {
+            String::new()
+        };
         writeln!(
             w,
-            "pads:    {} ({} pads, {} blocks, {} bytes, {} broken)",
+            "pads:    {} ({} pads, {} blocks, {} bytes{pruned}, {} broken)",
             mark(self.pads.ok),
             self.pads.checked,
             self.pads.blocks,
@@ -146,6 +151,19 @@ impl Render for RepoReport {
             self.leases.steps,
             self.leases.broken
         )?;
+        if let Some(at) = self.gc.last_at {
+            writeln!(
+                w,
+                "gc:      {} run(s), last {}: pruned {} pads ({} payload bytes), removed {} \
+                 blobs ({} bytes)",
+                self.gc.runs,
+                crate::output::rfc3339(at),
+                self.gc.pads,
+                self.gc.payload_bytes,
+                self.gc.blobs,
+                self.gc.blob_bytes
+            )?;
+        }
         if let Some(e) = &self.expected_head {
             writeln!(
                 w,
@@ -173,6 +191,15 @@ impl Render for PadReport {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "pad:      {} ({})", self.pad_id, self.state.as_str())?;
         writeln!(w, "blocks:   {} verified of {}", self.blocks_verified, self.block_count)?;
+        if let Some(at) = self.pruned_at {
+            writeln!(
+                w,
+                "pruned:   {} blocks' payloads removed by gc at {} (hashes checked against the \
+                 journal)",
+                self.blocks_pruned,
+                crate::output::rfc3339(at)
+            )?;
+        }
         writeln!(w, "head:     {}", self.head_hash)?;
         if let Some(e) = &self.expected_head {
             writeln!(

@@ -326,6 +326,11 @@ impl Client {
         format!("/v1/pads/{}{rest}", segment(pad))
     }
 
+    /// `GET /health`: the server's liveness report (`status`, `version`, pad counts).
+    pub fn health(&self) -> OpResult<Value> {
+        self.call("GET", "/health", None, Body::None)
+    }
+
     /// `POST /v1/pads`, with a payment proof for a pay-per-pad server.
     pub fn create(&self, limits: PadLimits, proof: Option<&str>) -> OpResult<PadCreated> {
         let body = serde_json::json!({

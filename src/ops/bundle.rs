@@ -150,6 +150,10 @@ impl Exported {
 /// Reads a pad as it is stored (its stored hashes, even if they are wrong: the bundle's checks
 /// then say so).
 fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
+    // A pruned pad has no payloads left to put in a bundle.
+    if let Some(at) = pad.pruned_at {
+        return Err(super::pad::pruned(&pad.id, at));
+    }
     let mut blocks = Vec::with_capacity(usize::try_from(pad.block_count).unwrap_or(0).min(4096));
     tx.for_each_block(&pad.id, &mut |b| {
         blocks.push(Block {
@@ -412,6 +416,7 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
             content_type: b.content_type.clone(),
             payload: b.payload.clone(),
             created_at: b.created_at.unwrap_or(created_at),
+            pruned_bytes: None,
         })
         .collect();
     let pad = PadRow {
@@ -427,6 +432,7 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
         write_key_hash: key.digest(),
         head_hash: rep.computed_head,
         sealed_at: Some(sealed_at),
+        pruned_at: None,
     };
     let t = new_ticket_row(id, &ticket, TicketType::ReadOnce, now);
 

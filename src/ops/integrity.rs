@@ -470,6 +470,7 @@ mod tests {
             expires_at: 0,
             max_blocks: 32,
             max_bytes: 0,
+            pruned_at: None,
         };
         (m, blocks)
     }

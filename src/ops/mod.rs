@@ -7,7 +7,10 @@
 
 pub mod artifact;
 pub mod audit;
+pub mod backup;
 pub mod bundle;
+pub mod doctor;
+pub mod gc;
 pub mod init;
 pub mod integrity;
 pub mod journal;

@@ -88,6 +88,9 @@ pub struct Manifest {
     pub expires_at: i64,
     pub max_blocks: u32,
     pub max_bytes: u64,
+    /// When `locker gc` removed the pad's payloads (absent while they are there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned_at: Option<i64>,
 }
 
 impl Manifest {
@@ -103,6 +106,7 @@ impl Manifest {
             expires_at: p.expires_at,
             max_blocks: p.max_blocks,
             max_bytes: p.max_bytes,
+            pruned_at: p.pruned_at,
         }
     }
 }
@@ -188,6 +192,17 @@ fn pad_not_found() -> OpError {
     OpError::not_found("pad not found").hint("Check the pad id; `locker pad list` shows them.")
 }
 
+/// A pad whose payloads `locker gc` removed (exit 7, 410).
+pub fn pruned(pad_id: &str, at: i64) -> OpError {
+    OpError::new(
+        super::ErrorKind::Gone,
+        "pruned",
+        format!("pad {pad_id} was pruned by `locker gc`: its payloads are gone"),
+    )
+    .with("pruned_at", at)
+    .hint("Its hashes remain: `locker verify PAD` still checks its chain. Restore a backup taken before the gc to read it.")
+}
+
 pub(crate) fn check_content_type(ct: &str) -> OpResult<()> {
     if ct.is_empty() || ct.len() > MAX_CONTENT_TYPE_BYTES || ct.chars().any(char::is_control) {
         return Err(OpError::bad_request(format!(
@@ -259,6 +274,7 @@ pub fn create_paid(
         write_key_hash: key.digest(),
         head_hash: Digest::ZERO,
         sealed_at: None,
+        pruned_at: None,
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
@@ -379,6 +395,7 @@ pub fn append(
         content_type: content_type.to_owned(),
         payload: payload.to_vec(),
         created_at: now,
+        pruned_bytes: None,
     })?;
     pad.block_count += 1;
     pad.current_bytes += payload.len() as u64;
@@ -406,7 +423,10 @@ pub fn append(
 fn check_chain(tx: &dyn Tx, pad: &PadRow) -> OpResult<Result<(), Vec<String>>> {
     let mut checker = ChainChecker::new();
     tx.for_each_block(&pad.id, &mut |b| {
-        checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+        match b.pruned_bytes {
+            Some(n) => checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n),
+            None => checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload),
+        }
         Flow::Continue(())
     })?;
     let problems = checker.finish(&pad.head_hash, pad.block_count, pad.current_bytes);
@@ -623,6 +643,9 @@ fn plan_read(
 ) -> OpResult<ReadPlan> {
     let pad = load(tx, pad_id)?;
     let open_lease = check_read_ticket(tx, &pad, ticket, lease_seconds, now)?;
+    if let Some(at) = pad.pruned_at {
+        return Err(pruned(&pad.id, at));
+    }
     let total = pad.block_count;
     let start = from.unwrap_or(0);
     let empty = |f: i64| BlockSlice {
@@ -775,6 +798,7 @@ pub fn deposit_paid(
             content_type: (*ct).to_owned(),
             payload: payload.to_vec(),
             created_at: now,
+            pruned_bytes: None,
         });
         prev = curr;
     }
@@ -791,6 +815,7 @@ pub fn deposit_paid(
         write_key_hash: key.digest(),
         head_hash: prev,
         sealed_at: Some(now),
+        pruned_at: None,
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
@@ -883,6 +908,7 @@ pub fn seed_demo(ctx: &mut Ctx<'_>) -> OpResult<DemoSeeded> {
             content_type: (*ct).to_owned(),
             payload: payload.as_bytes().to_vec(),
             created_at: now,
+            pruned_bytes: None,
         });
         total += payload.len() as u64;
         prev = curr;
@@ -901,6 +927,7 @@ pub fn seed_demo(ctx: &mut Ctx<'_>) -> OpResult<DemoSeeded> {
         write_key_hash: Secret::new(DEMO_WRITE_KEY).digest(),
         head_hash: prev,
         sealed_at: Some(now),
+        pruned_at: None,
     };
     tx.insert_pad(&pad)?;
     for b in &rows {

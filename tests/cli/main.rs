@@ -1,6 +1,7 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod artifact;
+mod backup;
 mod blob;
 mod bundle;
 mod bundle_remote;
@@ -9,6 +10,8 @@ mod concurrency;
 mod crash;
 mod deposit;
 mod docs;
+mod doctor;
+mod gc;
 mod hashes;
 mod init;
 mod interop;
