@@ -32,7 +32,7 @@ pub const FORMAT: &str = "locker.bundle.v1";
 pub const MAX_BUNDLE_BYTES: usize = 8 * 1024 * 1024;
 
 /// Where a bundle came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Source {
     /// `locker` (a repository or `locker serve`) or `agent-locker` (a peer daemon's HTTP API).
     pub kind: String,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How a check came out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Pass,
@@ -24,7 +24,7 @@ impl Status {
 }
 
 /// One check: its name, how it came out, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Check {
     pub name: String,
     pub status: Status,

@@ -258,6 +258,13 @@ pub fn all() -> Vec<ToolDef> {
         ),
         def("locker_verify_pad", "Verify one pad", Effect::ReadOnly, VERIFY_PAD, verify_pad),
         def("locker_verify", "Verify the repository", Effect::ReadOnly, VERIFY, verify_repo),
+        def(
+            "locker_verify_bundle",
+            "Verify a pad bundle offline",
+            Effect::ReadOnly,
+            VERIFY_BUNDLE,
+            verify_bundle,
+        ),
         def("locker_log", "Read the journal", Effect::ReadOnly, LOG, log),
     ]
 }
@@ -1021,6 +1028,34 @@ hash chain and head, every pad's chain against its head and the journal, every t
 false when anything is broken, with the first broken item of each kind named in first_broken. \
 Pass expected_head_hash (a journal head hash you recorded earlier) to also detect a rewritten \
 journal.";
+
+const VERIFY_BUNDLE: &str = "Verify a handed-off pad bundle (the locker.bundle.v1 text written by \
+`locker pad export` or GET /v1/pads/{id}/export) offline, like `locker verify --bundle`: the \
+format, the trailer's SHA-256 (truncation), every block's link and hash, the head, the counts, \
+block 0's envelope, and the head you expect. Needs no repository or server and returns no \
+payloads. verdict is trusted_head_match only when the chain is intact AND matches \
+expected_head_hash; internal_consistency_only means intact but unanchored (whoever wrote the file \
+could have forged a consistent one); failed names the first failed check. A text that is not a \
+bundle at all is an error.";
+
+/// `locker_verify_bundle`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyBundleIn {
+    /// The bundle file's whole text (JSON Lines: header, one line per block, trailer)
+    bundle: String,
+    /// The head you expect (64 lowercase hex), e.g. the head_hash the depositor handed you
+    #[serde(default)]
+    expected_head_hash: Option<String>,
+}
+
+fn verify_bundle(
+    _server: &Server,
+    a: VerifyBundleIn,
+) -> OpResult<crate::ops::bundle::BundleReport> {
+    let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
+    crate::ops::bundle::verify(a.bundle.as_bytes(), None, expect)
+}
 
 /// `locker_verify`'s arguments.
 #[derive(Deserialize, JsonSchema)]

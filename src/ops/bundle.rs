@@ -31,7 +31,7 @@ pub fn exporter() -> String {
 }
 
 /// `locker verify --bundle`: every check of a bundle, in order, and the first failure.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BundleReport {
     /// No check failed.
     pub ok: bool,

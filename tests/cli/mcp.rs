@@ -213,6 +213,7 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
                 name,
                 "locker_verify"
                     | "locker_verify_pad"
+                    | "locker_verify_bundle"
                     | "locker_log"
                     | "locker_artifact_get"
                     | "locker_artifact_log"
@@ -1163,4 +1164,68 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
     // The repository the server uses saw it all.
     let (code, report) = env.verify();
     assert_eq!((code, report["ok"].clone()), (1, json!(false)), "the tampered pads are found");
+}
+
+#[test]
+fn test_mcp_python_verifies_a_bundle_offline() {
+    let Some(py) = python() else { return };
+    for mode in MODES {
+        let env = TestEnv::init();
+        let (pad, ticket, head) = deposit(&env, &py, mode);
+        let out = env.locker().args(["pad", "export", &pad, "--ticket", &ticket]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let bundle = String::from_utf8(out.stdout).unwrap();
+        // One payload byte changed inside the bundle text (the plan's base64 line).
+        let lines: Vec<&str> = bundle.lines().collect();
+        let mut bad: Value = serde_json::from_str(lines[2]).unwrap();
+        let b64 = bad["payload_b64"].as_str().unwrap().to_owned();
+        let flipped = if b64.starts_with('e') {
+            b64.replacen('e', "f", 1)
+        } else {
+            format!("e{}", &b64[1..])
+        };
+        bad["payload_b64"] = json!(flipped);
+        let mut tampered = lines.clone();
+        let bad_line = bad.to_string();
+        tampered[2] = &bad_line;
+        let tampered = tampered.join("\n") + "\n";
+        // Verification needs no repository: run the MCP server where there is none.
+        let elsewhere = TestEnv::new();
+        let report = session(
+            &elsewhere,
+            &py,
+            mode,
+            &json!([
+                call("locker_verify_bundle", json!({"bundle": bundle, "expected_head_hash": head})),
+                call("locker_verify_bundle", json!({"bundle": bundle})),
+                call(
+                    "locker_verify_bundle",
+                    json!({"bundle": tampered, "expected_head_hash": head})
+                ),
+                call("locker_verify_bundle", json!({"bundle": "not a bundle"})),
+                call("locker_verify_bundle", json!({"bundle": bundle, "expected_head_hash": "zz"})),
+            ]),
+        );
+        let steps = &report["steps"];
+        let (is_error, r) = outcome(&steps[0]);
+        assert!(!is_error, "{mode}: {r}");
+        assert_eq!(
+            (r["ok"].clone(), r["verdict"].clone()),
+            (json!(true), json!("trusted_head_match"))
+        );
+        assert_eq!(r["pad_id"], pad.as_str());
+        let (_, r) = outcome(&steps[1]);
+        assert_eq!(r["verdict"], "internal_consistency_only", "{mode}: unanchored");
+        let (is_error, r) = outcome(&steps[2]);
+        assert!(!is_error, "a broken bundle is an answer, not an error");
+        assert_eq!((r["ok"].clone(), r["verdict"].clone()), (json!(false), json!("failed")));
+        assert!(r["first_failure"]["name"].is_string(), "{r}");
+        let (is_error, e) = outcome(&steps[3]);
+        assert!(is_error);
+        assert_eq!(e["error"], "malformed_bundle");
+        let (is_error, e) = outcome(&steps[4]);
+        assert!(is_error);
+        assert_eq!(e["error"], "bad_request");
+        assert!(!elsewhere.path().join(".locker").exists());
+    }
 }
