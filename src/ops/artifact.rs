@@ -209,6 +209,18 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
     let mut tx = ctx.store.write()?;
     authorize(tx.as_ref(), &actor)?;
     let current = tx.artifact_head(scope, req.key)?.unwrap_or(0);
+    // The body of an `artifact.reject` entry: what was refused, and why.
+    let reject_body = |reason: &str| {
+        json!({
+            "key": req.key,
+            "op_id": req.op_id,
+            "reason": reason,
+            "expected_version": expected,
+            "current_version": current,
+            "sha256": digest,
+            "size": size,
+        })
+    };
 
     if let Some(receipt) = tx.receipt(&actor.name, req.op_id)? {
         let original = tx
@@ -253,15 +265,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
             now,
             "artifact.reject",
             &subject,
-            json!({
-                "key": req.key,
-                "op_id": req.op_id,
-                "reason": "operation_conflict",
-                "expected_version": expected,
-                "current_version": current,
-                "sha256": digest,
-                "size": size,
-            }),
+            reject_body("operation_conflict"),
         )?;
         tx.commit()?;
         return Err(OpError::new(
@@ -282,23 +286,11 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
         if let Err(e) =
             super::lease::check_fence(tx.as_mut(), &actor, now, &fence.work, fence.token)
         {
-            journal::append(
-                tx.as_mut(),
-                &actor,
-                now,
-                "artifact.reject",
-                &subject,
-                json!({
-                    "key": req.key,
-                    "op_id": req.op_id,
-                    "reason": e.code,
-                    "expected_version": expected,
-                    "current_version": current,
-                    "sha256": digest,
-                    "size": size,
-                    "fence": fence,
-                }),
-            )?;
+            journal::append(tx.as_mut(), &actor, now, "artifact.reject", &subject, {
+                let mut body = reject_body(&e.code);
+                body["fence"] = json!(fence);
+                body
+            })?;
             tx.commit()?;
             return Err(e.with("current_version", current));
         }
@@ -311,15 +303,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
             now,
             "artifact.reject",
             &subject,
-            json!({
-                "key": req.key,
-                "op_id": req.op_id,
-                "reason": "version_conflict",
-                "expected_version": expected,
-                "current_version": current,
-                "sha256": digest,
-                "size": size,
-            }),
+            reject_body("version_conflict"),
         )?;
         tx.commit()?;
         return Err(OpError::new(
