@@ -7,6 +7,7 @@
 
 pub mod artifact;
 pub mod audit;
+pub mod group;
 pub mod init;
 pub mod journal;
 pub mod lease;

@@ -278,6 +278,25 @@ pub trait Store: Send {
     fn read(&mut self) -> Result<Box<dyn Tx + '_>>;
     /// A write transaction holding the repository's write lock from its start to its commit.
     fn write(&mut self) -> Result<Box<dyn Tx + '_>>;
+    /// A group commit: one write transaction (holding the write lock like [`Store::write`])
+    /// in which several operations run one after another, each in a nested transaction of
+    /// its own, made durable together by [`Group::commit`].
+    fn group(&mut self) -> Result<Box<dyn Group + '_>>;
+}
+
+/// One write transaction shared by several operations. The store it lends
+/// ([`Group::store`]) opens a nested transaction (a savepoint) on every `read()` and
+/// `write()`: committing one keeps its changes in the group, dropping one undoes its changes
+/// and nothing else. Nothing is durable before [`Group::commit`]; dropping the group undoes
+/// everything.
+pub trait Group: Send {
+    /// The store the next operation runs on.
+    fn store(&mut self) -> &mut dyn Store;
+    /// Whether the group's transaction is still open (a storage failure can end it early,
+    /// undoing everything done in it so far).
+    fn is_open(&self) -> bool;
+    /// Makes every kept change durable at once.
+    fn commit(self: Box<Self>) -> Result<()>;
 }
 
 /// A transaction. Dropping it without [`Tx::commit`] rolls it back.

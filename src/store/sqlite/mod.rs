@@ -10,8 +10,8 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, Transactio
 
 use super::{
     objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlobStorage,
-    BlockRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery,
-    PadRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, TicketRow, Tx,
+    BlockRow, Counts, Flow, Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow,
+    PadQuery, PadRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -159,10 +159,11 @@ impl Store for SqliteStore {
     fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Deferred).db()?;
         Ok(Box::new(SqliteTx {
-            tx,
+            tx: Handle::Top(tx),
             writable: false,
             objects: &self.objects,
             created: CreatedFiles::default(),
+            group_files: None,
         }))
     }
 
@@ -170,20 +171,126 @@ impl Store for SqliteStore {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
         BUSY_SINCE.with(|c| c.set(None));
         Ok(Box::new(SqliteTx {
-            tx,
+            tx: Handle::Top(tx),
             writable: true,
             objects: &self.objects,
+            created: CreatedFiles::default(),
+            group_files: None,
+        }))
+    }
+
+    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
+        self.conn.execute_batch("BEGIN IMMEDIATE").db()?;
+        BUSY_SINCE.with(|c| c.set(None));
+        Ok(Box::new(SqliteGroup {
+            conn: &mut self.conn,
+            objects: &self.objects,
+            finished: false,
             created: CreatedFiles::default(),
         }))
     }
 }
 
+/// One `BEGIN IMMEDIATE` transaction shared by several operations: each operation's
+/// transaction is a savepoint inside it.
+struct SqliteGroup<'c> {
+    conn: &'c mut Connection,
+    objects: &'c Path,
+    /// Committed (or known to be gone): nothing to roll back when dropped.
+    finished: bool,
+    /// Blob files the group's committed savepoints created; removed unless the group commits.
+    created: CreatedFiles,
+}
+
+impl Drop for SqliteGroup<'_> {
+    fn drop(&mut self) {
+        if !self.finished && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+impl SqliteGroup<'_> {
+    fn nested(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
+        if self.conn.is_autocommit() {
+            return Err(StoreError::Io("the group's transaction was rolled back".into()));
+        }
+        let sp = self.conn.savepoint().db()?;
+        Ok(Box::new(SqliteTx {
+            tx: Handle::Nested(sp),
+            writable,
+            objects: self.objects,
+            created: CreatedFiles::default(),
+            group_files: Some(&mut self.created.0),
+        }))
+    }
+}
+
+impl Store for SqliteGroup<'_> {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
+        self.nested(false)
+    }
+
+    fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
+        self.nested(true)
+    }
+
+    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
+        Err(StoreError::Io("a group cannot be opened inside a group".into()))
+    }
+}
+
+impl Group for SqliteGroup<'_> {
+    fn store(&mut self) -> &mut dyn Store {
+        self
+    }
+
+    fn is_open(&self) -> bool {
+        !self.conn.is_autocommit()
+    }
+
+    fn commit(mut self: Box<Self>) -> Result<()> {
+        if self.conn.is_autocommit() {
+            self.finished = true;
+            return Err(StoreError::Io("the group's transaction was rolled back".into()));
+        }
+        self.conn.execute_batch("COMMIT").db()?;
+        self.finished = true;
+        self.created.keep();
+        Ok(())
+    }
+}
+
+/// A transaction of its own, or a savepoint inside a group's.
+enum Handle<'c> {
+    Top(rusqlite::Transaction<'c>),
+    Nested(rusqlite::Savepoint<'c>),
+}
+
+impl std::ops::Deref for Handle<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        match self {
+            Self::Top(t) => t,
+            Self::Nested(s) => s,
+        }
+    }
+}
+
 struct SqliteTx<'c> {
     // Declared first so that it is dropped (rolled back) before `created` removes its files.
-    tx: rusqlite::Transaction<'c>,
+    tx: Handle<'c>,
     writable: bool,
     objects: &'c Path,
     created: CreatedFiles,
+    /// In a group: where a committed savepoint hands its created files, so that they are
+    /// removed if the group does not commit.
+    group_files: Option<&'c mut Vec<PathBuf>>,
 }
 
 /// Blob files a write transaction created; removed again unless it commits. While the
@@ -1117,9 +1224,15 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn commit(self: Box<Self>) -> Result<()> {
-        let SqliteTx { tx, mut created, .. } = *self;
-        tx.commit().db()?;
-        created.keep();
+        let SqliteTx { tx, mut created, group_files, .. } = *self;
+        match tx {
+            Handle::Top(t) => t.commit().db()?,
+            Handle::Nested(s) => s.commit().db()?,
+        }
+        match group_files {
+            Some(files) => files.append(&mut created.0),
+            None => created.keep(),
+        }
         Ok(())
     }
 }
