@@ -117,3 +117,118 @@ pub fn apply(
     }
     rest.collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::domain::limits::PadLimits;
+    use crate::domain::secret::Secret;
+    use crate::ops::{pad, verify, FixedClock, NoProgress};
+    use crate::repo::Repo;
+
+    const ENVELOPE: &[u8] = br#"{"schema":"locker.handoff.v1","task_id":"t","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":null}"#;
+    const CLOCK: FixedClock = FixedClock(1_800_000_000);
+
+    fn repo() -> (tempfile::TempDir, Repo) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (_, repo) = crate::ops::init::init(dir.path(), &CLOCK).expect("init");
+        (dir, repo)
+    }
+
+    fn ctx(repo: &mut Repo) -> Ctx<'_> {
+        Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK)
+    }
+
+    type Outcomes = Arc<Mutex<Vec<(usize, OpResult<serde_json::Value>)>>>;
+
+    /// A job that runs `f` and records its outcome as JSON under `i`.
+    fn recorded<T, F>(out: &Outcomes, i: usize, f: F) -> Box<dyn Job>
+    where
+        T: serde::Serialize + Send + 'static,
+        F: FnOnce(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let out = Arc::clone(out);
+        job(Actor::operator(), f, move |r: OpResult<T>| {
+            let r = r.map(|v| serde_json::to_value(v).expect("JSON"));
+            out.lock().expect("not poisoned").push((i, r));
+        })
+    }
+
+    fn journal_len(repo: &mut Repo) -> u64 {
+        let tx = repo.store.read().expect("read");
+        tx.journal_head().expect("head").map_or(0, |h| h.seq)
+    }
+
+    #[test]
+    fn failing_operations_in_a_group_change_nothing_and_the_others_commit() {
+        let (_dir, mut repo) = repo();
+        let p = pad::create(&mut ctx(&mut repo), PadLimits::new(3600, 4).expect("limits"))
+            .expect("create");
+        let key = Secret::new(p.write_key.clone());
+        pad::append(&mut ctx(&mut repo), &p.pad_id, Some(&key), ENVELOPE, None).expect("block 0");
+        let before = journal_len(&mut repo);
+
+        let out: Outcomes = Arc::default();
+        let id = p.pad_id.clone();
+        let good = |n: &'static str| {
+            let (id, key) = (id.clone(), key.clone());
+            move |c: &mut Ctx<'_>| pad::append(c, &id, Some(&key), n.as_bytes(), None)
+        };
+        let wrong = Secret::new("not the key");
+        let id2 = id.clone();
+        let jobs = vec![
+            recorded(&out, 0, good("one")),
+            recorded(&out, 1, move |c| pad::append(c, &id2, Some(&wrong), b"x", None)),
+            recorded(&out, 2, good("two")),
+            recorded(&out, 3, |_c: &mut Ctx<'_>| -> OpResult<()> { panic!("a bug") }),
+            recorded(&out, 4, good("three")),
+            // The pad holds 4 blocks: this one is over its quota.
+            recorded(&out, 5, good("four")),
+        ];
+        let rest = apply(repo.store.as_mut(), &CLOCK, Settings::default(), jobs);
+        assert!(rest.is_empty());
+
+        let mut got = out.lock().expect("not poisoned").drain(..).collect::<Vec<_>>();
+        got.sort_by_key(|(i, _)| *i);
+        let seqs: Vec<Option<u64>> =
+            got.iter().map(|(_, r)| r.as_ref().ok().and_then(|v| v["seq"].as_u64())).collect();
+        assert_eq!(seqs, [Some(1), None, Some(2), None, Some(3), None]);
+        let codes: Vec<Option<&str>> =
+            got.iter().map(|(_, r)| r.as_ref().err().map(|e| e.code.as_ref())).collect();
+        assert_eq!(
+            codes,
+            [None, Some("unauthorized"), None, Some("internal"), None, Some("conflict")]
+        );
+        assert_eq!(journal_len(&mut repo), before + 3, "one entry per accepted append");
+        let report = verify::repository(&mut ctx(&mut repo), None, &NoProgress).expect("verify");
+        assert!(report.ok, "{:?}", report.problems);
+    }
+
+    #[test]
+    fn nothing_in_a_group_is_visible_before_its_commit_and_a_dropped_group_keeps_nothing() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (_, mut repo) = crate::ops::init::init(dir.path(), &CLOCK).expect("init");
+        let mut other = Repo::open_root(dir.path()).expect("a second connection");
+        let before = journal_len(&mut repo);
+        let limits = PadLimits::default();
+        {
+            let mut g = repo.store.group().expect("group");
+            let mut c = Ctx::new(g.store(), Actor::operator(), &CLOCK);
+            pad::create(&mut c, limits).expect("create");
+            pad::create(&mut c, limits).expect("create");
+            assert_eq!(journal_len(&mut other), before, "not visible before the commit");
+            drop(g);
+        }
+        assert_eq!(journal_len(&mut repo), before, "a dropped group keeps nothing");
+        let mut g = repo.store.group().expect("group");
+        let mut c = Ctx::new(g.store(), Actor::operator(), &CLOCK);
+        pad::create(&mut c, limits).expect("create");
+        pad::create(&mut c, limits).expect("create");
+        assert!(g.is_open());
+        g.commit().expect("commit");
+        assert_eq!(journal_len(&mut other), before + 2, "visible once committed");
+        assert!(matches!(other.store.group().expect("group").store().group(), Err(_)));
+    }
+}

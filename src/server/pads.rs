@@ -42,7 +42,7 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Ok(l) => l,
         Err(e) => return http::error_response(&e),
     };
-    http::respond(201, s.run(anonymous(), move |ctx| op::create(ctx, limits)).await)
+    http::respond(201, s.write(anonymous(), move |ctx| op::create(ctx, limits)).await)
 }
 
 /// `POST /v1/pads/{id}/append`: the raw body is the block; its `Content-Type` is stored.
@@ -59,7 +59,7 @@ pub async fn append(
         Err(e) => return http::body_error(e, too_large_block),
     };
     let result = s
-        .run(anonymous(), move |ctx| {
+        .write(anonymous(), move |ctx| {
             op::append(ctx, &id, key.as_ref(), &payload, content_type.as_deref())
         })
         .await;
@@ -73,7 +73,7 @@ pub async fn seal(
     headers: HeaderMap,
 ) -> Response {
     let key = http::write_key(&headers);
-    http::respond(200, s.run(anonymous(), move |ctx| op::seal(ctx, &id, key.as_ref())).await)
+    http::respond(200, s.write(anonymous(), move |ctx| op::seal(ctx, &id, key.as_ref())).await)
 }
 
 /// `POST /v1/pads/{id}/tickets`: the body is checked (413, 422) before the pad and the key.
@@ -93,7 +93,7 @@ pub async fn tickets(
     };
     let key = http::write_key(&headers);
     let result =
-        s.run(anonymous(), move |ctx| op::mint_ticket(ctx, &id, key.as_ref(), ticket_type)).await;
+        s.write(anonymous(), move |ctx| op::mint_ticket(ctx, &id, key.as_ref(), ticket_type)).await;
     http::respond(201, result)
 }
 
