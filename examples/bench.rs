@@ -29,6 +29,9 @@ use locker::ops::{self, Actor, SystemClock};
 
 type Res<T> = Result<T, String>;
 
+/// Chunks the sequential and concurrent scenarios are cut into, run alternately.
+const ROUNDS: usize = 5;
+
 /// A valid `locker.handoff.v1` envelope (block 0 of every pad).
 const ENVELOPE: &str = r#"{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":["c1"],"artifacts":[{"name":"x"}],"budget_usd":1.25}"#;
 /// Largest pad in payload bytes, and most blocks in one pad (both servers' limits).
@@ -79,6 +82,41 @@ struct Measure {
     secs: f64,
     median_ms: f64,
     p99_ms: f64,
+}
+
+/// Raw latencies (seconds) and the time they took, merged over interleaved chunks.
+#[derive(Debug, Default)]
+struct Sample {
+    lat: Vec<f64>,
+    secs: f64,
+}
+
+impl Sample {
+    fn add(&mut self, other: Sample) {
+        self.lat.extend(other.lat);
+        self.secs += other.secs;
+    }
+
+    fn measure(self) -> Measure {
+        Measure::of(self.lat, self.secs)
+    }
+}
+
+/// Runs `locker` and `peer` alternately in `rounds` chunks, so that a shared machine's drift
+/// hits both alike.
+fn interleave(
+    rounds: usize,
+    mut locker: impl FnMut() -> Res<Sample>,
+    mut peer: Option<impl FnMut() -> Res<Sample>>,
+) -> Res<(Measure, Option<Measure>)> {
+    let (mut l, mut p) = (Sample::default(), Sample::default());
+    for _ in 0..rounds {
+        l.add(locker()?);
+        if let Some(f) = peer.as_mut() {
+            p.add(f()?);
+        }
+    }
+    Ok((l.measure(), peer.map(|_| p.measure())))
 }
 
 impl Measure {
@@ -523,7 +561,7 @@ fn mib(kib: u64) -> String {
 const APPEND_BYTES: usize = 200;
 
 /// Sequential appends over one keep-alive connection.
-fn http_sequential(addr: SocketAddr, n: usize) -> Res<Measure> {
+fn http_sequential(addr: SocketAddr, n: usize) -> Res<Sample> {
     let mut c = Http::new(addr);
     let mut pad = PadCursor::new(&mut c)?;
     for i in 0..20 {
@@ -538,13 +576,19 @@ fn http_sequential(addr: SocketAddr, n: usize) -> Res<Measure> {
         pad.append(&mut c, &p, "application/octet-stream")?;
         lat.push(t.elapsed().as_secs_f64());
     }
-    let busy: f64 = lat.iter().sum();
-    Ok(Measure::of(lat, busy))
+    let secs: f64 = lat.iter().sum();
+    Ok(Sample { lat, secs })
 }
 
 /// `clients` clients, each on its own connection and its own pad, appending at once.
 /// Returns the figures and the server's peak resident memory during the run.
-fn http_concurrent(addr: SocketAddr, pid: u32, clients: usize, per: usize) -> Res<(Measure, u64)> {
+fn http_concurrent(
+    addr: SocketAddr,
+    pid: u32,
+    clients: usize,
+    per: usize,
+    peak: &AtomicU64,
+) -> Res<Sample> {
     let barrier = Arc::new(Barrier::new(clients + 1));
     let mut handles = Vec::new();
     for _ in 0..clients {
@@ -584,17 +628,16 @@ fn http_concurrent(addr: SocketAddr, pid: u32, clients: usize, per: usize) -> Re
             }
         }
     }
-    let wall = start.elapsed().as_secs_f64();
-    let peak = sampler.finish().max(proc_kib(pid, "VmHWM:").unwrap_or(0));
+    let secs = start.elapsed().as_secs_f64();
+    peak.fetch_max(sampler.finish().max(proc_kib(pid, "VmHWM:").unwrap_or(0)), Ordering::Relaxed);
     if let Some(e) = first_err {
         return Err(e);
     }
-    Ok((Measure::of(all, wall), peak))
+    Ok(Sample { lat: all, secs })
 }
 
 /// One full handoff per round: create, envelope, artifact, seal, read everything.
-fn http_handoff(addr: SocketAddr, rounds: usize) -> Res<Measure> {
-    let mut c = Http::new(addr);
+fn http_handoff(c: &mut Http, rounds: usize) -> Res<Sample> {
     let artifact = payload(1024, 1);
     let once = |c: &mut Http| -> Res<()> {
         let created = c
@@ -635,17 +678,14 @@ fn http_handoff(addr: SocketAddr, rounds: usize) -> Res<Measure> {
         }
         Ok(())
     };
-    for _ in 0..5 {
-        once(&mut c)?;
-    }
     let mut lat = Vec::with_capacity(rounds);
-    let start = Instant::now();
     for _ in 0..rounds {
         let t = Instant::now();
-        once(&mut c)?;
+        once(c)?;
         lat.push(t.elapsed().as_secs_f64());
     }
-    Ok(Measure::of(lat, start.elapsed().as_secs_f64()))
+    let secs = lat.iter().sum();
+    Ok(Sample { lat, secs })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -737,8 +777,7 @@ impl Mcp {
 }
 
 /// `locker_deposit` then `locker_read_blocks` of the deposited pad, verified against its head.
-fn mcp_rounds(cmd: Command, rounds: usize) -> Res<Measure> {
-    let mut m = Mcp::start(cmd)?;
+fn mcp_rounds(m: &mut Mcp, rounds: usize) -> Res<Sample> {
     let envelope: Value = serde_json::from_str(ENVELOPE).expect("valid JSON");
     let once = |m: &mut Mcp| -> Res<()> {
         let d = m.tool(
@@ -759,17 +798,14 @@ fn mcp_rounds(cmd: Command, rounds: usize) -> Res<Measure> {
         }
         Ok(())
     };
-    for _ in 0..2 {
-        once(&mut m)?;
-    }
     let mut lat = Vec::with_capacity(rounds);
-    let start = Instant::now();
     for _ in 0..rounds {
         let t = Instant::now();
-        once(&mut m)?;
+        once(m)?;
         lat.push(t.elapsed().as_secs_f64());
     }
-    Ok(Measure::of(lat, start.elapsed().as_secs_f64()))
+    let secs = lat.iter().sum();
+    Ok(Sample { lat, secs })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1097,8 +1133,12 @@ fn run(a: &Args) -> Res<()> {
     if let Some((locker, peer, _)) = &servers {
         if wanted(a, "seq") {
             eprintln!("bench: sequential appends over one connection");
-            let l = http_sequential(locker.addr, n.seq)?;
-            let p = peer.as_ref().map(|p| http_sequential(p.addr, n.seq)).transpose()?;
+            let chunk = n.seq / ROUNDS;
+            let (l, p) = interleave(
+                ROUNDS,
+                || http_sequential(locker.addr, chunk),
+                peer.as_ref().map(|p| move || http_sequential(p.addr, chunk)),
+            )?;
             let ratio = p.as_ref().map(|p| l.rate() / p.rate());
             raw.insert(
                 "seq".into(),
@@ -1117,12 +1157,18 @@ fn run(a: &Args) -> Res<()> {
         }
         if wanted(a, "concurrent") {
             eprintln!("bench: {} concurrent clients appending", n.clients);
-            let (l, lrss) =
-                http_concurrent(locker.addr, locker.child.id(), n.clients, n.per_client)?;
-            let p = peer
-                .as_ref()
-                .map(|p| http_concurrent(p.addr, p.child.id(), n.clients, n.per_client))
-                .transpose()?;
+            let per = n.per_client / ROUNDS;
+            let (lpeak, ppeak) = (AtomicU64::new(0), AtomicU64::new(0));
+            let (l, p) = interleave(
+                ROUNDS,
+                || http_concurrent(locker.addr, locker.child.id(), n.clients, per, &lpeak),
+                peer.as_ref().map(|p| {
+                    let ppeak = &ppeak;
+                    move || http_concurrent(p.addr, p.child.id(), n.clients, per, ppeak)
+                }),
+            )?;
+            let lrss = lpeak.load(Ordering::Relaxed);
+            let p = p.map(|p| (p, ppeak.load(Ordering::Relaxed)));
             let ratio = p.as_ref().map(|(p, _)| l.rate() / p.rate());
             raw.insert(
                 "concurrent".into(),
@@ -1154,8 +1200,18 @@ fn run(a: &Args) -> Res<()> {
         }
         if wanted(a, "handoff") {
             eprintln!("bench: full handoffs over HTTP");
-            let l = http_handoff(locker.addr, n.handoffs)?;
-            let p = peer.as_ref().map(|p| http_handoff(p.addr, n.handoffs)).transpose()?;
+            let mut lc = Http::new(locker.addr);
+            let mut pc = peer.as_ref().map(|p| Http::new(p.addr));
+            // Warm-up, then one round each in turn.
+            http_handoff(&mut lc, 5)?;
+            if let Some(c) = pc.as_mut() {
+                http_handoff(c, 5)?;
+            }
+            let (l, p) = interleave(
+                n.handoffs,
+                || http_handoff(&mut lc, 1),
+                pc.as_mut().map(|c| move || http_handoff(c, 1)),
+            )?;
             let ratio = p.as_ref().map(|p| l.median_ms / p.median_ms);
             raw.insert(
                 "handoff".into(),
@@ -1200,17 +1256,26 @@ fn run(a: &Args) -> Res<()> {
                     .arg(&mcp_repo)
                     .arg("mcp")
                     .stderr(log_file(&a.work.join("locker-mcp.log"))?);
-                let l = mcp_rounds(cmd, n.mcp)?;
-                let p = match (&a.lockermcp, peer) {
+                let mut lm = Mcp::start(cmd)?;
+                let mut pm = match (&a.lockermcp, peer) {
                     (Some(bin), Some(peer)) => {
                         let mut cmd = Command::new(bin);
                         base_env(&mut cmd, &a.work);
                         cmd.env("LOCKER_URL", format!("http://{}", peer.addr))
                             .stderr(log_file(&a.work.join("lockermcp.log"))?);
-                        Some(mcp_rounds(cmd, n.mcp)?)
+                        Some(Mcp::start(cmd)?)
                     }
                     _ => None,
                 };
+                mcp_rounds(&mut lm, 2)?;
+                if let Some(m) = pm.as_mut() {
+                    mcp_rounds(m, 2)?;
+                }
+                let (l, p) = interleave(
+                    n.mcp,
+                    || mcp_rounds(&mut lm, 1),
+                    pm.as_mut().map(|m| move || mcp_rounds(m, 1)),
+                )?;
                 let ratio = p.as_ref().map(|p| l.median_ms / p.median_ms);
                 raw.insert(
                     "mcp".into(),

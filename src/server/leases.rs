@@ -134,9 +134,10 @@ pub async fn acquire(State(s): State<AppState>, headers: HeaderMap, b: Body) -> 
     let ttl = ok_or_respond!(f.int("ttl")).unwrap_or(DEFAULT_LEASE_TTL);
     let holder = ok_or_respond!(f.text("holder"));
     let reopen = ok_or_respond!(f.flag("reopen"));
-    let result =
-        act_write(&s, &headers, move |ctx| lease::acquire(ctx, &work, ttl, holder.as_deref(), reopen))
-            .await;
+    let result = act_write(&s, &headers, move |ctx| {
+        lease::acquire(ctx, &work, ttl, holder.as_deref(), reopen)
+    })
+    .await;
     with_aliases(result, lease_aliases)
 }
 
@@ -147,7 +148,8 @@ pub async fn heartbeat(State(s): State<AppState>, headers: HeaderMap, b: Body) -
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
     let details = ok_or_respond!(f.text("details"));
     let result =
-        act_write(&s, &headers, move |ctx| lease::heartbeat(ctx, &work, &id, details.as_deref())).await;
+        act_write(&s, &headers, move |ctx| lease::heartbeat(ctx, &work, &id, details.as_deref()))
+            .await;
     with_aliases(result, lease_aliases)
 }
 

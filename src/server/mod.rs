@@ -117,13 +117,20 @@ impl AppState {
         let in_flight = opts.max_in_flight.max(1);
         let open = Arc::new(open);
         let (writes, queue) = std::sync::mpsc::channel();
+        let (kick, kicks) = std::sync::mpsc::sync_channel(1);
         let writer = {
             let (open, clock) = (Arc::clone(&open), Arc::clone(&clock));
             std::thread::Builder::new()
                 .name("locker-writer".into())
-                .spawn(move || writer(&queue, &open, clock.as_ref(), settings))
+                .spawn(move || writer(&queue, &open, clock.as_ref(), settings, &kick))
                 .ok()
         };
+        {
+            let open = Arc::clone(&open);
+            let _ = std::thread::Builder::new()
+                .name("locker-maintain".into())
+                .spawn(move || maintainer(&kicks, &open));
+        }
         Self(Arc::new(Inner {
             clock,
             settings,
@@ -241,6 +248,7 @@ fn writer(
     open: &StoreOpener,
     clock: &dyn Clock,
     settings: ops::Settings,
+    kick: &std::sync::mpsc::SyncSender<()>,
 ) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut pending: Vec<Box<dyn Job>> = Vec::new();
@@ -259,7 +267,10 @@ fn writer(
         }
         let s = match store.as_mut() {
             Some(s) => s,
-            None => match open() {
+            None => match open().and_then(|mut s| {
+                s.defer_maintenance()?;
+                Ok(s)
+            }) {
                 Ok(s) => store.insert(s),
                 Err(e) => {
                     for j in pending.drain(..) {
@@ -274,6 +285,25 @@ fn writer(
             // A storage failure ended the group early: start again on a fresh connection.
             store = None;
         }
+        // Housekeeping is due (the maintainer coalesces kicks).
+        let _ = kick.try_send(());
+    }
+}
+
+/// The maintenance thread: after writes, runs the store's deferred housekeeping (SQLite's
+/// WAL checkpoints) on a connection of its own, at most every 50 ms, so that no write waits
+/// for it. Stops with the writer.
+fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
+    let mut store: Option<Box<dyn Store>> = None;
+    while kicks.recv().is_ok() {
+        if store.is_none() {
+            store = open().ok();
+        }
+        if let Some(s) = store.as_mut() {
+            // A checkpoint that cannot run now (another is running) runs after the next write.
+            let _ = s.maintain();
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

@@ -116,7 +116,8 @@ pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) 
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    let result = s.write(anonymous(), move |ctx| op::deposit(ctx, &envelope, &artifacts, ttl)).await;
+    let result =
+        s.write(anonymous(), move |ctx| op::deposit(ctx, &envelope, &artifacts, ttl)).await;
     http::respond(201, result)
 }
 
@@ -136,8 +137,9 @@ pub async fn revoke_ticket(
         Err(e) => return bad(e),
     };
     let key = http::write_key(&headers);
-    let result =
-        s.write(anonymous(), move |ctx| op::revoke_ticket(ctx, &id, key.as_ref(), &req.ticket)).await;
+    let result = s
+        .write(anonymous(), move |ctx| op::revoke_ticket(ctx, &id, key.as_ref(), &req.ticket))
+        .await;
     http::respond(200, result)
 }
 

@@ -282,6 +282,12 @@ pub trait Store: Send {
     /// in which several operations run one after another, each in a nested transaction of
     /// its own, made durable together by [`Group::commit`].
     fn group(&mut self) -> Result<Box<dyn Group + '_>>;
+    /// Leaves housekeeping (SQLite: checkpointing the write-ahead log into the database) to
+    /// [`Store::maintain`] instead of doing it inside commits, so that a server's writes
+    /// do not wait for it.
+    fn defer_maintenance(&mut self) -> Result<()>;
+    /// Runs deferred housekeeping without blocking writers; a no-op when there is none.
+    fn maintain(&mut self) -> Result<()>;
 }
 
 /// One write transaction shared by several operations. The store it lends

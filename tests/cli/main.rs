@@ -16,6 +16,7 @@ mod manifest;
 mod pad;
 mod serve;
 mod serve_artifacts;
+mod serve_group;
 mod serve_leases;
 mod smoke;
 mod step;

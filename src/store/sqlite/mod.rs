@@ -179,6 +179,15 @@ impl Store for SqliteStore {
         }))
     }
 
+    fn defer_maintenance(&mut self) -> Result<()> {
+        self.conn.execute_batch("PRAGMA wal_autocheckpoint = 0").db()
+    }
+
+    fn maintain(&mut self) -> Result<()> {
+        // PASSIVE: copies what it can without waiting for (or blocking) readers and writers.
+        self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).db()
+    }
+
     fn group(&mut self) -> Result<Box<dyn Group + '_>> {
         self.conn.execute_batch("BEGIN IMMEDIATE").db()?;
         BUSY_SINCE.with(|c| c.set(None));
@@ -241,6 +250,14 @@ impl Store for SqliteGroup<'_> {
 
     fn group(&mut self) -> Result<Box<dyn Group + '_>> {
         Err(StoreError::Io("a group cannot be opened inside a group".into()))
+    }
+
+    fn defer_maintenance(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn maintain(&mut self) -> Result<()> {
+        Ok(())
     }
 }
 
