@@ -22,3 +22,4 @@ mod smoke;
 mod step;
 mod tamper;
 mod token;
+mod torture;

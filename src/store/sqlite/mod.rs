@@ -142,6 +142,15 @@ fn map_err(e: rusqlite::Error) -> StoreError {
     }
 }
 
+/// A failure writing a blob file; a full or read-only disk is named as such.
+fn blob_io(digest: &Digest, e: &std::io::Error) -> StoreError {
+    match e.kind() {
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => StoreError::DiskFull,
+        std::io::ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly,
+        _ => StoreError::Io(format!("{}: {e}", objects::display(digest))),
+    }
+}
+
 trait SqlResult<T> {
     fn db(self) -> Result<T>;
 }
@@ -1066,16 +1075,15 @@ impl Tx for SqliteTx<'_> {
             if row.storage == BlobStorage::File {
                 // Repair a damaged or missing file rather than point a new version at it; the
                 // repaired file is kept even if this transaction rolls back.
-                objects::write(self.objects, digest, bytes)
-                    .map_err(|e| StoreError::Io(format!("{}: {e}", objects::display(digest))))?;
+                objects::write(self.objects, digest, bytes).map_err(|e| blob_io(digest, &e))?;
             }
             return Ok(());
         }
         let (storage, data) = if bytes.len() <= objects::INLINE_MAX {
             ("inline", Some(bytes))
         } else {
-            let created = objects::write(self.objects, digest, bytes)
-                .map_err(|e| StoreError::Io(format!("{}: {e}", objects::display(digest))))?;
+            let created =
+                objects::write(self.objects, digest, bytes).map_err(|e| blob_io(digest, &e))?;
             self.created.0.extend(created);
             ("file", None)
         };
