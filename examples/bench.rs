@@ -759,7 +759,8 @@ fn append_latency(small: &Path, large: &Path, n: usize) -> Res<(Measure, Measure
         };
         repos.push((repo, pad, Vec::with_capacity(n)));
     }
-    let chunk = 25;
+    // One append to each in turn: a shared disk's bursts hit both alike.
+    let chunk = 1;
     let mut i = 0u64;
     while repos[0].2.len() < n {
         for (repo, pad, lat) in &mut repos {
@@ -1148,28 +1149,35 @@ fn run(a: &Args) -> Res<()> {
         build_repo(&large, n.verify_blocks, a.fresh)?;
     }
     if wanted(a, "verify") {
+        // A tenth of the size too: memory is flat when the peak barely moves between them.
+        let mid = a.work.join(format!("repo-{}", n.verify_blocks / 10));
+        eprintln!("bench: building a repository of a tenth of that size (cached)");
+        build_repo(&mid, n.verify_blocks / 10, a.fresh)?;
         eprintln!("bench: locker verify");
         let (ss, sb, srss) = run_verify(a, &small)?;
+        let (ms, mb, mrss) = run_verify(a, &mid)?;
         let (secs, blocks, rss) = run_verify(a, &large)?;
         let rate = blocks as f64 / secs;
+        let flat = rss as f64 <= mrss as f64 * 1.25 + 4096.0;
         raw.insert(
             "verify".into(),
             json!({"blocks": blocks, "secs": secs, "blocks_per_sec": rate, "peak_rss_kib": rss,
+                   "mid": {"blocks": mb, "secs": ms, "peak_rss_kib": mrss},
                    "small": {"blocks": sb, "secs": ss, "peak_rss_kib": srss}}),
         );
         rows.push(Row {
             scenario: format!("`locker verify` of {} blocks of 1 KiB", thousands(blocks as f64)),
-            locker: format!(
-                "{} blocks/s ({secs:.2} s), peak RSS {} (at {} blocks: {})",
-                thousands(rate),
-                mib(rss),
+            locker: format!("{} blocks/s ({secs:.2} s), peak RSS {}", thousands(rate), mib(rss),),
+            other: format!(
+                "peak RSS at {} blocks: {}; at {}: {}",
+                thousands(mb as f64),
+                mib(mrss),
                 thousands(sb as f64),
                 mib(srss)
             ),
-            other: String::new(),
-            ratio: format!("RSS {:.2}×", rss as f64 / srss.max(1) as f64),
+            ratio: format!("RSS {:.2}× the tenth", rss as f64 / mrss.max(1) as f64),
             target: "≥ 300,000 blocks/s, memory flat".into(),
-            verdict: verdict(Some(rate >= 300_000.0 && rss <= srss * 2), quick),
+            verdict: verdict(Some(rate >= 300_000.0 && flat), quick),
         });
     }
     if wanted(a, "history") {
