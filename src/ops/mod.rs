@@ -351,3 +351,12 @@ pub trait Progress {
 /// Progress that is not shown.
 pub struct NoProgress;
 impl Progress for NoProgress {}
+
+/// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
+/// that property tests do not wait for the disk.
+#[cfg(test)]
+pub(crate) fn test_dir() -> tempfile::TempDir {
+    tempfile::tempdir_in("/dev/shm")
+        .or_else(|_| tempfile::tempdir())
+        .expect("a temporary directory")
+}
