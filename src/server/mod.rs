@@ -38,7 +38,7 @@ use crate::ops::group::{self, Job};
 use crate::ops::{self, Actor, Clock, OpError, OpResult};
 use crate::store::Store;
 
-pub use routes::{openapi_document, route_table, OPENAPI_JSON};
+pub use routes::{openapi_document, route_table, router, OPENAPI_JSON};
 
 /// How the server behaves at its edge.
 #[derive(Debug, Clone)]

@@ -7,6 +7,7 @@ mod concurrency;
 mod crash;
 mod deposit;
 mod docs;
+mod fuzz_corpus;
 mod hashes;
 mod init;
 mod interop;
