@@ -862,7 +862,7 @@ mod proptests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(crate::ops::proptest_cases(32)))]
         #[test]
         fn leases_follow_their_rules(ops in prop::collection::vec(op(), 1..40)) {
             let dir = crate::ops::test_dir();

@@ -360,3 +360,10 @@ pub(crate) fn test_dir() -> tempfile::TempDir {
         .or_else(|_| tempfile::tempdir())
         .expect("a temporary directory")
 }
+
+/// Cases per property test: `PROPTEST_CASES` when set (scripts/torture.sh raises it), else
+/// `default` (kept small: each case builds a repository).
+#[cfg(test)]
+pub(crate) fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}

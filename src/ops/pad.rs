@@ -920,7 +920,7 @@ mod proptests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+        #![proptest_config(ProptestConfig::with_cases(crate::ops::proptest_cases(32)))]
         #[test]
         fn appends_respect_every_limit(
             max_blocks in 1u32..8,
