@@ -50,7 +50,7 @@ wanted() {
 
 cd "$root"
 run_tests() {
-    cargo test --locked --test cli "$@" -- --nocapture --test-threads 1
+    cargo test --locked --test cli -- "$@" --nocapture --test-threads 1
 }
 if wanted crash; then
     echo "torture: crash: $rounds SIGKILL rounds" >&2
