@@ -41,7 +41,15 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
+            cand restore 'Restore a backup made by `locker backup`, after verifying it'
+            cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
+            cand review 'Review a handed-off pad against this git checkout, for CI'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
+            cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -75,11 +83,14 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;create'= {
             cand --ttl 'Seconds until the pad expires unless sealed (1–2592000)'
             cand --max-blocks 'Most blocks the pad may hold (1–4096)'
+            cand --payment-proof 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -186,6 +197,33 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'locker;pad;export'= {
+            cand -o 'Write the bundle to FILE, atomically (default: stdout)'
+            cand --output 'Write the bundle to FILE, atomically (default: stdout)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;pad;import'= {
+            cand --expect-head 'Also require this head (64 hex characters), obtained independently of the file'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;pad;help'= {
             cand create 'Create an empty pad and print its write key and read ticket (shown once)'
             cand append 'Append one block to a pad'
@@ -195,6 +233,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;help;create'= {
@@ -212,6 +252,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;pad;help;read'= {
         }
         &'locker;pad;help;list'= {
+        }
+        &'locker;pad;help;export'= {
+        }
+        &'locker;pad;help;import'= {
         }
         &'locker;pad;help;help'= {
         }
@@ -248,6 +292,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --envelope 'The `locker.handoff.v1` envelope (`-` for stdin)'
             cand --artifact 'A file to add as one block after the envelope (repeatable, in order)'
             cand --ttl 'The pad''s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire'
+            cand --payment-proof 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -658,7 +703,101 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;verify'= {
-            cand --expect-head 'Also require this head: the pad''s head with PAD, else the journal''s head hash'
+            cand --bundle 'Verify this bundle file (`-` for stdin) instead of a repository'
+            cand --expect-head 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;backup'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;restore'= {
+            cand --to 'The directory to restore into (it will hold `.locker/`)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --yes 'Replace a repository that is already there'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;gc'= {
+            cand --pads-older-than 'Prune the payloads of pads sealed or expired at least AGE ago'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --dry-run 'Show what would be removed, and change nothing'
+            cand --blobs 'Remove unreferenced blobs and stray blob files'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;doctor'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;review'= {
+            cand --bundle 'Review this bundle file (`-` for stdin); needs no repository'
+            cand --expect-head 'Require this head (64 hex characters), obtained from the pad''s writer'
+            cand --range 'The changes to check against allowed_paths (default: the attested commit against its first parent)'
+            cand -C 'The git checkout to review against (default: the current directory)'
+            cand --checkout 'The git checkout to review against (default: the current directory)'
+            cand --ticket 'A read ticket for the pad'
+            cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --rerun 'Re-run the attested test command and compare its exit code'
+            cand --strict 'Count skipped checks as failures'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;mcp'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;skill'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -675,12 +814,32 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --body-timeout 'Seconds a client may take to send a request''s body'
             cand --max-connections 'Most connections open at once'
             cand --max-concurrent 'Most requests handled at once (others wait, then get 503)'
+            cand --payment-mode 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings'
+            cand --payment-wallet 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`'
+            cand --payment-rpc-url 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)'
+            cand --payment-token 'The token contract payments are made in (default: USDC on Base)'
+            cand --payment-amount 'The price of one pad in token units (USDC has 6 decimals: 2000 is 0.002 USDC)'
+            cand --payment-confirmations 'Blocks a payment needs, its own included, before it counts'
+            cand --payment-chain-id 'The chain id the RPC node must be on (8453 is Base)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --allow-remote-http 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it'
             cand --require-token 'Demand a bearer token (an agent''s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does'
+            cand --init 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;quest'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --keep 'Keep the temporary directory (the repository, the workers'' files) and print its path'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -744,7 +903,15 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
+            cand restore 'Restore a backup made by `locker backup`, after verifying it'
+            cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
+            cand review 'Review a handed-off pad against this git checkout, for CI'
+            cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
+            cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
+            cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -760,6 +927,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand show 'Show a pad''s manifest: state, block count, bytes, head and times'
             cand read 'Read blocks FROM..=TO of a pad with a read ticket'
             cand list 'List pads with their state, blocks and head'
+            cand export 'Write a pad to one self-contained bundle file (`locker.bundle.v1`)'
+            cand import 'Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)'
         }
         &'locker;help;pad;create'= {
         }
@@ -776,6 +945,10 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;pad;read'= {
         }
         &'locker;help;pad;list'= {
+        }
+        &'locker;help;pad;export'= {
+        }
+        &'locker;help;pad;import'= {
         }
         &'locker;help;append'= {
         }
@@ -851,7 +1024,23 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;help;verify'= {
         }
+        &'locker;help;backup'= {
+        }
+        &'locker;help;restore'= {
+        }
+        &'locker;help;gc'= {
+        }
+        &'locker;help;doctor'= {
+        }
+        &'locker;help;review'= {
+        }
+        &'locker;help;mcp'= {
+        }
+        &'locker;help;skill'= {
+        }
         &'locker;help;serve'= {
+        }
+        &'locker;help;quest'= {
         }
         &'locker;help;completions'= {
         }

@@ -5,4 +5,15 @@ cd "$(dirname "$0")/.."
 
 # agent-locker's real clients (lockermcp 0.1.5 and its scripts) for the interop tests.
 ./scripts/test-deps.sh
+
+# The real MCP clients the `locker mcp` and `locker skill` tests drive (Python SDK, MCP
+# Inspector on Node 22, skills-ref) under target/test-deps/mcp-clients/; idempotent. Without
+# them those tests fail (LOCKER_SKIP_INTEROP=1 skips them).
+if [ "${LOCKER_SKIP_INTEROP:-0}" != "1" ]; then
+    ./scripts/test-deps-mcp.sh
+    # The local EVM node (anvil, npm) the pay-per-pad tests pay on; under
+    # target/test-deps/chain/.
+    ./scripts/test-deps-chain.sh
+fi
+
 cargo test --locked "$@"

@@ -15,18 +15,24 @@
 //!   [`ops::ErrorKind`] that maps to the exit code and the HTTP status in one place.
 //! - [`output`]: the only module that prints.
 //! - [`cli`]: clap definitions, parse → ops → render → exit code.
+//! - [`mcp`]: `locker mcp`, the same operations as MCP tools over stdio (a thin adapter).
+//! - [`skill`]: `locker skill`, a SKILL.md generated from the CLI definition.
 //! - [`server`]: `locker serve`, the same operations over HTTP (agent-locker's pad API and
 //!   locker's own routes).
 //! - [`client`]: the blocking HTTP client the CLI's remote mode (`--remote`) uses; it returns
 //!   the same outcome types as [`ops`].
+//! - [`quest`]: `locker quest`, the demo: the whole story with real processes of this binary.
 //! - [`docs`]: man pages and shell completions rendered from the CLI definition.
 
 pub mod cli;
 pub mod client;
 pub mod docs;
 pub mod domain;
+pub mod mcp;
 pub mod ops;
 pub mod output;
+pub mod quest;
 pub mod repo;
 pub mod server;
+pub mod skill;
 pub mod store;

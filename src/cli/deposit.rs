@@ -30,6 +30,11 @@ pub struct DepositArgs {
     /// sealed at once, and sealed pads do not expire
     #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "SECONDS")]
     pub ttl: i64,
+    /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
+    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// what to pay
+    #[arg(long, value_name = "TX_HASH")]
+    pub payment_proof: Option<String>,
 }
 
 fn content_type_of(bytes: &[u8]) -> &'static str {
@@ -54,8 +59,11 @@ pub fn run(ctx: &mut Ctx, a: &DepositArgs) -> CmdResult {
         blocks.push(DepositBlock { payload, content_type });
     }
     let out = match ctx.remote()? {
-        Some(r) => r.deposit(&envelope, &blocks, a.ttl)?,
-        None => op::deposit(&mut ctx.ops()?, &envelope, &blocks, a.ttl)?,
+        Some(r) => r.deposit(&envelope, &blocks, a.ttl, a.payment_proof.as_deref())?,
+        None => {
+            super::pad::local_payment_refused(a.payment_proof.as_ref())?;
+            op::deposit(&mut ctx.ops()?, &envelope, &blocks, a.ttl)?
+        }
     };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(

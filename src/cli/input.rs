@@ -97,3 +97,33 @@ pub fn read_payload(file: Option<&Path>, limit: usize) -> Result<Vec<u8>, OpErro
     }
     Ok(buf)
 }
+
+/// Writes `bytes` to `path` atomically: a temporary file (mode 0600) in the same directory,
+/// synced, then renamed over `path`. A failure leaves `path` as it was.
+pub fn write_file_atomic(path: &Path, bytes: &[u8]) -> Result<(), OpError> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let fail =
+        |e: std::io::Error| OpError::unavailable(format!("cannot write {}: {e}", path.display()));
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| OpError::usage(format!("{} is not a file name", path.display())))?;
+    let tmp =
+        dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), crate::domain::secret::random_id()));
+    let written = (|| {
+        let mut f =
+            std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e));
+    }
+    Ok(())
+}

@@ -1,14 +1,23 @@
 //! The command line: parse → call `ops` → render → exit code.
 
 mod artifact;
+mod backup;
 mod deposit;
+mod doctor;
+mod gc;
 mod init;
 mod input;
 mod lease;
 mod log;
 mod manifest;
+mod mcp;
 mod pad;
+mod quest;
+mod review;
 mod serve;
+
+pub(crate) use serve::PAYMENT_HEADING;
+mod skill;
 mod step;
 mod token;
 mod util;
@@ -30,7 +39,7 @@ use crate::repo::{Location, Repo};
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success; verify found everything intact; diff found no difference"),
-    (1, "a clean \"no\": verify found tampering, diff found holes or extras"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras, review found a violation"),
     (2, "usage error"),
     (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
     (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
@@ -139,7 +148,15 @@ pub enum Command {
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Backup(backup::BackupArgs),
+    Restore(backup::RestoreArgs),
+    Gc(gc::GcArgs),
+    Doctor(doctor::DoctorArgs),
+    Review(review::ReviewArgs),
+    Mcp(mcp::McpArgs),
+    Skill(skill::SkillArgs),
     Serve(serve::ServeArgs),
+    Quest(quest::QuestArgs),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -278,7 +295,12 @@ pub type CmdResult = Result<ExitCode, CliError>;
 
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // The quest's workers are this binary too; they are not part of the command line users see.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == crate::quest::worker::WORKER_ARG) {
+        return quest::worker_main(&args[2..]);
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -323,7 +345,15 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Backup(a) => backup::backup(ctx, &a),
+        Command::Restore(a) => backup::restore(ctx, &a),
+        Command::Gc(a) => gc::run(ctx, &a),
+        Command::Doctor(a) => doctor::run(ctx, &a),
+        Command::Review(a) => review::run(ctx, &a),
+        Command::Mcp(a) => mcp::run(ctx, &a),
+        Command::Skill(a) => skill::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
+        Command::Quest(a) => quest::run(ctx, &a),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

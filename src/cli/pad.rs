@@ -6,14 +6,17 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::input::{read_payload, KeyArgs, TicketArgs};
+use super::input::{read_payload, write_file_atomic, KeyArgs, TicketArgs};
 use super::{CmdResult, Ctx};
+use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
 use crate::domain::pad::{PadState, TicketType};
+use crate::ops::bundle::{self as bundle_op, Exported, Imported};
 use crate::ops::pad::{
     self as op, Appended, BlockSlice, Manifest, PadCreated, PadList, Sealed, TicketMinted,
     TicketRevoked,
 };
+use crate::ops::verify::parse_expected_head;
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
 
@@ -28,6 +31,8 @@ pub enum PadCommand {
     Show(ShowArgs),
     Read(ReadArgs),
     List(ListArgs),
+    Export(ExportArgs),
+    Import(ImportArgs),
 }
 
 pub fn run(ctx: &mut Ctx, cmd: PadCommand) -> CmdResult {
@@ -40,6 +45,8 @@ pub fn run(ctx: &mut Ctx, cmd: PadCommand) -> CmdResult {
         PadCommand::Show(a) => show(ctx, &a),
         PadCommand::Read(a) => read(ctx, &a),
         PadCommand::List(a) => list(ctx, &a),
+        PadCommand::Export(a) => export(ctx, &a),
+        PadCommand::Import(a) => import(ctx, &a),
     }
 }
 
@@ -55,14 +62,33 @@ pub struct CreateArgs {
     /// Most blocks the pad may hold (1–4096)
     #[arg(long, default_value_t = i64::from(DEFAULT_MAX_BLOCKS), value_name = "N")]
     pub max_blocks: i64,
+    /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
+    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// what to pay
+    #[arg(long, value_name = "TX_HASH")]
+    pub payment_proof: Option<String>,
+}
+
+/// A payment proof only means something to a remote pay-per-pad server.
+pub fn local_payment_refused(proof: Option<&String>) -> Result<(), OpError> {
+    match proof {
+        None => Ok(()),
+        Some(_) => Err(OpError::usage(
+            "--payment-proof is for a remote pay-per-pad server; the local repository takes no payments",
+        )
+        .hint("Pass --remote URL (or set LOCKER_URL), or drop --payment-proof.")),
+    }
 }
 
 fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
     let limits =
         PadLimits::new(a.ttl, a.max_blocks).map_err(|e| OpError::unprocessable(e.to_string()))?;
     let out = match ctx.remote()? {
-        Some(r) => r.create(limits)?,
-        None => op::create(&mut ctx.ops()?, limits)?,
+        Some(r) => r.create(limits, a.payment_proof.as_deref())?,
+        None => {
+            local_payment_refused(a.payment_proof.as_ref())?;
+            op::create(&mut ctx.ops()?, limits)?
+        }
     };
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
@@ -350,5 +376,120 @@ impl Render for PadList {
             )?;
         }
         Ok(())
+    }
+}
+
+/// Write a pad to one self-contained bundle file (`locker.bundle.v1`)
+///
+/// The bundle holds the pad's manifest, every block's exact bytes with its hashes, and a
+/// trailer with the block count, the byte count, the head and a SHA-256 of everything before
+/// it, so that a cut or edited file is detected. Check it anywhere with
+/// `locker verify --bundle FILE`, review it with `locker review --bundle FILE`, and bring it
+/// into another repository with `locker pad import FILE`.
+///
+/// Exporting reads every block, so it takes a read ticket like `locker pad read` (a
+/// `read_once` ticket opens its read lease). The repository's operator (no `LOCKER_TOKEN`)
+/// may export without one: the operator can read the `.locker/` files directly anyway.
+/// With --remote (or LOCKER_URL) the pad is fetched with the ticket through the pad API of a
+/// `locker serve` or of an agent-locker daemon, which then bundles what the server said.
+/// Bundle files are written with mode 0600, since they hold the pad's payloads.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The pad's id
+    pub pad: String,
+    /// Write the bundle to FILE, atomically (default: stdout)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub ticket: TicketArgs,
+}
+
+fn export(ctx: &mut Ctx, a: &ExportArgs) -> CmdResult {
+    let to_stdout = a.output.as_deref().is_none_or(|p| p == std::path::Path::new("-"));
+    if to_stdout && ctx.printer.is_json() {
+        return Err(OpError::usage(
+            "with --json, pass -o FILE: the bundle itself would be written to stdout",
+        )
+        .into());
+    }
+    let ticket = a.ticket.secret()?;
+    let b = match ctx.remote()? {
+        Some(r) => r.export_pad(&a.pad, ticket.as_ref(), ctx.now())?,
+        None => bundle_op::export(&mut ctx.ops()?, &a.pad, ticket.as_ref())?,
+    };
+    let bytes = bundle::encode(&b);
+    match a.output.as_deref().filter(|_| !to_stdout) {
+        None => {
+            ctx.printer.raw(&bytes)?;
+            ctx.printer.status(format_args!(
+                "Exported pad {} ({} blocks, head {})",
+                b.header.pad_id, b.header.block_count, b.header.head_hash
+            ));
+        }
+        Some(path) => {
+            write_file_atomic(path, &bytes)?;
+            ctx.printer.emit(&Exported::of(&b, &bytes, &path.display().to_string()))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for Exported {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "wrote pad {} ({}, {} blocks, {} bytes, head {}) to {} ({} bytes, sha256 {})",
+            self.pad_id,
+            self.state,
+            self.block_count,
+            self.total_bytes,
+            self.head_hash,
+            self.file,
+            self.bytes,
+            self.sha256
+        )
+    }
+}
+
+/// Verify a bundle file and store it as a sealed pad (new write key and ticket, shown once)
+///
+/// Every check of `locker verify --bundle` must pass, the bundle's pad must be sealed, and no
+/// pad with its id may exist here (that is a conflict). The pad keeps its id, blocks, times and
+/// head; the journal records the import with the bundle's SHA-256.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The bundle file (`-` for stdin)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Also require this head (64 hex characters), obtained independently of the file
+    #[arg(long, value_name = "HASH")]
+    pub expect_head: Option<String>,
+}
+
+fn import(ctx: &mut Ctx, a: &ImportArgs) -> CmdResult {
+    if ctx.remote()?.is_some() {
+        return Err(OpError::usage(
+            "pad import writes to the local repository; unset --remote (LOCKER_URL)",
+        )
+        .into());
+    }
+    let expect = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
+    let bytes = read_payload(Some(&a.file), MAX_BUNDLE_BYTES)?;
+    let out = bundle_op::import(&mut ctx.ops()?, &bytes, expect)?;
+    ctx.printer.emit(&out)?;
+    ctx.printer.status(format_args!(
+        "Imported sealed pad {} ({} blocks); keep the write key and ticket: they are not shown \
+         again.",
+        out.pad_id, out.block_count
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for Imported {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "pad_id:      {}", self.pad_id)?;
+        writeln!(w, "write_key:   {}", self.write_key)?;
+        writeln!(w, "read_ticket: {}", self.read_ticket)?;
+        writeln!(w, "head_hash:   {}", self.head_hash)
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
+use crate::ops::payment::PaymentConfig;
 use crate::ops::{self, Actor, OpError};
 use crate::repo::Repo;
 use crate::server::{self, AppState, Options};
@@ -51,6 +52,49 @@ pub struct ServeArgs {
     /// Most requests handled at once (others wait, then get 503)
     #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent: u64,
+    /// Create the repository first if there is none (in `-R PATH`, else the current
+    /// directory), as `locker init` would: for containers and services that start empty
+    #[arg(long)]
+    pub init: bool,
+    /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
+    /// token transfer to the wallet, checked on chain (402 with a challenge without it);
+    /// `off` (the default) shows nothing about payments; `locker serve --help` lists
+    /// the `--payment-*` settings
+    #[arg(long, help_heading = PAYMENT_HEADING, value_enum, default_value_t = PaymentMode::Off, env = "LOCKER_PAYMENT_MODE", value_name = "MODE")]
+    pub payment_mode: PaymentMode,
+    /// The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_WALLET", value_name = "ADDRESS")]
+    pub payment_wallet: Option<String>,
+    /// The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_RPC_URL",
+        value_name = "URL",
+        default_value = "https://mainnet.base.org"
+    )]
+    pub payment_rpc_url: String,
+    /// The token contract payments are made in (default: USDC on Base)
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_TOKEN", value_name = "ADDRESS", default_value = crate::domain::payment::USDC_BASE)]
+    pub payment_token: String,
+    /// The price of one pad in token units (USDC has 6 decimals: 2000 is 0.002 USDC)
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_AMOUNT", value_name = "UNITS", default_value = "2000")]
+    pub payment_amount: String,
+    /// Blocks a payment needs, its own included, before it counts
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_CONFIRMATIONS", value_name = "N", default_value_t = 2)]
+    pub payment_confirmations: u64,
+    /// The chain id the RPC node must be on (8453 is Base)
+    #[arg(long, help_heading = PAYMENT_HEADING, env = "LOCKER_PAYMENT_CHAIN_ID", value_name = "ID", default_value_t = crate::domain::payment::BASE_CHAIN_ID)]
+    pub payment_chain_id: u64,
+}
+
+/// The `--help` section of the pay-per-pad options (the skill lists only `--payment-mode`).
+pub const PAYMENT_HEADING: &str = "Pay-per-pad";
+
+/// Whether pad creation is paid for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PaymentMode {
+    /// Free pads, as without payments
+    Off,
+    /// Each pad needs the hash of an on-chain token transfer to the wallet
+    Txid,
 }
 
 pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
@@ -63,7 +107,36 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         .hint("Listen on 127.0.0.1 (the default), or pass `--allow-remote-http` and put a TLS proxy in front.")
         .into());
     }
-    let mut repo = Repo::open(&ctx.location()?).map_err(OpError::from)?;
+    let payment = match a.payment_mode {
+        PaymentMode::Off => None,
+        PaymentMode::Txid => Some(PaymentConfig::new(
+            a.payment_wallet.as_deref(),
+            &a.payment_rpc_url,
+            &a.payment_token,
+            &a.payment_amount,
+            a.payment_confirmations,
+            a.payment_chain_id,
+        )?),
+    };
+    let mut repo = if a.init {
+        let root = match &ctx.global.repo {
+            Some(p) => p.clone(),
+            None => std::env::current_dir().map_err(|e| {
+                OpError::unavailable(format!("cannot read the current directory: {e}"))
+            })?,
+        };
+        let (outcome, repo) = ops::init::init(&root, ctx.clock())?;
+        if outcome.created {
+            crate::output::log_line(&format!(
+                "locker: created the repository {} ({})",
+                outcome.path.display(),
+                outcome.repository_id
+            ));
+        }
+        repo
+    } else {
+        Repo::open(&ctx.location()?).map_err(OpError::from)?
+    };
     let listener = std::net::TcpListener::bind(a.listen).map_err(|e| {
         OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
             .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")
@@ -80,6 +153,15 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
             a.listen
         ));
     }
+    if let Some(cfg) = &payment {
+        if let Err(why) = ops::payment::probe(cfg, Duration::from_secs(5)) {
+            crate::output::log_line(&format!(
+                "locker: warning: the payment RPC node at {} is not usable ({why}); paid pad \
+                 creation answers 502 until it is, and /health shows rpc.reachable false",
+                cfg.rpc_host()
+            ));
+        }
+    }
     let url = repo.config.store.clone();
     let dot = repo.dot.clone();
     let opts = Options {
@@ -88,6 +170,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         max_connections: usize::try_from(a.max_connections).unwrap_or(usize::MAX),
         max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
         require_token: a.require_token,
+        payment,
         ..Options::default()
     };
     let state = AppState::new(

@@ -1,11 +1,16 @@
 //! `locker verify`.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
+use super::input::{read_payload, TicketArgs};
 use super::{CmdResult, Ctx};
+use crate::domain::bundle::MAX_BUNDLE_BYTES;
+use crate::domain::check::Check;
+use crate::ops::bundle::{self, BundleReport};
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::output::Render;
 
@@ -17,19 +22,48 @@ use crate::output::Render;
 /// With PAD: that pad's chain, accounting and
 /// journal record. Exits 0 when everything is intact and 1 when anything is broken, naming the
 /// first broken item of each kind.
+///
+/// With --bundle FILE: a bundle written by `locker pad export`, with no repository and no
+/// server. Every check is reported (format, records, trailer, digest, sequence, links, hashes,
+/// head, counts, envelope, expected_head) with the first failure; exit 0 intact, 1 broken, 6
+/// when the file is unreadable or not a bundle. Without --expect-head the verdict is
+/// `internal_consistency_only`: whoever wrote the file could have written a consistent forgery,
+/// so pin the head you got from the pad's writer.
+///
+/// With --remote URL, PAD and a ticket: the pad is read through the server's pad API (a
+/// `locker serve` or an agent-locker daemon) and checked here like a bundle.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Verify only this pad
+    #[arg(conflicts_with = "bundle")]
     pub pad: Option<String>,
-    /// Also require this head: the pad's head with PAD, else the journal's head hash
+    /// Verify this bundle file (`-` for stdin) instead of a repository
+    #[arg(long, value_name = "FILE")]
+    pub bundle: Option<PathBuf>,
+    /// Also require this head: the pad's head with PAD or --bundle, else the journal's head
+    /// hash
     #[arg(long, value_name = "HASH")]
     pub expect_head: Option<String>,
+    /// With --remote and PAD: read the pad with this ticket and verify it here, trusting
+    /// nothing the server says (without a ticket the server verifies and reports)
+    #[command(flatten)]
+    pub ticket: TicketArgs,
 }
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
     let remote = ctx.remote()?;
-    let ok = if let Some(pad) = &a.pad {
+    let ok = if let Some(file) = &a.bundle {
+        let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
+        let report = bundle::verify(&bytes, Some(&file.display().to_string()), expect)?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    } else if let (Some(pad), Some(r), Some(ticket)) = (&a.pad, &remote, a.ticket.secret()?) {
+        let b = r.export_pad(pad, Some(&ticket), ctx.now())?;
+        let report = bundle::verify(&crate::domain::bundle::encode(&b), None, expect)?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    } else if let Some(pad) = &a.pad {
         let report = match &remote {
             Some(r) => r.verify_pad(pad, expect)?,
             None => verify::pad(&mut ctx.ops()?, pad, expect)?,
@@ -61,9 +95,14 @@ impl Render for RepoReport {
             self.journal.head_hash,
             self.journal.head_seq
         )?;
+        let pruned = if self.pads.pruned > 0 {
+            format!(", {} pruned ({} blocks)", self.pads.pruned, self.pads.pruned_blocks)
+        } else {
+            String::new()
+        };
         writeln!(
             w,
-            "pads:    {} ({} pads, {} blocks, {} bytes, {} broken)",
+            "pads:    {} ({} pads, {} blocks, {} bytes{pruned}, {} broken)",
             mark(self.pads.ok),
             self.pads.checked,
             self.pads.blocks,
@@ -112,6 +151,19 @@ impl Render for RepoReport {
             self.leases.steps,
             self.leases.broken
         )?;
+        if let Some(at) = self.gc.last_at {
+            writeln!(
+                w,
+                "gc:      {} run(s), last {}: pruned {} pads ({} payload bytes), removed {} \
+                 blobs ({} bytes)",
+                self.gc.runs,
+                crate::output::rfc3339(at),
+                self.gc.pads,
+                self.gc.payload_bytes,
+                self.gc.blobs,
+                self.gc.blob_bytes
+            )?;
+        }
         if let Some(e) = &self.expected_head {
             writeln!(
                 w,
@@ -139,6 +191,15 @@ impl Render for PadReport {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "pad:      {} ({})", self.pad_id, self.state.as_str())?;
         writeln!(w, "blocks:   {} verified of {}", self.blocks_verified, self.block_count)?;
+        if let Some(at) = self.pruned_at {
+            writeln!(
+                w,
+                "pruned:   {} blocks' payloads removed by gc at {} (hashes checked against the \
+                 journal)",
+                self.blocks_pruned,
+                crate::output::rfc3339(at)
+            )?;
+        }
         writeln!(w, "head:     {}", self.head_hash)?;
         if let Some(e) = &self.expected_head {
             writeln!(
@@ -152,5 +213,42 @@ impl Render for PadReport {
             writeln!(w, "problem:  {}", p.detail)?;
         }
         writeln!(w, "{}", if self.ok { "intact" } else { "BROKEN" })
+    }
+}
+
+/// Writes checks as an aligned table: `  pass  name  detail`.
+pub fn render_checks(w: &mut dyn Write, checks: &[Check]) -> io::Result<()> {
+    let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for c in checks {
+        writeln!(w, "  {:<4}  {:<width$}  {}", c.status.as_str(), c.name, c.detail)?;
+    }
+    Ok(())
+}
+
+impl Render for BundleReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        if let Some(f) = &self.file {
+            writeln!(w, "bundle:  {f} ({} bytes, sha256 {})", self.bytes, self.sha256)?;
+        }
+        writeln!(
+            w,
+            "pad:     {} ({}, from {} via {})",
+            self.pad_id, self.state, self.source.kind, self.source.exporter
+        )?;
+        writeln!(
+            w,
+            "blocks:  {} read of {} stated, {} bytes stated",
+            self.blocks_read, self.block_count, self.total_bytes
+        )?;
+        writeln!(w, "head:    {} (recomputed)", self.computed_head)?;
+        render_checks(w, &self.checks)?;
+        match (&self.first_failure, self.expected_head) {
+            (Some(c), _) => writeln!(w, "BROKEN: {}: {}", c.name, c.detail),
+            (None, Some(_)) => writeln!(w, "intact: the head is the expected one"),
+            (None, None) => writeln!(
+                w,
+                "intact (internally consistent only: pass --expect-head to pin the head)"
+            ),
+        }
     }
 }

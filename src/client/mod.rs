@@ -146,6 +146,20 @@ fn error_from(status: u16, body: &[u8]) -> OpError {
         };
         (Some(if status == 404 { "not_found" } else { "http_error" }.to_owned()), detail)
     };
+    if status == 402 && code.as_deref() == Some("payment_required") {
+        return payment_challenge(m);
+    }
+    let code = match (status, code.as_deref()) {
+        (402 | 409 | 400 | 502, Some("http_error"))
+            if detail.as_deref().is_some_and(is_payment_detail) =>
+        {
+            Some(
+                if status == 409 { "payment_already_redeemed" } else { "payment_refused" }
+                    .to_owned(),
+            )
+        }
+        _ => code,
+    };
     let hints = match m.shift_remove("hints") {
         Some(Value::Array(h)) => {
             h.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
@@ -159,6 +173,37 @@ fn error_from(status: u16, body: &[u8]) -> OpError {
     );
     e.fields = m;
     e.hints = hints;
+    e
+}
+
+fn is_payment_detail(d: &str) -> bool {
+    d.starts_with("payment ") || d == "rpc provider unreachable"
+}
+
+/// A pay-per-pad server's 402 challenge as an error (exit 5) whose fields are the
+/// challenge's (`network`, `chain_id`, `token_contract`, `amount`, `amount_units`,
+/// `recipient`, …) and whose detail says what to pay.
+fn payment_challenge(m: serde_json::Map<String, Value>) -> OpError {
+    let f = |k: &str| match m.get(k) {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => "?".into(),
+    };
+    let mut e = OpError::new(
+        ErrorKind::PaymentRequired,
+        "payment_required",
+        format!(
+            "the server wants a payment: send {} {} on {} (chain {}, token {}) to {}",
+            f("amount"),
+            f("currency"),
+            f("network"),
+            f("chain_id"),
+            f("token_contract"),
+            f("recipient")
+        ),
+    )
+    .hint("Pay, then retry with --payment-proof <transaction hash> (MCP: payment_tx_hash).");
+    e.fields = m;
     e
 }
 
@@ -195,6 +240,18 @@ impl Client {
         auth: Option<&Secret>,
         body: Body<'_>,
     ) -> OpResult<(u16, Vec<u8>)> {
+        self.exchange_paid(method, path, auth, body, None)
+    }
+
+    /// [`Self::exchange`] with an optional `X-Payment-Proof` (pay-per-pad servers).
+    fn exchange_paid(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Option<&Secret>,
+        body: Body<'_>,
+        proof: Option<&str>,
+    ) -> OpResult<(u16, Vec<u8>)> {
         let url = format!("{}{path}", self.base);
         let unreachable = |e: ureq::Error| {
             OpError::unavailable(format!("cannot reach the server at {}: {e}", self.base))
@@ -213,6 +270,9 @@ impl Client {
                 let mut req = self.agent.post(&url);
                 if let Some(b) = &bearer {
                     req = req.header("authorization", b);
+                }
+                if let Some(p) = proof {
+                    req = req.header("x-payment-proof", p);
                 }
                 match body {
                     Body::None => req.send_empty(),
@@ -266,13 +326,36 @@ impl Client {
         format!("/v1/pads/{}{rest}", segment(pad))
     }
 
-    /// `POST /v1/pads`.
-    pub fn create(&self, limits: PadLimits) -> OpResult<PadCreated> {
+    /// `GET /health`: the server's liveness report (`status`, `version`, pad counts).
+    pub fn health(&self) -> OpResult<Value> {
+        self.call("GET", "/health", None, Body::None)
+    }
+
+    /// `POST /v1/pads`, with a payment proof for a pay-per-pad server.
+    pub fn create(&self, limits: PadLimits, proof: Option<&str>) -> OpResult<PadCreated> {
         let body = serde_json::json!({
             "ttl_seconds": limits.ttl_seconds,
             "max_blocks": limits.max_blocks,
         });
-        self.post_json("/v1/pads", None, &body)
+        self.post_paid("/v1/pads", &body, proof)
+    }
+
+    /// A JSON `POST` that may carry a payment proof.
+    fn post_paid<T: DeserializeOwned, B: Serialize>(
+        &self,
+        path: &str,
+        body: &B,
+        proof: Option<&str>,
+    ) -> OpResult<T> {
+        let bytes = serde_json::to_vec(body).map_err(|e| OpError::internal(e.to_string()))?;
+        let (status, bytes) =
+            self.exchange_paid("POST", path, None, Body::Bytes(&bytes, "application/json"), proof)?;
+        if !(200..300).contains(&status) {
+            return Err(error_from(status, &bytes));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
+            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
+        })
     }
 
     /// `POST /v1/pads/{id}/append`.
@@ -340,6 +423,55 @@ impl Client {
         self.call("GET", &path, ticket, Body::None)
     }
 
+    /// Fetches a whole pad as a bundle through the pad API (agent-locker's daemon or
+    /// `locker serve`): the manifest, then every block in pages of at most 256, halving a page
+    /// the server refuses as too large (its 64 KiB slice limit). Nothing is verified here: the
+    /// bundle records what the server said, and its checks decide (`locker verify --bundle`).
+    pub fn export_pad(
+        &self,
+        pad: &str,
+        ticket: Option<&Secret>,
+        now: i64,
+    ) -> OpResult<crate::domain::bundle::Bundle> {
+        use crate::domain::limits::MAX_SLICE_BLOCKS;
+        let manifest: Value =
+            self.call("GET", &Self::pad_path(pad, "/manifest"), None, Body::None)?;
+        let total = manifest
+            .get("block_count")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| OpError::unavailable("the server's manifest has no block_count"))?;
+        let mut pages = Vec::new();
+        let (mut from, mut size) = (0u64, MAX_SLICE_BLOCKS);
+        while from < total {
+            let to = (from + size - 1).min(total - 1);
+            let path = format!("{}?from={from}&to={to}", Self::pad_path(pad, "/blocks"));
+            let page: Value = match self.call("GET", &path, ticket, Body::None) {
+                Err(e) if e.kind == ErrorKind::TooLarge && size > 1 => {
+                    size /= 2;
+                    continue;
+                }
+                other => other?,
+            };
+            let got = page.get("blocks").and_then(Value::as_array).map_or(0, Vec::len) as u64;
+            pages.push(page);
+            if got == 0 {
+                break;
+            }
+            from += got;
+        }
+        // locker's manifest states its limits; agent-locker's does not.
+        let kind = if manifest.get("max_blocks").is_some() { "locker" } else { "agent-locker" };
+        let source = crate::domain::bundle::Source {
+            kind: kind.into(),
+            url: Some(self.base.clone()),
+            exported_at: now,
+            exporter: crate::ops::bundle::exporter(),
+        };
+        crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
+            OpError::unavailable(format!("the server's answer is not a pad: {}", e.detail))
+        })
+    }
+
     /// `GET /v1/pads?state=&limit=`.
     pub fn list(&self, state: Option<PadState>, limit: usize) -> OpResult<PadList> {
         let mut q = form_urlencoded::Serializer::new(String::new());
@@ -356,8 +488,10 @@ impl Client {
         envelope: &[u8],
         artifacts: &[DepositBlock],
         ttl_seconds: i64,
+        proof: Option<&str>,
     ) -> OpResult<Deposited> {
-        self.post_json("/v1/deposit", None, &DepositRequest::new(envelope, artifacts, ttl_seconds))
+        let req = DepositRequest::new(envelope, artifacts, ttl_seconds);
+        self.post_paid("/v1/deposit", &req, proof)
     }
 
     /// `GET /v1/verify`.
@@ -647,7 +781,7 @@ mod tests {
         assert_eq!((e.code.as_ref(), e.detail.as_str()), ("version_conflict", "m"));
         assert_eq!(e.fields["current_version"], 3);
         let e = error_from(502, b"<html>");
-        assert_eq!((e.kind, e.code.as_ref()), (ErrorKind::Unavailable, "http_error"));
+        assert_eq!((e.kind, e.code.as_ref()), (ErrorKind::BadGateway, "http_error"));
         assert_eq!(segment("a b/c"), "a%20b%2Fc");
     }
 }

@@ -78,6 +78,7 @@ impl fmt::Display for ChainProblem {
 pub struct ChainChecker {
     next_seq: u64,
     fed: u64,
+    pruned: u64,
     prev: Digest,
     bytes: u64,
     problems: Vec<ChainProblem>,
@@ -91,11 +92,28 @@ impl Default for ChainChecker {
 
 impl ChainChecker {
     pub fn new() -> Self {
-        Self { next_seq: 0, fed: 0, prev: Digest::ZERO, bytes: 0, problems: Vec::new() }
+        Self { next_seq: 0, fed: 0, pruned: 0, prev: Digest::ZERO, bytes: 0, problems: Vec::new() }
     }
 
     /// Feeds the next stored block (in storage order).
     pub fn block(&mut self, seq: u64, prev_hash: &Digest, curr_hash: &Digest, payload: &[u8]) {
+        self.link(seq, prev_hash);
+        let computed = link(prev_hash, payload);
+        if computed != *curr_hash {
+            self.problems.push(ChainProblem::Hash { seq, stored: *curr_hash, computed });
+        }
+        self.advance(seq, curr_hash, payload.len() as u64);
+    }
+
+    /// Feeds the next stored block whose payload was pruned (it had `bytes` bytes): its
+    /// sequence number and its link to the block before it are checked, its hash cannot be.
+    pub fn pruned_block(&mut self, seq: u64, prev_hash: &Digest, curr_hash: &Digest, bytes: u64) {
+        self.link(seq, prev_hash);
+        self.pruned += 1;
+        self.advance(seq, curr_hash, bytes);
+    }
+
+    fn link(&mut self, seq: u64, prev_hash: &Digest) {
         if seq != self.next_seq {
             self.problems.push(ChainProblem::Sequence { expected: self.next_seq, found: seq });
         }
@@ -106,19 +124,23 @@ impl ChainChecker {
                 found: *prev_hash,
             });
         }
-        let computed = link(prev_hash, payload);
-        if computed != *curr_hash {
-            self.problems.push(ChainProblem::Hash { seq, stored: *curr_hash, computed });
-        }
+    }
+
+    fn advance(&mut self, seq: u64, curr_hash: &Digest, bytes: u64) {
         self.prev = *curr_hash;
         self.next_seq = seq.saturating_add(1);
         self.fed += 1;
-        self.bytes += payload.len() as u64;
+        self.bytes += bytes;
     }
 
     /// Blocks fed so far.
     pub fn blocks(&self) -> u64 {
         self.fed
+    }
+
+    /// Pruned blocks fed so far (their hashes were not checked).
+    pub fn pruned(&self) -> u64 {
+        self.pruned
     }
 
     /// Whether no problem has been found so far.
@@ -292,6 +314,29 @@ mod tests {
         assert_eq!(p.seq(), Some(4));
         assert!(p.to_string().starts_with("block 4 curr_hash "));
         assert_eq!(ChainProblem::Head { stored: head, computed: head }.seq(), None);
+    }
+
+    #[test]
+    fn pruned_blocks_keep_their_links_and_lengths() {
+        let payloads: [&[u8]; 3] = [b"x", b"yy", b"zzz"];
+        let h = chain(&payloads);
+        let head = h[2].1;
+        // Block 1 pruned: its link and length still count, its hash is not checked.
+        let mut c = ChainChecker::new();
+        c.block(0, &h[0].0, &h[0].1, payloads[0]);
+        c.pruned_block(1, &h[1].0, &h[1].1, 2);
+        c.block(2, &h[2].0, &h[2].1, payloads[2]);
+        assert_eq!((c.blocks(), c.pruned()), (3, 1));
+        assert!(c.finish(&head, 3, 6).is_empty());
+        // A pruned block whose hash was changed breaks the next block's link.
+        let mut c = ChainChecker::new();
+        c.pruned_block(0, &h[0].0, &Digest::of(b"forged"), 1);
+        c.block(1, &h[1].0, &h[1].1, payloads[1]);
+        assert!(matches!(c.finish(&h[1].1, 2, 3)[..], [ChainProblem::PrevLink { seq: 1, .. }]));
+        // A wrong pruned length shows in the byte count.
+        let mut c = ChainChecker::new();
+        c.pruned_block(0, &h[0].0, &h[0].1, 5);
+        assert_eq!(c.finish(&h[0].1, 1, 1), vec![ChainProblem::Bytes { stored: 1, found: 5 }]);
     }
 }
 

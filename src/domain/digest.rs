@@ -110,6 +110,24 @@ impl<'de> Deserialize<'de> for Digest {
     }
 }
 
+impl schemars::JsonSchema for Digest {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Digest".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[0-9a-f]{64}$",
+            "description": "A SHA-256 digest: 64 lowercase hex characters"
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

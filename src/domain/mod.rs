@@ -1,12 +1,16 @@
 //! Pure types and rules: no I/O, no clap, no printing.
 
 pub mod artifact;
+pub mod bundle;
 pub mod chain;
+pub mod check;
 pub mod digest;
 pub mod envelope;
+pub mod glob;
 pub mod journal;
 pub mod limits;
 pub mod pad;
+pub mod payment;
 pub mod secret;
 pub mod token;
 pub mod work;

@@ -11,7 +11,7 @@ pub enum StoredState {
 }
 
 /// The state a pad is in at a moment: an open pad past its expiry is expired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PadState {
     Open,
@@ -58,7 +58,7 @@ impl StoredState {
 }
 
 /// The kinds of read ticket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TicketType {
     /// Opens a read lease at its first successful read; unusable once the lease is over

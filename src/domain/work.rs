@@ -159,7 +159,19 @@ impl std::fmt::Display for Fence {
 
 /// The stored state of a lease. A lease is live while it is `active` and `now < expires_at`;
 /// an active lease past its expiry is turned into `abandoned` by the next access.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    PartialOrd,
+    Ord,
+    Hash,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum LeaseState {
     Active,

@@ -29,7 +29,7 @@ pub const MAX_LIST_LIMIT: u64 = 10_000;
 /// One version of an artifact with its content: questlock's fields (`scope`, `key`,
 /// `version`, `content`, `updated_at`) and locker's (`sha256`, `size`, `content_b64` for
 /// content that is not UTF-8, who published it and under which operation id).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArtifactView {
     pub scope: String,
     pub key: String,
@@ -81,7 +81,7 @@ impl ArtifactView {
 }
 
 /// The result of a publish: the version written, or for a replay the original one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Published {
     pub artifact: ArtifactView,
     /// `true` when this repeated an earlier identical request: nothing new was written.
@@ -89,7 +89,7 @@ pub struct Published {
 }
 
 /// One version's metadata.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct VersionInfo {
     pub version: u64,
     pub sha256: Digest,
@@ -113,7 +113,7 @@ impl VersionInfo {
 }
 
 /// A key's history, oldest first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArtifactLog {
     pub scope: String,
     pub key: String,
@@ -122,7 +122,7 @@ pub struct ArtifactLog {
 }
 
 /// A key and its current version's metadata.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArtifactSummary {
     pub key: String,
     pub version: u64,
@@ -133,7 +133,7 @@ pub struct ArtifactSummary {
 }
 
 /// The keys of a scope, by key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArtifactList {
     pub scope: String,
     pub artifacts: Vec<ArtifactSummary>,

@@ -47,7 +47,7 @@ pub fn append(
 }
 
 /// One journal entry as shown by `locker log` and the HTTP journal route.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct LogEntry {
     pub seq: u64,
     pub time: i64,
@@ -55,9 +55,15 @@ pub struct LogEntry {
     pub actor: String,
     pub scope: String,
     pub subject: String,
+    /// The entry's body (`null` when its stored bytes do not decode).
+    #[schemars(schema_with = "body_schema")]
     pub body: Value,
     pub prev_hash: Digest,
     pub hash: Digest,
+}
+
+pub(crate) fn body_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"anyOf": [{"type": "object"}, {"type": "null"}]})
 }
 
 impl LogEntry {
@@ -80,7 +86,7 @@ impl LogEntry {
 }
 
 /// A page of the journal.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct LogPage {
     pub entries: Vec<LogEntry>,
 }

@@ -25,7 +25,7 @@ pub fn subject(work: &str) -> String {
 }
 
 /// One lease as shown to callers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LeaseView {
     pub lease_id: String,
     pub scope: String,
@@ -68,7 +68,7 @@ impl From<&LeaseRow> for LeaseView {
 }
 
 /// The outcome of `lease acquire`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Acquired {
     #[serde(flatten)]
     pub lease: LeaseView,
@@ -77,7 +77,7 @@ pub struct Acquired {
 }
 
 /// The outcome of `lease complete`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Completed {
     #[serde(flatten)]
     pub lease: LeaseView,
@@ -88,7 +88,7 @@ pub struct Completed {
 }
 
 /// The outcome of `lease release`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Released {
     #[serde(flatten)]
     pub lease: LeaseView,
@@ -97,7 +97,7 @@ pub struct Released {
 }
 
 /// `lease show`: a work item's newest lease and how many there have been.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WorkStatus {
     /// How many leases the work item has had (the newest fencing token).
     pub attempts: u64,
@@ -108,7 +108,7 @@ pub struct WorkStatus {
 }
 
 /// `lease list`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LeaseList {
     pub leases: Vec<LeaseView>,
 }
@@ -135,7 +135,7 @@ pub(crate) fn check_work(work: &str) -> OpResult<()> {
 /// (default `operator`).
 fn resolve_holder(actor: &Actor, holder: Option<&str>) -> OpResult<String> {
     let holder = match holder {
-        Some(h) if !actor.is_operator() && h != actor.name => {
+        Some(h) if !actor.speaks_for_any_holder() && h != actor.name => {
             return Err(OpError::forbidden(format!(
                 "agent {} cannot acquire a lease for {h}",
                 actor.name
@@ -260,7 +260,7 @@ pub(crate) fn find_lease(
 
 /// An agent may only use its own leases; the operator may use any.
 fn check_holder(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
-    if actor.is_operator() || actor.name == lease.holder {
+    if actor.speaks_for_any_holder() || actor.name == lease.holder {
         Ok(())
     } else {
         Err(OpError::forbidden(format!(

@@ -421,7 +421,7 @@ pub fn check_store(
 }
 
 /// One journal entry of a work item's history.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryEntry {
     pub seq: u64,
     pub time: i64,
@@ -432,11 +432,12 @@ pub struct HistoryEntry {
     /// and it is consistent with the entries before it.
     pub ok: bool,
     /// The entry's body, from its hashed bytes (`null` when they do not parse).
+    #[schemars(schema_with = "super::journal::body_schema")]
     pub body: Value,
 }
 
 /// Something broken in a work item's history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryProblem {
     /// The journal entry, when the problem is one.
     pub seq: Option<u64>,
@@ -444,7 +445,7 @@ pub struct HistoryProblem {
 }
 
 /// `lease history WORK`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct History {
     pub scope: String,
     pub work: String,

@@ -7,13 +7,20 @@
 
 pub mod artifact;
 pub mod audit;
+pub mod backup;
+pub mod bundle;
+pub mod doctor;
+pub mod gc;
 pub mod group;
 pub mod init;
+pub mod integrity;
 pub mod journal;
 pub mod lease;
 pub mod ledger;
 pub mod pad;
+pub mod payment;
 pub mod plan;
+pub mod review;
 pub mod step;
 pub mod token;
 pub mod verify;
@@ -56,6 +63,10 @@ pub enum ErrorKind {
     Unavailable,
     /// A bug or unexpected stored data (exit 8, 500).
     Internal,
+    /// A pay-per-pad server wants a payment, or refused the proof (exit 5, 402).
+    PaymentRequired,
+    /// An upstream the server depends on (the payment RPC node) failed (exit 8, 502).
+    BadGateway,
 }
 
 impl ErrorKind {
@@ -65,10 +76,10 @@ impl ErrorKind {
             Self::Usage => 2,
             Self::NotFound => 3,
             Self::Conflict => 4,
-            Self::Unauthorized | Self::Forbidden => 5,
+            Self::Unauthorized | Self::Forbidden | Self::PaymentRequired => 5,
             Self::BadRequest | Self::Unprocessable | Self::TooLarge => 6,
             Self::Gone => 7,
-            Self::Unavailable | Self::Internal => 8,
+            Self::Unavailable | Self::Internal | Self::BadGateway => 8,
         }
     }
 
@@ -85,6 +96,8 @@ impl ErrorKind {
             Self::Gone => 410,
             Self::Unavailable => 503,
             Self::Internal => 500,
+            Self::PaymentRequired => 402,
+            Self::BadGateway => 502,
         }
     }
 
@@ -99,8 +112,10 @@ impl ErrorKind {
             413 => Self::TooLarge,
             422 => Self::Unprocessable,
             410 => Self::Gone,
+            402 => Self::PaymentRequired,
             400..=499 => Self::BadRequest,
             500 => Self::Internal,
+            502 => Self::BadGateway,
             _ => Self::Unavailable,
         }
     }
@@ -259,6 +274,23 @@ pub struct Actor {
     /// transaction; `None` for the operator.
     #[serde(skip)]
     pub token: Option<Digest>,
+    /// Operator, agent, or an unauthenticated HTTP caller.
+    #[serde(skip)]
+    pub kind: ActorKind,
+}
+
+/// Who an [`Actor`] is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ActorKind {
+    /// The repository's operator: the local CLI without `LOCKER_TOKEN`.
+    #[default]
+    Operator,
+    /// An agent authenticated by its token.
+    Agent,
+    /// An HTTP caller without a token, on the routes that need none (pads work by their own
+    /// capabilities; agentstate's lease API trusts whoever knows a lease id unless the server
+    /// requires tokens). Never the operator.
+    Anonymous,
 }
 
 impl Actor {
@@ -269,17 +301,39 @@ impl Actor {
 
     /// The local operator in `scope` (`--scope`).
     pub fn operator_in(scope: &str) -> Self {
-        Self { name: crate::domain::token::OPERATOR.into(), scope: scope.into(), token: None }
+        Self {
+            name: crate::domain::token::OPERATOR.into(),
+            scope: scope.into(),
+            token: None,
+            kind: ActorKind::Operator,
+        }
+    }
+
+    /// An unauthenticated HTTP caller, named `anonymous`, in the `default` scope.
+    pub fn anonymous() -> Self {
+        Self {
+            name: "anonymous".into(),
+            scope: crate::domain::token::DEFAULT_SCOPE.into(),
+            token: None,
+            kind: ActorKind::Anonymous,
+        }
     }
 
     /// An agent authenticated by the token whose digest is `token`.
     pub fn agent(name: &str, scope: &str, token: Digest) -> Self {
-        Self { name: name.into(), scope: scope.into(), token: Some(token) }
+        Self { name: name.into(), scope: scope.into(), token: Some(token), kind: ActorKind::Agent }
     }
 
-    /// Whether this is the repository's operator rather than an agent.
+    /// Whether this is the repository's operator (not an agent, not an anonymous caller).
     pub fn is_operator(&self) -> bool {
-        self.token.is_none()
+        self.kind == ActorKind::Operator
+    }
+
+    /// Whether this actor may name a lease holder other than itself and use any holder's
+    /// lease: the operator, and an anonymous caller of agentstate's lease API (whose trust
+    /// model is knowledge of the lease id; `locker serve --require-token` removes it).
+    pub fn speaks_for_any_holder(&self) -> bool {
+        matches!(self.kind, ActorKind::Operator | ActorKind::Anonymous)
     }
 }
 

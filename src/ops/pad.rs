@@ -15,7 +15,7 @@ use crate::domain::limits::{
 };
 use crate::domain::pad::{read_lease_over, PadState, StoredState, TicketType};
 use crate::domain::secret::{random_id, Secret};
-use crate::store::{BlockRow, Flow, PadRow, TicketRow, Tx};
+use crate::store::{BlockRow, Flow, PadRow, PaymentRow, TicketRow, Tx};
 
 /// The pad readable without a ticket (seeded by `locker serve`, as the peer does).
 pub const DEMO_PAD_ID: &str = "demo-pad-v1";
@@ -28,7 +28,7 @@ pub fn subject(pad_id: &str) -> String {
 }
 
 /// A new pad's capabilities, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadCreated {
     pub pad_id: String,
     pub write_key: String,
@@ -38,7 +38,7 @@ pub struct PadCreated {
 }
 
 /// An acknowledged append.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Appended {
     pub pad_id: String,
     pub seq: u64,
@@ -46,7 +46,7 @@ pub struct Appended {
 }
 
 /// A sealed pad.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sealed {
     pub pad_id: String,
     pub state: PadState,
@@ -55,7 +55,7 @@ pub struct Sealed {
 }
 
 /// A newly minted read ticket, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TicketMinted {
     pub pad_id: String,
     pub ticket: String,
@@ -66,7 +66,7 @@ pub struct TicketMinted {
 }
 
 /// A revoked ticket.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TicketRevoked {
     pub pad_id: String,
     pub ticket_id: Digest,
@@ -76,7 +76,7 @@ pub struct TicketRevoked {
 }
 
 /// A pad's manifest: the peer's fields plus its limits.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Manifest {
     pub pad_id: String,
     pub state: PadState,
@@ -88,6 +88,9 @@ pub struct Manifest {
     pub expires_at: i64,
     pub max_blocks: u32,
     pub max_bytes: u64,
+    /// When `locker gc` removed the pad's payloads (absent while they are there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned_at: Option<i64>,
 }
 
 impl Manifest {
@@ -103,12 +106,13 @@ impl Manifest {
             expires_at: p.expires_at,
             max_blocks: p.max_blocks,
             max_bytes: p.max_bytes,
+            pruned_at: p.pruned_at,
         }
     }
 }
 
 /// One block as returned by a read.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlockView {
     pub seq: u64,
     pub prev_hash: Digest,
@@ -140,7 +144,7 @@ impl BlockView {
 }
 
 /// A slice of a pad's blocks.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlockSlice {
     pub pad_id: String,
     pub from: i64,
@@ -151,13 +155,13 @@ pub struct BlockSlice {
 }
 
 /// A page of pads.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadList {
     pub pads: Vec<Manifest>,
 }
 
 /// A sealed pad made in one step.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Deposited {
     pub pad_id: String,
     pub write_key: String,
@@ -177,7 +181,7 @@ pub struct DepositBlock {
 
 /// A pad id that no pad can have (empty, too long, or with control characters) is simply not
 /// found, as with the peer: the check only keeps such input away from the store.
-fn check_pad_id(id: &str) -> OpResult<()> {
+pub(crate) fn check_pad_id(id: &str) -> OpResult<()> {
     if id.is_empty() || id.len() > MAX_PAD_ID_BYTES || id.chars().any(char::is_control) {
         return Err(pad_not_found());
     }
@@ -188,7 +192,18 @@ fn pad_not_found() -> OpError {
     OpError::not_found("pad not found").hint("Check the pad id; `locker pad list` shows them.")
 }
 
-fn check_content_type(ct: &str) -> OpResult<()> {
+/// A pad whose payloads `locker gc` removed (exit 7, 410).
+pub fn pruned(pad_id: &str, at: i64) -> OpError {
+    OpError::new(
+        super::ErrorKind::Gone,
+        "pruned",
+        format!("pad {pad_id} was pruned by `locker gc`: its payloads are gone"),
+    )
+    .with("pruned_at", at)
+    .hint("Its hashes remain: `locker verify PAD` still checks its chain. Restore a backup taken before the gc to read it.")
+}
+
+pub(crate) fn check_content_type(ct: &str) -> OpResult<()> {
     if ct.is_empty() || ct.len() > MAX_CONTENT_TYPE_BYTES || ct.chars().any(char::is_control) {
         return Err(OpError::bad_request(format!(
             "content type must be 1–{MAX_CONTENT_TYPE_BYTES} bytes without control characters"
@@ -197,7 +212,7 @@ fn check_content_type(ct: &str) -> OpResult<()> {
     Ok(())
 }
 
-fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
+pub(crate) fn load(tx: &dyn Tx, id: &str) -> OpResult<PadRow> {
     tx.pad(id)?.ok_or_else(pad_not_found)
 }
 
@@ -217,7 +232,7 @@ fn check_writable(pad: &PadRow, now: i64) -> OpResult<()> {
     }
 }
 
-fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
+pub(crate) fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> TicketRow {
     TicketRow {
         digest: ticket.digest(),
         pad_id: pad_id.to_owned(),
@@ -230,6 +245,17 @@ fn new_ticket_row(pad_id: &str, ticket: &Secret, t: TicketType, now: i64) -> Tic
 
 /// Creates an empty pad with its write key and a `read_once` ticket.
 pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
+    create_paid(ctx, limits, None)
+}
+
+/// Creates a pad paid for by `payment` (pay-per-pad): the payment is redeemed (its hash spent
+/// forever) in the same transaction as the pad, and the `pad.create` entry records it. A hash
+/// already spent is 409 and nothing is written.
+pub fn create_paid(
+    ctx: &mut Ctx<'_>,
+    limits: PadLimits,
+    payment: Option<&super::payment::Verified>,
+) -> OpResult<PadCreated> {
     let now = ctx.now();
     let id = random_id();
     let key = Secret::generate();
@@ -248,29 +274,27 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
         write_key_hash: key.digest(),
         head_hash: Digest::ZERO,
         sealed_at: None,
+        pruned_at: None,
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
     super::authorize(tx.as_ref(), &ctx.actor)?;
     tx.insert_pad(&pad)?;
     tx.insert_ticket(&t)?;
-    journal::append(
-        tx.as_mut(),
-        &ctx.actor,
-        now,
-        "pad.create",
-        &subject(&id),
-        json!({
-            "pad_id": id,
-            "ttl_seconds": limits.ttl_seconds,
-            "max_blocks": limits.max_blocks,
-            "max_bytes": pad.max_bytes,
-            "expires_at": expires_at,
-            "write_key_hash": pad.write_key_hash,
-            "ticket_id": t.digest,
-            "ticket_type": t.ticket_type,
-        }),
-    )?;
+    let mut body = json!({
+        "pad_id": id,
+        "ttl_seconds": limits.ttl_seconds,
+        "max_blocks": limits.max_blocks,
+        "max_bytes": pad.max_bytes,
+        "expires_at": expires_at,
+        "write_key_hash": pad.write_key_hash,
+        "ticket_id": t.digest,
+        "ticket_type": t.ticket_type,
+    });
+    if let Some(p) = payment {
+        redeem(tx.as_mut(), p, &id, now, &mut body)?;
+    }
+    journal::append(tx.as_mut(), &ctx.actor, now, "pad.create", &subject(&id), body)?;
     tx.commit()?;
     Ok(PadCreated {
         pad_id: id,
@@ -279,6 +303,37 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
         expires_at,
         max_blocks: limits.max_blocks,
     })
+}
+
+/// Spends a verified payment for pad `pad_id` inside the pad's write transaction and records
+/// it in the entry's `body` (409 if the hash is already spent, even under a race).
+fn redeem(
+    tx: &mut dyn Tx,
+    p: &super::payment::Verified,
+    pad_id: &str,
+    now: i64,
+    body: &mut serde_json::Value,
+) -> OpResult<()> {
+    if tx.payment(&p.tx_hash)?.is_some() {
+        return Err(super::payment::already_redeemed());
+    }
+    let row = PaymentRow {
+        tx_hash: p.tx_hash.clone(),
+        pad_id: pad_id.to_owned(),
+        payer: p.payer.clone(),
+        amount_units: p.amount_units.clone(),
+        token: p.token.clone(),
+        recipient: p.recipient.clone(),
+        chain_id: p.chain_id,
+        block_number: p.block_number,
+        redeemed_at: now,
+    };
+    tx.insert_payment(&row).map_err(|e| match e {
+        crate::store::StoreError::Duplicate(_) => super::payment::already_redeemed(),
+        e => e.into(),
+    })?;
+    body["payment"] = serde_json::to_value(p).map_err(|e| OpError::internal(e.to_string()))?;
+    Ok(())
 }
 
 /// Checks a block's size (or the size a request announces for it) against
@@ -340,6 +395,7 @@ pub fn append(
         content_type: content_type.to_owned(),
         payload: payload.to_vec(),
         created_at: now,
+        pruned_bytes: None,
     })?;
     pad.block_count += 1;
     pad.current_bytes += payload.len() as u64;
@@ -367,7 +423,10 @@ pub fn append(
 fn check_chain(tx: &dyn Tx, pad: &PadRow) -> OpResult<Result<(), Vec<String>>> {
     let mut checker = ChainChecker::new();
     tx.for_each_block(&pad.id, &mut |b| {
-        checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+        match b.pruned_bytes {
+            Some(n) => checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n),
+            None => checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload),
+        }
         Flow::Continue(())
     })?;
     let problems = checker.finish(&pad.head_hash, pad.block_count, pad.current_bytes);
@@ -540,6 +599,39 @@ struct ReadPlan {
     open_lease: Option<TicketRow>,
 }
 
+/// Checks a read ticket for `pad` in the peer's order (missing, invalid or revoked, lease
+/// over); the demo pad needs none. Returns the `read_once` ticket whose lease a successful,
+/// non-empty read opens.
+pub(crate) fn check_read_ticket(
+    tx: &dyn Tx,
+    pad: &PadRow,
+    ticket: Option<&Secret>,
+    lease_seconds: i64,
+    now: i64,
+) -> OpResult<Option<TicketRow>> {
+    if pad.id == DEMO_PAD_ID {
+        return Ok(None);
+    }
+    let Some(ticket) = ticket else {
+        return Err(OpError::unauthorized("missing read ticket")
+            .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
+    };
+    let row = match tx.ticket(&ticket.digest())? {
+        Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
+        _ => return Err(OpError::unauthorized("invalid read ticket")),
+    };
+    if row.ticket_type == TicketType::ReadOnce {
+        if read_lease_over(row.lease_started_at, lease_seconds, now) {
+            return Err(OpError::forbidden("read ticket lease expired")
+                .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
+        }
+        if row.lease_started_at.is_none() {
+            return Ok(Some(row));
+        }
+    }
+    Ok(None)
+}
+
 fn plan_read(
     tx: &dyn Tx,
     pad_id: &str,
@@ -550,25 +642,9 @@ fn plan_read(
     now: i64,
 ) -> OpResult<ReadPlan> {
     let pad = load(tx, pad_id)?;
-    let mut open_lease = None;
-    if pad.id != DEMO_PAD_ID {
-        let Some(ticket) = ticket else {
-            return Err(OpError::unauthorized("missing read ticket")
-                .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
-        };
-        let row = match tx.ticket(&ticket.digest())? {
-            Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
-            _ => return Err(OpError::unauthorized("invalid read ticket")),
-        };
-        if row.ticket_type == TicketType::ReadOnce {
-            if read_lease_over(row.lease_started_at, lease_seconds, now) {
-                return Err(OpError::forbidden("read ticket lease expired")
-                    .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
-            }
-            if row.lease_started_at.is_none() {
-                open_lease = Some(row);
-            }
-        }
+    let open_lease = check_read_ticket(tx, &pad, ticket, lease_seconds, now)?;
+    if let Some(at) = pad.pruned_at {
+        return Err(pruned(&pad.id, at));
     }
     let total = pad.block_count;
     let start = from.unwrap_or(0);
@@ -661,6 +737,18 @@ pub fn deposit(
     artifacts: &[DepositBlock],
     ttl_seconds: i64,
 ) -> OpResult<Deposited> {
+    deposit_paid(ctx, envelope_bytes, artifacts, ttl_seconds, None)
+}
+
+/// [`deposit`], paid for by `payment` (pay-per-pad): the payment is redeemed in the same
+/// transaction and recorded in the `pad.deposit` entry.
+pub fn deposit_paid(
+    ctx: &mut Ctx<'_>,
+    envelope_bytes: &[u8],
+    artifacts: &[DepositBlock],
+    ttl_seconds: i64,
+    payment: Option<&super::payment::Verified>,
+) -> OpResult<Deposited> {
     let n = artifacts.len() + 1;
     if n > MAX_MAX_BLOCKS as usize {
         return Err(OpError::too_large(format!(
@@ -710,6 +798,7 @@ pub fn deposit(
             content_type: (*ct).to_owned(),
             payload: payload.to_vec(),
             created_at: now,
+            pruned_bytes: None,
         });
         prev = curr;
     }
@@ -726,6 +815,7 @@ pub fn deposit(
         write_key_hash: key.digest(),
         head_hash: prev,
         sealed_at: Some(now),
+        pruned_at: None,
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
@@ -742,13 +832,7 @@ pub fn deposit(
                    "content_type": b.content_type})
         })
         .collect();
-    journal::append(
-        tx.as_mut(),
-        &ctx.actor,
-        now,
-        "pad.deposit",
-        &subject(&id),
-        json!({
+    let mut body = json!({
             "pad_id": id,
             "ttl_seconds": limits.ttl_seconds,
             "max_blocks": limits.max_blocks,
@@ -760,8 +844,11 @@ pub fn deposit(
             "blocks": summary,
             "head_hash": prev,
             "total_bytes": total,
-        }),
-    )?;
+    });
+    if let Some(p) = payment {
+        redeem(tx.as_mut(), p, &id, now, &mut body)?;
+    }
+    journal::append(tx.as_mut(), &ctx.actor, now, "pad.deposit", &subject(&id), body)?;
     tx.commit()?;
     Ok(Deposited {
         pad_id: id,
@@ -821,6 +908,7 @@ pub fn seed_demo(ctx: &mut Ctx<'_>) -> OpResult<DemoSeeded> {
             content_type: (*ct).to_owned(),
             payload: payload.as_bytes().to_vec(),
             created_at: now,
+            pruned_bytes: None,
         });
         total += payload.len() as u64;
         prev = curr;
@@ -839,6 +927,7 @@ pub fn seed_demo(ctx: &mut Ctx<'_>) -> OpResult<DemoSeeded> {
         write_key_hash: Secret::new(DEMO_WRITE_KEY).digest(),
         head_hash: prev,
         sealed_at: Some(now),
+        pruned_at: None,
     };
     tx.insert_pad(&pad)?;
     for b in &rows {

@@ -20,7 +20,7 @@ use crate::domain::work;
 use crate::store::{LeaseRow, PlanRow, Tx};
 
 /// One plan version.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlanView {
     pub scope: String,
     pub work: String,
@@ -35,7 +35,7 @@ pub struct PlanView {
 }
 
 /// The outcome of `manifest commit`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlanCommitted {
     #[serde(flatten)]
     pub plan: PlanView,
@@ -45,7 +45,7 @@ pub struct PlanCommitted {
 }
 
 /// `manifest diff`: the newest plan against the steps of the newest lease.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Diff {
     pub scope: String,
     pub work: String,

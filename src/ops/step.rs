@@ -13,7 +13,7 @@ use crate::domain::work;
 use crate::store::StepRow;
 
 /// A step record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StepView {
     pub scope: String,
     pub work: String,

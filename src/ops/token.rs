@@ -78,7 +78,8 @@ fn invalid(e: &InvalidName) -> OpError {
     OpError::new(ErrorKind::BadRequest, "invalid", e.to_string())
 }
 
-fn operator_only(actor: &Actor, what: &str) -> OpResult<()> {
+/// Refuses an agent: `what` is the operator's alone.
+pub fn operator_only(actor: &Actor, what: &str) -> OpResult<()> {
     if actor.is_operator() {
         Ok(())
     } else {

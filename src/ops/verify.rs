@@ -17,14 +17,14 @@ use crate::domain::digest::Digest;
 use crate::domain::journal::{self, Entry};
 use crate::domain::pad::PadState;
 use crate::store::{
-    BlobStorage, Flow, JournalQuery, JournalRow, PadRow, StoreError, TicketRow, Tx,
+    BlobStorage, Flow, JournalQuery, JournalRow, PadRow, PaymentRow, StoreError, TicketRow, Tx,
 };
 
 /// Most problems listed in one report (the count is always exact).
 pub const MAX_LISTED_PROBLEMS: usize = 100;
 
 /// One thing found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Problem {
     /// `journal`, `pad`, `ticket`, `lease`, `plan` or `step`.
     pub kind: String,
@@ -36,7 +36,7 @@ pub struct Problem {
 }
 
 /// The journal part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct JournalSummary {
     pub ok: bool,
     pub entries: u64,
@@ -45,17 +45,38 @@ pub struct JournalSummary {
 }
 
 /// The pad part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PadsSummary {
     pub ok: bool,
     pub checked: u64,
     pub blocks: u64,
     pub bytes: u64,
     pub broken: u64,
+    /// Pads whose payloads `locker gc` removed, and their blocks: their links, lengths and
+    /// hashes are checked against the journal, their payloads cannot be.
+    #[serde(default)]
+    pub pruned: u64,
+    #[serde(default)]
+    pub pruned_blocks: u64,
+}
+
+/// What the journal's `repo.gc` entries say was removed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct GcSummary {
+    /// `locker gc` runs recorded.
+    pub runs: u64,
+    /// The last run's time.
+    pub last_at: Option<i64>,
+    /// Pads pruned, and the payload bytes that went with them.
+    pub pads: u64,
+    pub payload_bytes: u64,
+    /// Unreferenced blobs and stray blob files removed, and their bytes.
+    pub blobs: u64,
+    pub blob_bytes: u64,
 }
 
 /// The lease, plan and step part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct LeasesSummary {
     pub ok: bool,
     pub leases: u64,
@@ -66,7 +87,7 @@ pub struct LeasesSummary {
 }
 
 /// The ticket part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct TicketsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -74,7 +95,7 @@ pub struct TicketsSummary {
 }
 
 /// `locker verify` of a whole repository.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RepoReport {
     pub ok: bool,
     pub journal: JournalSummary,
@@ -88,6 +109,9 @@ pub struct RepoReport {
     pub artifacts: ArtifactsSummary,
     #[serde(default)]
     pub leases: LeasesSummary,
+    /// What `locker gc` removed, by the journal.
+    #[serde(default)]
+    pub gc: GcSummary,
     /// The verdict against the journal head the caller expects, if one was given.
     pub expected_head: Option<ExpectedHead>,
     /// The first broken item of each kind, by kind.
@@ -98,14 +122,14 @@ pub struct RepoReport {
 }
 
 /// The verdict against a caller's expected head.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ExpectedHead {
     pub expected: Digest,
     pub matches: bool,
 }
 
 /// `locker verify PAD`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PadReport {
     pub ok: bool,
     pub pad_id: String,
@@ -113,6 +137,12 @@ pub struct PadReport {
     pub block_count: u64,
     /// Blocks verified before the first broken one (all of them when the chain is intact).
     pub blocks_verified: u64,
+    /// Blocks among them whose payloads were pruned (their hashes checked against the
+    /// journal instead of re-computed), and when the pad was pruned.
+    #[serde(default)]
+    pub blocks_pruned: u64,
+    #[serde(default)]
+    pub pruned_at: Option<i64>,
     /// The stored head.
     pub head_hash: Digest,
     /// The head recomputed from the payloads.
@@ -156,15 +186,27 @@ struct PadRecord {
     /// A running digest of every block's sequence number, content type and time (the fields
     /// the pad's hash chain does not cover).
     meta: Digest,
+    /// A running digest of every block's sequence number, hash and length: what stands in for
+    /// a pruned payload.
+    hashes: Digest,
     sealed_at: Option<i64>,
+    /// When a `repo.gc` entry pruned it.
+    pruned_at: Option<i64>,
 }
 
 impl PadRecord {
     fn new(e: &Entry) -> Self {
         let b = &e.body;
+        // An imported pad keeps the times its bundle gave; every other pad is created at the
+        // time of its journal entry.
+        let imported = e.kind == "pad.import";
         Self {
             scope: e.scope.clone(),
-            created_at: e.time,
+            created_at: if imported {
+                b.get("created_at").and_then(Value::as_i64).unwrap_or(e.time)
+            } else {
+                e.time
+            },
             expires_at: b.get("expires_at").and_then(Value::as_i64),
             max_blocks: b.get("max_blocks").and_then(Value::as_u64),
             max_bytes: b.get("max_bytes").and_then(Value::as_u64),
@@ -173,7 +215,9 @@ impl PadRecord {
             bytes: 0,
             head: Digest::ZERO,
             meta: Digest::ZERO,
+            hashes: Digest::ZERO,
             sealed_at: None,
+            pruned_at: None,
         }
     }
 
@@ -191,9 +235,17 @@ impl PadRecord {
         self.blocks += 1;
         self.bytes += bytes;
         self.head = curr;
+        // Imported blocks keep their own times; appended and deposited ones have the entry's.
+        let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(time);
         self.meta = meta_link(&self.meta, seq, str_at(blk, "content_type").unwrap_or(""), time);
+        self.hashes = hashes_link(&self.hashes, seq, &curr, bytes);
         None
     }
+}
+
+/// Folds one block's hash and length into a pad's running digest of them.
+fn hashes_link(prev: &Digest, seq: u64, curr_hash: &Digest, bytes: u64) -> Digest {
+    Digest::of_parts(&[&prev.0, &seq.to_be_bytes(), &curr_hash.0, &bytes.to_be_bytes()])
 }
 
 /// Folds one block's unhashed fields into a pad's running metadata digest.
@@ -222,8 +274,13 @@ struct TicketRecord {
 struct Replay {
     pads: HashMap<String, PadRecord>,
     tickets: HashMap<Digest, TicketRecord>,
+    /// Redeemed payments (pay-per-pad), by transaction hash: the `pad.create` that spent each.
+    payments: HashMap<String, PaymentRow>,
     work: super::ledger::WorkReplay,
     artifacts: ArtifactReplay,
+    gc: GcSummary,
+    /// Verifying one pad: `repo.gc` entries are applied only as far as they concern it.
+    only_pad: Option<String>,
 }
 
 fn digest_at(body: &Value, key: &str) -> Option<Digest> {
@@ -245,10 +302,14 @@ impl Replay {
             return problem;
         }
         let kind = e.kind.as_str();
+        if kind == "repo.gc" {
+            return self.apply_gc(e);
+        }
         if !matches!(
             kind,
             "pad.create"
                 | "pad.deposit"
+                | "pad.import"
                 | "pad.append"
                 | "pad.seal"
                 | "pad.ticket"
@@ -265,13 +326,18 @@ impl Replay {
             return Some(format!("a {kind} entry for pad {id} has the subject `{}`", e.subject));
         }
         match kind {
-            "pad.create" | "pad.deposit" => {
+            "pad.create" | "pad.deposit" | "pad.import" => {
                 if self.pads.contains_key(&id) {
                     return Some(format!("pad {id} is created twice"));
                 }
                 let mut rec = PadRecord::new(e);
                 let mut problem = None;
-                if kind == "pad.deposit" {
+                if let Some(p) = b.get("payment") {
+                    if let Some(detail) = self.redeem(&id, p, e.time) {
+                        problem.get_or_insert(detail);
+                    }
+                }
+                if kind != "pad.create" {
                     let blocks = b.get("blocks").and_then(Value::as_array);
                     for blk in blocks.into_iter().flatten() {
                         if let Some(p) = rec.block(&id, blk, e.time) {
@@ -280,10 +346,15 @@ impl Replay {
                     }
                     if digest_at(b, "head_hash") != Some(rec.head) {
                         problem.get_or_insert(format!(
-                            "pad {id} was deposited with a head its blocks do not give"
+                            "pad {id} was {} with a head its blocks do not give",
+                            if kind == "pad.import" { "imported" } else { "deposited" }
                         ));
                     }
-                    rec.sealed_at = Some(e.time);
+                    rec.sealed_at = Some(if kind == "pad.import" {
+                        b.get("sealed_at").and_then(Value::as_i64).unwrap_or(e.time)
+                    } else {
+                        e.time
+                    });
                 }
                 self.pads.insert(id.clone(), rec);
                 // The demo pad (seeded by `locker serve`) is readable without a ticket and
@@ -302,6 +373,9 @@ impl Replay {
                 let Some(rec) = self.pads.get_mut(&id) else {
                     return Some(format!("pad {id} is appended to before it is created"));
                 };
+                if rec.pruned_at.is_some() {
+                    return Some(format!("pad {id} is appended to after it was pruned"));
+                }
                 if rec.sealed_at.is_some() {
                     return Some(format!("pad {id} is appended to after it was sealed"));
                 }
@@ -347,6 +421,93 @@ impl Replay {
                 None
             }
         }
+    }
+
+    /// Records the payment a `pad.create` entry redeems.
+    fn redeem(&mut self, pad_id: &str, p: &Value, time: i64) -> Option<String> {
+        let text = |k: &str| str_at(p, k).unwrap_or_default().to_owned();
+        let num = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or_default();
+        let hash = text("tx_hash");
+        if hash.is_empty() {
+            return Some(format!("pad {pad_id} records a payment with no transaction"));
+        }
+        if self.payments.contains_key(&hash) {
+            return Some(format!("payment {hash} is redeemed twice (again by pad {pad_id})"));
+        }
+        let row = PaymentRow {
+            tx_hash: hash.clone(),
+            pad_id: pad_id.to_owned(),
+            payer: text("payer"),
+            amount_units: text("amount_units"),
+            token: text("token"),
+            recipient: text("recipient"),
+            chain_id: num("chain_id"),
+            block_number: num("block_number"),
+            redeemed_at: time,
+        };
+        self.payments.insert(hash, row);
+        None
+    }
+
+    /// Applies a `repo.gc` entry: the pads it pruned must exist, be sealed or expired, and
+    /// not have been pruned before; what it says their blocks were must be what they were.
+    fn apply_gc(&mut self, e: &Entry) -> Option<String> {
+        let b = &e.body;
+        let malformed = || Some(format!("entry {} (repo.gc) has a malformed body", e.seq));
+        let (Some(pads), Some(blobs)) =
+            (b.get("pads").and_then(Value::as_array), b.get("blobs").and_then(Value::as_array))
+        else {
+            return malformed();
+        };
+        let strays = b.get("stray_files").and_then(Value::as_array);
+        let mut problem = None;
+        if self.only_pad.is_none() {
+            self.gc.runs += 1;
+            self.gc.last_at = Some(e.time);
+            for blob in blobs.iter().chain(strays.into_iter().flatten()) {
+                self.gc.blobs += 1;
+                let size = blob.get("size").or_else(|| blob.get("bytes"));
+                self.gc.blob_bytes += size.and_then(Value::as_u64).unwrap_or(0);
+            }
+        }
+        for p in pads {
+            let (Some(id), Some(blocks), Some(bytes)) = (
+                str_at(p, "pad_id"),
+                p.get("blocks").and_then(Value::as_u64),
+                p.get("bytes").and_then(Value::as_u64),
+            ) else {
+                return malformed();
+            };
+            if self.only_pad.as_deref().is_some_and(|only| only != id) {
+                continue;
+            }
+            if self.only_pad.is_none() {
+                self.gc.pads += 1;
+                self.gc.payload_bytes += bytes;
+            }
+            let Some(rec) = self.pads.get_mut(id) else {
+                problem.get_or_insert(format!("pad {id} is pruned before it is created"));
+                continue;
+            };
+            let detail = if rec.pruned_at.is_some() {
+                Some(format!("pad {id} is pruned twice"))
+            } else if rec.sealed_at.is_none() && rec.expires_at.is_none_or(|x| x > e.time) {
+                Some(format!("pad {id} was pruned while it was open"))
+            } else if rec.blocks != blocks || rec.bytes != bytes {
+                Some(format!(
+                    "pad {id} was pruned as {blocks} blocks of {bytes} bytes, but it had {} \
+                     blocks of {} bytes",
+                    rec.blocks, rec.bytes
+                ))
+            } else {
+                None
+            };
+            rec.pruned_at = Some(e.time);
+            if let Some(d) = detail {
+                problem.get_or_insert(d);
+            }
+        }
+        problem
     }
 
     /// Records the ticket a `pad.create`, `pad.deposit` or `pad.ticket` entry mints.
@@ -436,12 +597,18 @@ struct ChainWalk {
     computed: Digest,
     /// The running digest of the blocks' unhashed fields (see [`meta_link`]).
     meta: Digest,
+    /// The running digest of the blocks' hashes and lengths (see [`hashes_link`]).
+    hashes: Digest,
+    /// Blocks whose payloads were pruned.
+    pruned: u64,
 }
 
-/// Walks one pad's stored chain, recording every problem.
+/// Walks one pad's stored chain, recording every problem. `pruned_by_gc` says whether the
+/// journal records the pad as pruned: only then may its blocks lack their payloads.
 fn check_pad_chain(
     tx: &dyn Tx,
     pad: &PadRow,
+    pruned_by_gc: bool,
     f: &mut Findings,
     progress: &dyn Progress,
 ) -> OpResult<ChainWalk> {
@@ -449,20 +616,48 @@ fn check_pad_chain(
     let mut checker = ChainChecker::new();
     let mut verified = 0u64;
     let mut meta = Digest::ZERO;
+    let mut hashes = Digest::ZERO;
+    let mut unjournaled = Vec::new();
     tx.for_each_block(&pad.id, &mut |b| {
-        checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+        let bytes = match b.pruned_bytes {
+            Some(n) => {
+                if !pruned_by_gc {
+                    unjournaled.push(b.seq);
+                }
+                checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n);
+                n
+            }
+            None => {
+                checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+                b.payload.len() as u64
+            }
+        };
         if checker.is_clean() {
             verified += 1;
         }
         meta = meta_link(&meta, b.seq, &b.content_type, b.created_at);
+        hashes = hashes_link(&hashes, b.seq, &b.curr_hash, bytes);
         progress.advance(1);
         Flow::Continue(())
     })?;
     let computed = checker.computed_head();
+    let pruned = checker.pruned();
+    for seq in unjournaled {
+        f.add(
+            "pad",
+            &subject,
+            Some(seq),
+            format!(
+                "pad {} block {seq}'s payload is marked pruned, but the journal records no gc \
+                 of this pad",
+                pad.id
+            ),
+        );
+    }
     for p in checker.finish(&pad.head_hash, pad.block_count, pad.current_bytes) {
         f.add("pad", &subject, p.seq(), format!("pad {}: {p}", pad.id));
     }
-    Ok(ChainWalk { verified, computed, meta })
+    Ok(ChainWalk { verified, computed, meta, hashes, pruned })
 }
 
 /// Calls `f` with every journal entry about one pad, oldest first, each checked against its
@@ -473,15 +668,20 @@ fn for_each_pad_entry(
     f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
 ) -> OpResult<()> {
     let subject = super::pad::subject(pad_id);
+    let base = JournalQuery { subject: Some(subject.clone()), ..JournalQuery::default() };
+    for_each_entry(tx, &base, f)
+}
+
+/// Calls `f` with every journal entry matching `base` (its subject and kind), oldest first,
+/// each checked against its own hash and its columns.
+fn for_each_entry(
+    tx: &dyn Tx,
+    base: &JournalQuery,
+    f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
+) -> OpResult<()> {
     let mut after = None;
     loop {
-        let q = JournalQuery {
-            subject: Some(subject.clone()),
-            after,
-            ascending: true,
-            limit: 1000,
-            ..JournalQuery::default()
-        };
+        let q = JournalQuery { after, ascending: true, limit: 1000, ..base.clone() };
         let rows = tx.journal(&q)?;
         let Some(last) = rows.last() else { break };
         after = Some(last.seq);
@@ -495,7 +695,12 @@ fn for_each_pad_entry(
                 continue;
             }
             match Entry::decode(&row.entry) {
-                Ok(e) if e.subject == subject => f(row, Ok(e)),
+                Ok(e)
+                    if base.subject.as_ref().is_none_or(|s| *s == e.subject)
+                        && base.kind.as_ref().is_none_or(|k| *k == e.kind) =>
+                {
+                    f(row, Ok(e));
+                }
                 _ => f(row, Err(format!("entry {}'s bytes do not match its columns", row.seq))),
             }
         }
@@ -511,12 +716,13 @@ fn locate_meta_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, Stri
         let mut note = |blk: &Value| {
             if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
                 let ct = str_at(blk, "content_type").unwrap_or("").to_owned();
-                want.insert(seq, (ct, e.time));
+                let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(e.time);
+                want.insert(seq, (ct, time));
             }
         };
         match e.kind.as_str() {
             "pad.append" => note(&e.body),
-            "pad.deposit" => {
+            "pad.deposit" | "pad.import" => {
                 e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
             }
             _ => {}
@@ -529,6 +735,44 @@ fn locate_meta_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, Stri
             format!("content type `{}` but the journal says `{ct}`", b.content_type)
         } else if *time != b.created_at {
             format!("created_at {} but the journal says {time}", b.created_at)
+        } else {
+            return Flow::Continue(());
+        };
+        found = Some((b.seq, format!("pad {} block {} has the {detail}", pad.id, b.seq)));
+        Flow::Break(())
+    })?;
+    Ok(found)
+}
+
+/// Names the first block whose hash or length differs from what the journal recorded.
+fn locate_hash_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, String)>> {
+    let mut want: HashMap<u64, (Option<Digest>, Option<u64>)> = HashMap::new();
+    for_each_pad_entry(tx, &pad.id, &mut |_, e| {
+        let Ok(e) = e else { return };
+        let mut note = |blk: &Value| {
+            if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
+                want.insert(
+                    seq,
+                    (digest_at(blk, "curr_hash"), blk.get("bytes").and_then(Value::as_u64)),
+                );
+            }
+        };
+        match e.kind.as_str() {
+            "pad.append" => note(&e.body),
+            "pad.deposit" => {
+                e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
+            }
+            _ => {}
+        }
+    })?;
+    let mut found = None;
+    tx.for_each_block(&pad.id, &mut |b| {
+        let Some((curr, bytes)) = want.get(&b.seq) else { return Flow::Continue(()) };
+        let len = b.pruned_bytes.unwrap_or(b.payload.len() as u64);
+        let detail = if *curr != Some(b.curr_hash) {
+            format!("hash {} but the journal says {}", b.curr_hash, opt(*curr))
+        } else if *bytes != Some(len) {
+            format!("length {len} but the journal says {}", opt(*bytes))
         } else {
             return Flow::Continue(());
         };
@@ -575,6 +819,9 @@ fn compare_with_journal(
     if pad.sealed_at != rec.sealed_at {
         differ("sealed_at", opt(pad.sealed_at), opt(rec.sealed_at));
     }
+    if pad.pruned_at != rec.pruned_at {
+        differ("pruned_at", opt(pad.pruned_at), opt(rec.pruned_at));
+    }
     if pad.scope != rec.scope {
         differ("scope", format!("`{}`", pad.scope), format!("`{}`", rec.scope));
     }
@@ -593,6 +840,19 @@ fn compare_with_journal(
     }
     if let Some(h) = rec.write_key_hash.filter(|h| *h != pad.write_key_hash) {
         differ("write_key_hash", pad.write_key_hash.to_string(), h.to_string());
+    }
+    // A pruned block's hash cannot be recomputed: it must be the one the journal recorded.
+    if (walk.pruned > 0 || rec.pruned_at.is_some()) && walk.hashes != rec.hashes {
+        match locate_hash_mismatch(tx, pad)? {
+            Some((seq, detail)) => f.add("pad", &subject, Some(seq), detail),
+            None if pad.block_count == rec.blocks => f.add(
+                "pad",
+                &subject,
+                None,
+                format!("pad {}'s block hashes or lengths differ from the journal", pad.id),
+            ),
+            None => {}
+        }
     }
     if walk.meta != rec.meta {
         match locate_meta_mismatch(tx, pad)? {
@@ -681,6 +941,51 @@ fn check_tickets(
     Ok(s)
 }
 
+/// Checks the redeemed payments against the journal: every stored one was redeemed by a
+/// `pad.create` entry, exactly as recorded, and none is missing (a missing row would let a
+/// spent transaction pay again).
+fn check_payments(tx: &dyn Tx, replay: &Replay, f: &mut Findings) -> OpResult<()> {
+    let mut seen = HashSet::new();
+    tx.for_each_payment(&mut |row| {
+        let subject = format!("payment:{}", row.tx_hash);
+        match replay.payments.get(&row.tx_hash) {
+            None => f.add(
+                "payment",
+                &subject,
+                None,
+                format!("payment {} is in the store but no pad.create redeemed it", row.tx_hash),
+            ),
+            Some(rec) if *rec != row => f.add(
+                "payment",
+                &subject,
+                None,
+                format!(
+                    "payment {} differs from its journal entry (pad {} in the store, {} in the journal)",
+                    row.tx_hash, row.pad_id, rec.pad_id
+                ),
+            ),
+            Some(_) => {}
+        }
+        seen.insert(row.tx_hash);
+        Flow::Continue(())
+    })?;
+    let mut missing: Vec<&PaymentRow> =
+        replay.payments.values().filter(|r| !seen.contains(&r.tx_hash)).collect();
+    missing.sort_by(|a, b| a.tx_hash.cmp(&b.tx_hash));
+    for r in missing {
+        f.add(
+            "payment",
+            &format!("payment:{}", r.tx_hash),
+            None,
+            format!(
+                "payment {} redeemed by pad {} is in the journal but missing from the store",
+                r.tx_hash, r.pad_id
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Verifies the whole repository.
 pub fn repository(
     ctx: &mut Ctx<'_>,
@@ -727,21 +1032,32 @@ pub fn repository(
     let journal_ok = !f.first.contains_key("journal");
 
     // 2. Every pad's chain, and against the journal.
-    let mut pads = PadsSummary { ok: true, checked: 0, blocks: 0, bytes: 0, broken: 0 };
+    let mut pads = PadsSummary { ok: true, ..PadsSummary::default() };
     let mut seen = HashSet::new();
     let mut pad_err = None;
     tx.for_each_pad(&mut |pad| {
         let before = f.count;
-        let checked = check_pad_chain(tx.as_ref(), &pad, &mut f, progress).and_then(|walk| {
-            compare_with_journal(tx.as_ref(), &pad, replay.pads.get(&pad.id), &walk, &mut f)
-        });
-        if let Err(e) = checked {
-            pad_err = Some(e);
-            return Flow::Break(());
-        }
+        let rec = replay.pads.get(&pad.id);
+        let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
+        let checked =
+            check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, progress).and_then(|walk| {
+                compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
+                Ok(walk)
+            });
+        let walk = match checked {
+            Ok(walk) => walk,
+            Err(e) => {
+                pad_err = Some(e);
+                return Flow::Break(());
+            }
+        };
         pads.checked += 1;
         pads.blocks += pad.block_count;
         pads.bytes += pad.current_bytes;
+        if pad.pruned_at.is_some() || walk.pruned > 0 {
+            pads.pruned += 1;
+            pads.pruned_blocks += walk.pruned;
+        }
         if f.count > before {
             pads.broken += 1;
         }
@@ -766,6 +1082,7 @@ pub fn repository(
 
     // 3. Tickets: every stored ticket was minted through the journal, with the same state.
     let tickets = check_tickets(tx.as_ref(), &replay, None, &mut f)?;
+    check_payments(tx.as_ref(), &replay, &mut f)?;
 
     // 4. Agents, blobs, artifact versions, heads and receipts, against the journal.
     let (agents, blobs, artifacts) = check_artifacts(tx.as_ref(), &mut replay.artifacts, &mut f)?;
@@ -808,6 +1125,7 @@ pub fn repository(
         blobs,
         artifacts,
         leases,
+        gc: replay.gc,
         expected_head,
         first_broken: f.first,
         problem_count: f.count,
@@ -828,19 +1146,24 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
     let tx = ctx.store.read()?;
     let pad = tx.pad(pad_id)?.ok_or_else(|| OpError::not_found("pad not found"))?;
     let mut f = Findings::default();
-    let walk = check_pad_chain(tx.as_ref(), &pad, &mut f, &super::NoProgress)?;
 
-    // Replay this pad's journal entries (each checked against its own hash).
-    let mut replay = Replay::default();
-    for_each_pad_entry(tx.as_ref(), &pad.id, &mut |row, e| match e {
+    // Replay this pad's journal entries, then the gc runs that pruned it (each checked against
+    // its own hash).
+    let mut replay = Replay { only_pad: Some(pad.id.clone()), ..Replay::default() };
+    let mut apply = |row: &JournalRow, e: Result<Entry, String>| match e {
         Ok(e) => {
             if let Some(p) = replay.apply(&e) {
                 f.add("journal", "journal", Some(row.seq), p);
             }
         }
         Err(p) => f.add("journal", "journal", Some(row.seq), p),
-    })?;
+    };
+    for_each_pad_entry(tx.as_ref(), &pad.id, &mut apply)?;
+    let gc_runs = JournalQuery { kind: Some("repo.gc".into()), ..JournalQuery::default() };
+    for_each_entry(tx.as_ref(), &gc_runs, &mut apply)?;
     let rec = replay.pads.get(&pad.id);
+    let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
+    let walk = check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, &super::NoProgress)?;
     compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
     check_tickets(tx.as_ref(), &replay, Some(&pad.id), &mut f)?;
     let subject = super::pad::subject(&pad.id);
@@ -864,6 +1187,8 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
         state: PadState::at(pad.state, pad.expires_at, now),
         block_count: pad.block_count,
         blocks_verified: walk.verified,
+        blocks_pruned: walk.pruned,
+        pruned_at: pad.pruned_at,
         head_hash: pad.head_hash,
         computed_head: walk.computed,
         journal_head: rec.map(|r| r.head),
@@ -876,7 +1201,7 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
 // Agents, blobs and artifacts (journal kinds `token.*` and `artifact.*`).
 
 /// The agent part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct AgentsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -884,7 +1209,7 @@ pub struct AgentsSummary {
 }
 
 /// The blob part of a report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct BlobsSummary {
     pub ok: bool,
     pub checked: u64,
@@ -895,7 +1220,7 @@ pub struct BlobsSummary {
 }
 
 /// The artifact part of a report (versions, heads and receipts).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ArtifactsSummary {
     pub ok: bool,
     pub keys: u64,

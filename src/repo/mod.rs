@@ -166,7 +166,8 @@ impl Repo {
     }
 }
 
-fn read_config(dot: &Path) -> Result<Config, RepoError> {
+/// Reads and checks `dot/config.json`.
+pub fn read_config(dot: &Path) -> Result<Config, RepoError> {
     let path = dot.join(CONFIG_FILE);
     refuse_symlink(&path)?;
     let bytes = fs::read(&path).map_err(|e| RepoError::Invalid {
@@ -263,6 +264,48 @@ pub fn write_new_file(path: &Path, bytes: &[u8]) -> Result<(), RepoError> {
 /// Syncs a directory so that renames and creations in it are durable.
 pub fn sync_dir(dir: &Path) -> Result<(), RepoError> {
     fs::File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+}
+
+/// Copies a repository directory (a backup's `.locker/`) to `dst`, which must not exist:
+/// directories 0700, files 0600, each file synced. Symbolic links and special files are
+/// refused. SQLite's shared-memory index (`*-shm`) is skipped: it is rebuilt on open. Returns
+/// the bytes copied.
+pub fn copy_tree(src: &Path, dst: &Path) -> Result<u64, RepoError> {
+    fs::DirBuilder::new().mode(0o700).create(dst).map_err(io(dst))?;
+    let mut entries: Vec<fs::DirEntry> =
+        fs::read_dir(src).map_err(io(src))?.collect::<Result<_, _>>().map_err(io(src))?;
+    entries.sort_by_key(fs::DirEntry::file_name);
+    let mut bytes = 0;
+    for e in entries {
+        let from = e.path();
+        let to = dst.join(e.file_name());
+        let meta = fs::symlink_metadata(&from).map_err(io(&from))?;
+        if meta.file_type().is_symlink() {
+            return Err(RepoError::Symlink(from));
+        } else if meta.is_dir() {
+            bytes += copy_tree(&from, &to)?;
+        } else if meta.is_file() {
+            if e.file_name().to_string_lossy().ends_with("-shm") {
+                continue;
+            }
+            let mut r = fs::File::open(&from).map_err(io(&from))?;
+            let mut w = fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&to)
+                .map_err(io(&to))?;
+            bytes += std::io::copy(&mut r, &mut w).map_err(io(&to))?;
+            w.sync_all().map_err(io(&to))?;
+        } else {
+            return Err(RepoError::Invalid {
+                path: from,
+                reason: "it holds something that is neither a file nor a directory".into(),
+            });
+        }
+    }
+    sync_dir(dst)?;
+    Ok(bytes)
 }
 
 /// The mode bits of a path (for tests and `doctor`).

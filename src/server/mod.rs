@@ -62,6 +62,8 @@ pub struct Options {
     pub max_connection_age: Duration,
     /// Whether lease routes demand a bearer token.
     pub require_token: bool,
+    /// Pay-per-pad: `POST /v1/pads` demands a payment proof (`--payment-mode txid`).
+    pub payment: Option<ops::payment::PaymentConfig>,
 }
 
 impl Default for Options {
@@ -76,6 +78,7 @@ impl Default for Options {
             shutdown_grace: Duration::from_secs(10),
             max_connection_age: Duration::from_secs(600),
             require_token: false,
+            payment: None,
         }
     }
 }

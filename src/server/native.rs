@@ -11,6 +11,7 @@ use super::pads::anonymous;
 use super::AppState;
 use crate::domain::limits::MAX_JSON_BODY_BYTES;
 use crate::domain::pad::PadState;
+use crate::ops::bundle;
 use crate::ops::pad as op;
 use crate::ops::wire::{self, DepositRequest, RevokeRequest, MAX_DEPOSIT_BODY_BYTES};
 use crate::ops::{journal, verify, NoProgress, OpError};
@@ -116,9 +117,19 @@ pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) 
         Ok(r) => r,
         Err(e) => return bad(e),
     };
-    let result =
-        s.write(anonymous(), move |ctx| op::deposit(ctx, &envelope, &artifacts, ttl)).await;
-    http::respond(201, result)
+    let payment = match super::pads::gate(&s, &headers).await {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let result = s
+        .write(anonymous(), move |ctx| {
+            op::deposit_paid(ctx, &envelope, &artifacts, ttl, payment.as_ref())
+        })
+        .await;
+    match result {
+        Ok(d) => http::json(201, &d),
+        Err(e) => super::pads::payment_error(&e),
+    }
 }
 
 /// `POST /v1/pads/{id}/tickets/revoke` with the write key: `{"ticket": TICKET_OR_ID}`.
@@ -146,4 +157,28 @@ pub async fn revoke_ticket(
 /// `GET /openapi.json`: the OpenAPI document of every route.
 pub async fn openapi() -> Response {
     http::raw_json(200, super::OPENAPI_JSON.as_bytes().to_vec())
+}
+
+/// `GET /v1/pads/{id}/export?ticket=`: the whole pad as a `locker.bundle.v1` file, the same
+/// bytes `locker pad export` writes, read with a ticket (header or query, as for `/blocks`;
+/// an anonymous caller always needs one).
+pub async fn export(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let q = Query::parse(raw.as_deref());
+    let ticket = http::read_ticket(&headers, q.get("ticket"));
+    match s.run(anonymous(), move |ctx| bundle::export(ctx, &id, ticket.as_ref())).await {
+        Ok(b) => {
+            let mut r = Response::new(Body::from(crate::domain::bundle::encode(&b)));
+            r.headers_mut().insert(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/x-ndjson"),
+            );
+            r
+        }
+        Err(e) => bad(e),
+    }
 }

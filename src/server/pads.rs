@@ -13,15 +13,13 @@ use super::http::{self, read_body, Query};
 use super::AppState;
 use crate::domain::limits::{MAX_BLOCK_BYTES, MAX_JSON_BODY_BYTES};
 use crate::ops::pad::{self as op, PadCounts};
-use crate::ops::{wire, Actor, OpError};
+use crate::ops::{payment, wire, Actor, OpError};
 
 /// Who acts on the pad routes: whoever holds the pad's capabilities, with no identity (the
 /// journal names them `anonymous`). Pad operations check only the pad's key and tickets; no
 /// route that acts as `anonymous` calls an operation reserved to the operator.
 pub fn anonymous() -> Actor {
-    let mut a = Actor::operator();
-    a.name = "anonymous".into();
-    a
+    Actor::anonymous()
 }
 
 fn too_large_json(_: u64) -> OpError {
@@ -42,7 +40,62 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Ok(l) => l,
         Err(e) => return http::error_response(&e),
     };
-    http::respond(201, s.write(anonymous(), move |ctx| op::create(ctx, limits)).await)
+    let payment = match gate(&s, &headers).await {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let result =
+        s.write(anonymous(), move |ctx| op::create_paid(ctx, limits, payment.as_ref())).await;
+    match result {
+        Ok(created) => http::json(201, &created),
+        Err(e) => payment_error(&e),
+    }
+}
+
+/// Pay-per-pad's gate on the routes that create a pad, checked after the request body so
+/// a bad body never spends a payment: `Ok(None)` when payments are off, the verified
+/// payment to redeem with the pad, or the response refusing the request (402 challenge, 400,
+/// 409, 402, 502).
+pub async fn gate(
+    s: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<payment::Verified>, Response> {
+    let Some(cfg) = s.options().payment.clone() else { return Ok(None) };
+    let proof = http::header_text(headers, header::HeaderName::from_static("x-payment-proof"))
+        .filter(|p| !p.trim().is_empty());
+    let Some(proof) = proof else { return Err(challenge(&cfg)) };
+    let hash = payment::parse_proof(&proof).map_err(|e| payment_error(&e))?;
+    let h = hash.clone();
+    s.run(anonymous(), move |ctx| payment::check_unspent(ctx, &h))
+        .await
+        .map_err(|e| payment_error(&e))?;
+    let verified = tokio::task::spawn_blocking(move || {
+        payment::verify(&cfg, &hash, &mut |m| crate::output::log_line(&format!("locker: {m}")))
+    })
+    .await
+    .unwrap_or_else(|_| Err(payment::rpc_unreachable()));
+    verified.map(Some).map_err(|e| payment_error(&e))
+}
+
+/// The 402 challenge: the peer's body and `WWW-Authenticate: Locker-Txid …` header.
+fn challenge(cfg: &payment::PaymentConfig) -> Response {
+    let (body, www) = cfg.challenge();
+    let mut r = http::json(402, &body);
+    if let Ok(v) = header::HeaderValue::from_str(&www) {
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+    }
+    http::tag_error(&mut r, "payment_required");
+    r
+}
+
+/// A refused payment gets the peer's `{"detail": …}` body; any other error its usual one.
+pub fn payment_error(e: &OpError) -> Response {
+    if !payment::REFUSAL_CODES.contains(&e.code.as_ref()) {
+        return http::error_response(e);
+    }
+    let mut r = http::json(e.kind.http_status(), &json!({ "detail": e.detail }));
+    http::tag_error(&mut r, &e.code);
+    r
 }
 
 /// `POST /v1/pads/{id}/append`: the raw body is the block; its `Content-Type` is stored.
@@ -162,6 +215,19 @@ struct Health {
 
 /// `GET /health` (and `HEAD`): liveness plus pad counts, in the peer's shape.
 pub async fn health(State(s): State<AppState>) -> Response {
+    // In txid mode `rpc.reachable` is a 2-second `eth_chainId` probe (the right chain too).
+    let rpc = match s.options().payment.clone() {
+        None => json!({"network": "base", "reachable": true}),
+        Some(cfg) => {
+            let network = cfg.network();
+            let up = tokio::task::spawn_blocking(move || {
+                payment::probe(&cfg, std::time::Duration::from_secs(2)).is_ok()
+            })
+            .await
+            .unwrap_or(false);
+            json!({"network": network, "reachable": up})
+        }
+    };
     match s.run(anonymous(), op::counts).await {
         Ok(pads) => http::json(
             200,
@@ -169,7 +235,7 @@ pub async fn health(State(s): State<AppState>) -> Response {
                 status: "ok",
                 version: env!("CARGO_PKG_VERSION"),
                 database: json!({"writable": true, "wal_mode": true}),
-                rpc: json!({"network": "base", "reachable": true}),
+                rpc,
                 pads,
             },
         ),

@@ -63,6 +63,7 @@ pub fn route_table() -> Vec<Route> {
         r("post", "/v1/deposit", post(native::deposit)),
         r("post", "/v1/pads/{pad_id}/tickets/revoke", post(native::revoke_ticket)),
         r("get", "/v1/pads/{pad_id}/verify", get(native::verify_pad)),
+        r("get", "/v1/pads/{pad_id}/export", get(native::export)),
         r("get", "/v1/verify", get(native::verify_repository)),
         r("get", "/v1/journal", get(native::journal)),
         r("get", "/openapi.json", get(native::openapi)),

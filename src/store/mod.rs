@@ -55,6 +55,8 @@ pub struct PadRow {
     pub write_key_hash: Digest,
     pub head_hash: Digest,
     pub sealed_at: Option<i64>,
+    /// When `locker gc` removed the payloads of its blocks (see [`BlockRow::pruned_bytes`]).
+    pub pruned_at: Option<i64>,
 }
 
 /// One block of a pad.
@@ -65,8 +67,12 @@ pub struct BlockRow {
     pub prev_hash: Digest,
     pub curr_hash: Digest,
     pub content_type: String,
+    /// The exact payload bytes; empty once pruned.
     pub payload: Vec<u8>,
     pub created_at: i64,
+    /// `Some(length)` once `locker gc` has removed the payload: the hashes stay, so the chain
+    /// still links, but the payload can no longer be re-hashed or read.
+    pub pruned_bytes: Option<u64>,
 }
 
 /// A read ticket, known only by its digest.
@@ -250,6 +256,22 @@ pub struct ReceiptRow {
     pub fence: Option<crate::domain::work::Fence>,
 }
 
+/// A redeemed payment: the transaction that paid for a pad (pay-per-pad).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentRow {
+    /// The transaction hash, lower case; spent forever.
+    pub tx_hash: String,
+    pub pad_id: String,
+    pub payer: String,
+    /// Token units, as a decimal string (they may exceed i64).
+    pub amount_units: String,
+    pub token: String,
+    pub recipient: String,
+    pub chain_id: u64,
+    pub block_number: u64,
+    pub redeemed_at: i64,
+}
+
 /// A page of a scope's artifacts, by key.
 #[derive(Debug, Clone, Default)]
 pub struct ArtifactQuery {
@@ -265,6 +287,58 @@ pub struct Counts {
     pub journal: u64,
     pub pads: u64,
     pub blocks: u64,
+}
+
+/// A file in the store's blob area that no blob row names: what a process killed between
+/// writing a blob file and committing its row leaves behind (or a temporary file it was
+/// writing). Only a write transaction may list them: no other writer can be between those two
+/// steps while it holds the write lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrayFile {
+    /// Relative to `.locker/`: `objects/ab/cdef…` or `objects/.tmp-…`.
+    pub location: String,
+    pub bytes: u64,
+}
+
+/// What [`Store::backup`] copied.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BackupStats {
+    /// Bytes of the copied database.
+    pub database_bytes: u64,
+    /// Blob files copied, and their bytes.
+    pub blob_files: u64,
+    pub blob_bytes: u64,
+    /// Blob rows of the snapshot whose files a concurrent `locker gc` removed before they could
+    /// be copied (unreferenced blobs, so they were dropped from the copy too).
+    pub blobs_dropped: u64,
+}
+
+/// What a WAL checkpoint did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckpointStats {
+    /// A reader kept the checkpoint from finishing (it completes on a later one).
+    pub busy: bool,
+    /// WAL bytes before and after.
+    pub wal_bytes_before: u64,
+    pub wal_bytes_after: u64,
+}
+
+/// Facts about a store read without opening it for use (no migration, no writes), for
+/// `locker doctor`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreInfo {
+    pub kind: &'static str,
+    /// The schema version the stored data has, and the one this binary writes.
+    pub schema_version: i64,
+    pub supported_schema: i64,
+    /// The store's files (relative to `.locker/`) and their sizes.
+    pub files: Vec<(String, u64)>,
+    /// Bytes of the write-ahead log not yet folded into the database (0 if none).
+    pub wal_bytes: u64,
+    /// Unused pages inside the database file, in bytes.
+    pub free_bytes: u64,
+    /// The time of the newest journal entry, if any.
+    pub newest_journal_time: Option<i64>,
 }
 
 /// A callback's answer while streaming rows.
@@ -288,6 +362,12 @@ pub trait Store: Send {
     fn defer_maintenance(&mut self) -> Result<()>;
     /// Runs deferred housekeeping without blocking writers; a no-op when there is none.
     fn maintain(&mut self) -> Result<()>;
+    /// Writes a consistent copy of the store (one snapshot, blobs included) into `dest_dot`,
+    /// a new, empty `.locker/` directory being assembled; the caller adds `config.json`.
+    /// Other processes keep reading and writing meanwhile.
+    fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats>;
+    /// Folds the write-ahead log into the database and truncates it, as far as readers allow.
+    fn checkpoint(&mut self) -> Result<CheckpointStats>;
 }
 
 /// One write transaction shared by several operations. The store it lends
@@ -417,7 +497,35 @@ pub trait Tx {
     fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()>;
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()>;
 
+    // Redeemed payments (pay-per-pad).
+    fn payment(&self, tx_hash: &str) -> Result<Option<PaymentRow>>;
+    /// Every redeemed payment, by hash, one at a time.
+    fn for_each_payment(&self, f: &mut dyn FnMut(PaymentRow) -> Flow) -> Result<()>;
+    /// Records a payment; a spent hash is [`StoreError::Duplicate`].
+    fn insert_payment(&mut self, p: &PaymentRow) -> Result<()>;
+    // Retention (`locker gc`).
+    /// Removes the payloads of a pad's blocks, keeping their hashes and lengths, and records
+    /// `now` as the pad's `pruned_at`. Returns the blocks pruned.
+    fn prune_pad(&mut self, pad_id: &str, now: i64) -> Result<u64>;
+    /// Blobs that no artifact version names, by digest.
+    fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>>;
+    /// Deletes a blob's row; a file holding its bytes is removed once the transaction commits.
+    fn delete_blob(&mut self, digest: &Digest) -> Result<()>;
+    /// Files in the blob area that no blob row names (see [`StrayFile`]); only meaningful in a
+    /// write transaction.
+    fn stray_files(&self) -> Result<Vec<StrayFile>>;
+    /// Removes stray files once the transaction commits.
+    fn remove_stray_files(&mut self, files: &[StrayFile]) -> Result<()>;
+
     fn commit(self: Box<Self>) -> Result<()>;
+}
+
+/// Reads facts about the store a repository's config names without opening it for use.
+pub fn inspect(url: &str, dot_locker: &Path) -> Result<StoreInfo> {
+    match url.strip_prefix("sqlite:") {
+        Some(rel) => sqlite::inspect(&dot_locker.join(rel)),
+        None => Err(StoreError::Corrupt(format!("unknown store `{url}` in config.json"))),
+    }
 }
 
 /// Opens the store a repository's config names, relative to its `.locker/` directory.

@@ -15,13 +15,13 @@ use crate::common::server::Server;
 use crate::common::{TestEnv, ENVELOPE};
 
 /// The installed interop dependencies, or `None` when the tests are skipped on purpose.
-struct Deps {
-    python: PathBuf,
-    lockermcp: PathBuf,
-    sdist: PathBuf,
+pub(crate) struct Deps {
+    pub(crate) python: PathBuf,
+    pub(crate) lockermcp: PathBuf,
+    pub(crate) sdist: PathBuf,
 }
 
-fn deps() -> Option<Deps> {
+pub(crate) fn deps() -> Option<Deps> {
     if std::env::var("LOCKER_SKIP_INTEROP").is_ok_and(|v| v == "1") {
         return None;
     }
@@ -53,7 +53,7 @@ fn deps() -> Option<Deps> {
 }
 
 /// Runs the deps' Python with ARGS; returns (exit code, stdout, stderr).
-fn python(d: &Deps, cwd: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn python(d: &Deps, cwd: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(&d.python)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())

@@ -1,24 +1,34 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
 mod artifact;
+mod backup;
 mod blob;
+mod bundle;
+mod bundle_remote;
 mod common;
 mod concurrency;
 mod crash;
 mod deposit;
 mod docs;
+mod doctor;
 mod fuzz_corpus;
+mod gc;
 mod hashes;
 mod init;
 mod interop;
 mod lease;
 mod log;
 mod manifest;
+mod mcp;
 mod pad;
+mod payment;
+mod quest;
+mod review;
 mod serve;
 mod serve_artifacts;
 mod serve_group;
 mod serve_leases;
+mod skill;
 mod smoke;
 mod step;
 mod tamper;

@@ -829,3 +829,46 @@ fn test_serve_bounds_the_requests_in_flight() {
     assert_eq!(status, 200);
     assert!(took >= Duration::from_millis(600), "{took:?}");
 }
+
+#[test]
+fn test_serve_exports_a_pad_as_a_bundle_that_verifies_offline() {
+    let env = TestEnv::init();
+    let pad = env.create_pad(&[]);
+    let ack = env.append(&pad, ENVELOPE);
+    env.json(&["seal", &pad.id, "--key", &pad.key]);
+    let s = env.serve(&[]);
+    let path = format!("/v1/pads/{}/export", pad.id);
+
+    // Without a ticket an HTTP caller gets nothing, even though the local operator could.
+    let (code, body) = s.curl(&path, &[]);
+    assert_eq!(code, 401, "{body}");
+    assert_eq!(err(&serde_json::from_str(&body).unwrap()).0, "unauthorized");
+    let (code, _) = s.curl(&path, &["-H", &bearer("not-a-ticket")]);
+    assert_eq!(code, 401);
+    let (code, _) = s.curl("/v1/pads/no-such-pad/export", &["-H", &bearer(&pad.ticket)]);
+    assert_eq!(code, 404);
+
+    // With the ticket: the bundle's bytes, which verify with no repository against the head.
+    let (code, bundle) = s.curl(&path, &["-H", &bearer(&pad.ticket)]);
+    assert_eq!(code, 200, "{bundle}");
+    let file = env.path().join("pad.bundle");
+    std::fs::write(&file, &bundle).unwrap();
+    let elsewhere = TestEnv::new();
+    let head = ack["curr_hash"].as_str().unwrap();
+    let report =
+        elsewhere.json(&["verify", "--bundle", file.to_str().unwrap(), "--expect-head", head]);
+    assert_eq!(report["ok"], true, "{report}");
+    assert!(!elsewhere.path().join(".locker").exists());
+    // The same bytes as the CLI's export.
+    let local =
+        env.locker().args(["pad", "export", &pad.id, "--ticket", &pad.ticket]).output().unwrap();
+    let strip = |b: &str| -> Vec<String> {
+        // The header names its exporter and time; every other line is the pad itself.
+        b.lines().skip(1).map(str::to_owned).collect()
+    };
+    let local = String::from_utf8(local.stdout).unwrap();
+    assert_eq!(
+        strip(&bundle)[..strip(&bundle).len() - 1],
+        strip(&local)[..strip(&local).len() - 1]
+    );
+}

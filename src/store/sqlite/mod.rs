@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlobStorage,
-    BlockRow, Counts, Flow, Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow,
-    PadQuery, PadRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, TicketRow, Tx,
+    objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats, BlobRow,
+    BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead, JournalQuery,
+    JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result,
+    StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -22,6 +23,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_artifacts.sql"),
     include_str!("migrations/0003_leases.sql"),
+    include_str!("migrations/0004_payments.sql"),
+    include_str!("migrations/0005_retention.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -33,6 +36,8 @@ const BUSY_DEADLINE: Duration = Duration::from_secs(60);
 /// A repository's SQLite database.
 pub struct SqliteStore {
     conn: Connection,
+    /// The database file.
+    path: PathBuf,
     /// Where blobs too large to keep inline go: `objects/` beside the database.
     objects: PathBuf,
 }
@@ -45,10 +50,10 @@ impl SqliteStore {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         let objects = path.parent().unwrap_or_else(|| Path::new(".")).join(objects::DIR);
-        Self::configure(conn, objects)
+        Self::configure(conn, path.to_owned(), objects)
     }
 
-    fn configure(mut conn: Connection, objects: PathBuf) -> Result<Self> {
+    fn configure(mut conn: Connection, path: PathBuf, objects: PathBuf) -> Result<Self> {
         conn.busy_handler(Some(busy_backoff))?;
         let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
@@ -57,8 +62,11 @@ impl SqliteStore {
         conn.execute_batch(
             "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384;",
         )?;
+        // After a checkpoint has reset the write-ahead log, cut it back to this size, so that
+        // one burst of writes does not leave a large file behind for good.
+        conn.query_row("PRAGMA journal_size_limit=67108864", [], |_| Ok(()))?;
         migrate(&mut conn)?;
-        Ok(Self { conn, objects })
+        Ok(Self { conn, path, objects })
     }
 
     /// The schema version recorded in the database.
@@ -172,7 +180,8 @@ impl Store for SqliteStore {
             writable: false,
             objects: &self.objects,
             created: CreatedFiles::default(),
-            group_files: None,
+            remove_on_commit: Vec::new(),
+            group: None,
         }))
     }
 
@@ -184,7 +193,8 @@ impl Store for SqliteStore {
             writable: true,
             objects: &self.objects,
             created: CreatedFiles::default(),
-            group_files: None,
+            remove_on_commit: Vec::new(),
+            group: None,
         }))
     }
 
@@ -204,9 +214,164 @@ impl Store for SqliteStore {
             conn: &mut self.conn,
             objects: &self.objects,
             finished: false,
-            created: CreatedFiles::default(),
+            files: GroupFiles::default(),
         }))
     }
+
+    fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats> {
+        use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+        let io = |what: &Path| {
+            let what = what.display().to_string();
+            move |e: std::io::Error| StoreError::Io(format!("{what}: {e}"))
+        };
+        let name = self.path.file_name().unwrap_or_else(|| std::ffi::OsStr::new("locker.db"));
+        let dest_db = dest_dot.join(name);
+        // VACUUM INTO fills an existing empty file, which keeps the mode it was made with.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&dest_db)
+            .map_err(io(&dest_db))?;
+        let dest_str = dest_db
+            .to_str()
+            .ok_or_else(|| StoreError::Io(format!("{} is not valid UTF-8", dest_db.display())))?;
+        // One read transaction: a consistent snapshot, while writers go on.
+        self.conn.execute("VACUUM INTO ?1", [dest_str]).db()?;
+        let dest_objects = dest_dot.join(objects::DIR);
+        std::fs::DirBuilder::new().mode(0o700).create(&dest_objects).map_err(io(&dest_objects))?;
+        let mut stats = BackupStats::default();
+        {
+            let dest = SqliteStore::open(&dest_db)?;
+            let files: Vec<(String, i64)> = {
+                let mut stmt = dest
+                    .conn
+                    .prepare(
+                        "SELECT digest, size FROM blobs WHERE storage = 'file' ORDER BY digest",
+                    )
+                    .db()?;
+                let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).db()?;
+                rows.collect::<rusqlite::Result<Vec<_>>>().db()?
+            };
+            for (hex, size) in files {
+                let digest = Digest::parse(&hex).map_err(|_| {
+                    StoreError::Corrupt(format!("blob digest `{hex}` is malformed"))
+                })?;
+                let size = u64::try_from(size).unwrap_or(0);
+                match objects::read(&self.objects, &digest, size) {
+                    Ok(bytes) => {
+                        objects::write(&dest_objects, &digest, &bytes).map_err(|e| {
+                            StoreError::Io(format!("{}: {e}", objects::display(&digest)))
+                        })?;
+                        stats.blob_files += 1;
+                        stats.blob_bytes += bytes.len() as u64;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        // Removed by a `locker gc` that committed after the snapshot: gc only
+                        // removes blobs no version names, so the copy can drop it too. If the
+                        // source still has the row, its file is really missing, and the copy's
+                        // verification will say so.
+                        let still: bool = self
+                            .conn
+                            .query_row(
+                                "SELECT EXISTS (SELECT 1 FROM blobs WHERE digest = ?1)",
+                                [&hex],
+                                |r| r.get(0),
+                            )
+                            .db()?;
+                        if !still {
+                            stats.blobs_dropped += dest
+                                .conn
+                                .execute(
+                                    "DELETE FROM blobs WHERE digest = ?1 AND NOT EXISTS \
+                                     (SELECT 1 FROM artifact_versions WHERE blob = ?1)",
+                                    [&hex],
+                                )
+                                .db()? as u64;
+                        }
+                    }
+                    Err(e) => {
+                        return Err(StoreError::Io(format!("{}: {e}", objects::display(&digest))))
+                    }
+                }
+            }
+            // Closing the last connection folds the write-ahead log into the file.
+        }
+        std::fs::File::open(&dest_db).and_then(|f| f.sync_all()).map_err(io(&dest_db))?;
+        std::fs::File::open(dest_dot).and_then(|f| f.sync_all()).map_err(io(dest_dot))?;
+        stats.database_bytes = std::fs::metadata(&dest_db).map_err(io(&dest_db))?.len();
+        Ok(stats)
+    }
+
+    fn checkpoint(&mut self) -> Result<CheckpointStats> {
+        let wal = wal_path(&self.path);
+        let before = file_len(&wal);
+        let busy: i64 =
+            self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0)).db()?;
+        BUSY_SINCE.with(|c| c.set(None));
+        Ok(CheckpointStats {
+            busy: busy != 0,
+            wal_bytes_before: before,
+            wal_bytes_after: file_len(&wal),
+        })
+    }
+}
+
+/// The write-ahead log beside a database file.
+fn wal_path(db: &Path) -> PathBuf {
+    let mut s = db.as_os_str().to_owned();
+    s.push("-wal");
+    PathBuf::from(s)
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// Reads a database's schema version, sizes and newest journal time without migrating it or
+/// writing to it.
+pub fn inspect(path: &Path) -> Result<StoreInfo> {
+    if !path.is_file() {
+        return Err(StoreError::Io(format!("{} does not exist", path.display())));
+    }
+    let mut conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_handler(Some(busy_backoff))?;
+    let schema_version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let page_size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+    let free_pages: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+    let has_journal: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal')",
+        [],
+        |r| r.get(0),
+    )?;
+    let newest_journal_time: Option<i64> = if has_journal {
+        conn.query_row("SELECT MAX(time) FROM journal", [], |r| r.get(0))?
+    } else {
+        None
+    };
+    drop(conn);
+    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let wal = wal_path(path);
+    let mut files = vec![(name.clone(), file_len(path))];
+    for suffix in ["-wal", "-shm"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        if let Ok(m) = std::fs::symlink_metadata(PathBuf::from(p)) {
+            files.push((format!("{name}{suffix}"), m.len()));
+        }
+    }
+    Ok(StoreInfo {
+        kind: "sqlite",
+        schema_version,
+        supported_schema: SCHEMA_VERSION,
+        files,
+        wal_bytes: file_len(&wal),
+        free_bytes: u64::try_from(page_size.saturating_mul(free_pages)).unwrap_or(0),
+        newest_journal_time,
+    })
 }
 
 /// One `BEGIN IMMEDIATE` transaction shared by several operations: each operation's
@@ -216,8 +381,16 @@ struct SqliteGroup<'c> {
     objects: &'c Path,
     /// Committed (or known to be gone): nothing to roll back when dropped.
     finished: bool,
-    /// Blob files the group's committed savepoints created; removed unless the group commits.
+    /// What the group's committed savepoints did to blob files.
+    files: GroupFiles,
+}
+
+/// Blob files a group's committed savepoints created (removed unless the group commits) and
+/// deleted rows of (removed once it commits).
+#[derive(Default)]
+struct GroupFiles {
     created: CreatedFiles,
+    remove: Vec<PathBuf>,
 }
 
 impl Drop for SqliteGroup<'_> {
@@ -239,7 +412,8 @@ impl SqliteGroup<'_> {
             writable,
             objects: self.objects,
             created: CreatedFiles::default(),
-            group_files: Some(&mut self.created.0),
+            remove_on_commit: Vec::new(),
+            group: Some(&mut self.files),
         }))
     }
 }
@@ -268,6 +442,14 @@ impl Store for SqliteGroup<'_> {
     fn maintain(&mut self) -> Result<()> {
         Ok(())
     }
+
+    fn backup(&mut self, _dest_dot: &Path) -> Result<BackupStats> {
+        Err(StoreError::Io("a backup cannot be taken inside a group".into()))
+    }
+
+    fn checkpoint(&mut self) -> Result<CheckpointStats> {
+        Err(StoreError::Io("a checkpoint cannot run inside a group".into()))
+    }
 }
 
 impl Group for SqliteGroup<'_> {
@@ -286,7 +468,11 @@ impl Group for SqliteGroup<'_> {
         }
         self.conn.execute_batch("COMMIT").db()?;
         self.finished = true;
-        self.created.keep();
+        self.files.created.keep();
+        for path in self.files.remove.drain(..) {
+            // A file that cannot be removed stays behind as a stray file for the next gc.
+            let _ = std::fs::remove_file(path);
+        }
         Ok(())
     }
 }
@@ -314,9 +500,12 @@ struct SqliteTx<'c> {
     writable: bool,
     objects: &'c Path,
     created: CreatedFiles,
-    /// In a group: where a committed savepoint hands its created files, so that they are
-    /// removed if the group does not commit.
-    group_files: Option<&'c mut Vec<PathBuf>>,
+    /// Blob files whose rows this transaction deleted (or that no row names): removed once it
+    /// commits. A crash in between leaves them as stray files for the next `locker gc`.
+    remove_on_commit: Vec<PathBuf>,
+    /// In a group: where a committed savepoint hands its created and deleted files, so that
+    /// they are dealt with when the group commits (or not).
+    group: Option<&'c mut GroupFiles>,
 }
 
 /// Blob files a write transaction created; removed again unless it commits. While the
@@ -366,7 +555,7 @@ fn bad_value(idx: usize, what: &str) -> rusqlite::Error {
 }
 
 const PAD_COLS: &str = "id, scope, created_at, expires_at, max_blocks, max_bytes, block_count, \
-                        current_bytes, state, write_key_hash, head_hash, sealed_at";
+                        current_bytes, state, write_key_hash, head_hash, sealed_at, pruned_at";
 
 fn pad_row(r: &Row<'_>) -> rusqlite::Result<PadRow> {
     let state: String = r.get(8)?;
@@ -383,10 +572,12 @@ fn pad_row(r: &Row<'_>) -> rusqlite::Result<PadRow> {
         write_key_hash: digest_col(r, 9)?,
         head_hash: digest_col(r, 10)?,
         sealed_at: r.get(11)?,
+        pruned_at: r.get(12)?,
     })
 }
 
-const BLOCK_COLS: &str = "pad_id, seq, prev_hash, curr_hash, content_type, payload, created_at";
+const BLOCK_COLS: &str =
+    "pad_id, seq, prev_hash, curr_hash, content_type, payload, created_at, pruned_bytes";
 
 fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
     Ok(BlockRow {
@@ -397,6 +588,7 @@ fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
         content_type: r.get(4)?,
         payload: r.get(5)?,
         created_at: r.get(6)?,
+        pruned_bytes: r.get::<_, Option<i64>>(7)?.map(|n| u64::try_from(n).unwrap_or(u64::MAX)),
     })
 }
 
@@ -476,6 +668,23 @@ fn head_row(r: &Row<'_>) -> rusqlite::Result<ArtifactHeadRow> {
 
 const RECEIPT_COLS: &str =
     "actor, op_id, scope, key, expected_version, version, created_at, fence_work, fence_token";
+
+const PAYMENT_COLS: &str = "tx_hash, pad_id, payer, amount_units, token, recipient, chain_id, \
+     block_number, redeemed_at";
+
+fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
+    Ok(PaymentRow {
+        tx_hash: r.get(0)?,
+        pad_id: r.get(1)?,
+        payer: r.get(2)?,
+        amount_units: r.get(3)?,
+        token: r.get(4)?,
+        recipient: r.get(5)?,
+        chain_id: u64_col(r, 6)?,
+        block_number: u64_col(r, 7)?,
+        redeemed_at: r.get(8)?,
+    })
+}
 
 fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
     Ok(ReceiptRow {
@@ -781,7 +990,8 @@ impl Tx for SqliteTx<'_> {
     fn insert_pad(&mut self, p: &PadRow) -> Result<()> {
         self.check_writable()?;
         let sql = format!(
-            "INSERT INTO pads ({PAD_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+            "INSERT INTO pads ({PAD_COLS}) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
         );
         self.tx
             .prepare_cached(&sql)
@@ -798,7 +1008,8 @@ impl Tx for SqliteTx<'_> {
                 p.state.as_str(),
                 p.write_key_hash.to_hex(),
                 p.head_hash.to_hex(),
-                p.sealed_at
+                p.sealed_at,
+                p.pruned_at
             ])
             .db()?;
         Ok(())
@@ -826,7 +1037,8 @@ impl Tx for SqliteTx<'_> {
 
     fn insert_block(&mut self, b: &BlockRow) -> Result<()> {
         self.check_writable()?;
-        let sql = format!("INSERT INTO blocks ({BLOCK_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        let sql =
+            format!("INSERT INTO blocks ({BLOCK_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
         self.tx
             .prepare_cached(&sql)
             .db()?
@@ -837,7 +1049,8 @@ impl Tx for SqliteTx<'_> {
                 b.curr_hash.to_hex(),
                 b.content_type,
                 b.payload,
-                b.created_at
+                b.created_at,
+                b.pruned_bytes.map(sql_i64)
             ])
             .db()?;
         Ok(())
@@ -1224,6 +1437,40 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    fn payment(&self, tx_hash: &str) -> Result<Option<PaymentRow>> {
+        let sql = format!("SELECT {PAYMENT_COLS} FROM payment_receipts WHERE tx_hash = ?1");
+        self.tx.prepare_cached(&sql).db()?.query_row([tx_hash], payment_row).optional().db()
+    }
+
+    fn for_each_payment(&self, f: &mut dyn FnMut(PaymentRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {PAYMENT_COLS} FROM payment_receipts ORDER BY tx_hash");
+        self.stream(&sql, &[], payment_row, f)
+    }
+
+    fn insert_payment(&mut self, p: &PaymentRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!(
+            "INSERT INTO payment_receipts ({PAYMENT_COLS}) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![
+                p.tx_hash,
+                p.pad_id,
+                p.payer,
+                p.amount_units,
+                p.token,
+                p.recipient,
+                sql_i64(p.chain_id),
+                sql_i64(p.block_number),
+                p.redeemed_at
+            ])
+            .db()?;
+        Ok(())
+    }
+
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()> {
         self.check_writable()?;
         let sql = format!(
@@ -1248,15 +1495,132 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    fn prune_pad(&mut self, pad_id: &str, now: i64) -> Result<u64> {
+        self.check_writable()?;
+        let n = self
+            .tx
+            .prepare_cached(
+                "UPDATE blocks SET pruned_bytes = length(CAST(payload AS BLOB)), payload = X'' \
+                 WHERE pad_id = ?1 AND pruned_bytes IS NULL",
+            )
+            .db()?
+            .execute(params![pad_id])
+            .db()?;
+        self.tx
+            .prepare_cached("UPDATE pads SET pruned_at = ?2 WHERE id = ?1")
+            .db()?
+            .execute(params![pad_id, now])
+            .db()?;
+        Ok(n as u64)
+    }
+
+    fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>> {
+        let cols = BLOB_COLS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT {cols} FROM blobs b WHERE NOT EXISTS \
+             (SELECT 1 FROM artifact_versions v WHERE v.blob = b.digest) ORDER BY b.digest"
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let rows = stmt.query_map([], blob_row).db()?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+    }
+
+    fn delete_blob(&mut self, digest: &Digest) -> Result<()> {
+        self.check_writable()?;
+        let Some(row) = self.blob_row(digest)? else { return Ok(()) };
+        self.tx
+            .prepare_cached("DELETE FROM blobs WHERE digest = ?1")
+            .db()?
+            .execute([digest.to_hex()])
+            .db()?;
+        if row.storage == BlobStorage::File {
+            self.remove_on_commit.push(self.objects.join(objects::rel_path(digest)));
+        }
+        Ok(())
+    }
+
+    fn stray_files(&self) -> Result<Vec<StrayFile>> {
+        let io = |e: std::io::Error| StoreError::Io(format!("{}: {e}", objects::DIR));
+        let mut out = Vec::new();
+        let entries = match std::fs::read_dir(self.objects) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(io(e)),
+        };
+        let mut names: Vec<(String, std::fs::FileType, PathBuf)> = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(io)?;
+            names.push((
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.file_type().map_err(io)?,
+                entry.path(),
+            ));
+        }
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        let is_hex = |s: &str| s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        for (name, ft, path) in names {
+            if ft.is_file() && name.starts_with(".tmp-") {
+                let bytes = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+                out.push(StrayFile { location: format!("{}/{name}", objects::DIR), bytes });
+                continue;
+            }
+            if !(ft.is_dir() && name.len() == 2 && is_hex(&name)) {
+                continue;
+            }
+            let mut subs: Vec<(String, u64)> = Vec::new();
+            for sub in std::fs::read_dir(&path).map_err(io)? {
+                let sub = sub.map_err(io)?;
+                let sname = sub.file_name().to_string_lossy().into_owned();
+                let meta = std::fs::symlink_metadata(sub.path()).map_err(io)?;
+                if meta.is_file() {
+                    subs.push((sname, meta.len()));
+                }
+            }
+            subs.sort();
+            for (sname, bytes) in subs {
+                let Ok(digest) = Digest::parse(&format!("{name}{sname}")) else { continue };
+                let named = self.blob_row(&digest)?.is_some_and(|r| r.storage == BlobStorage::File);
+                if !named {
+                    out.push(StrayFile {
+                        location: format!("{}/{name}/{sname}", objects::DIR),
+                        bytes,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn remove_stray_files(&mut self, files: &[StrayFile]) -> Result<()> {
+        self.check_writable()?;
+        for f in files {
+            let rel = f
+                .location
+                .strip_prefix(objects::DIR)
+                .and_then(|r| r.strip_prefix('/'))
+                .map(Path::new)
+                .filter(|r| r.components().all(|c| matches!(c, std::path::Component::Normal(_))))
+                .ok_or_else(|| StoreError::Io(format!("`{}` is not a blob file", f.location)))?;
+            self.remove_on_commit.push(self.objects.join(rel));
+        }
+        Ok(())
+    }
+
     fn commit(self: Box<Self>) -> Result<()> {
-        let SqliteTx { tx, mut created, group_files, .. } = *self;
+        let SqliteTx { tx, mut created, mut remove_on_commit, group, .. } = *self;
         match tx {
             Handle::Top(t) => t.commit().db()?,
             Handle::Nested(s) => s.commit().db()?,
         }
-        match group_files {
-            Some(files) => files.append(&mut created.0),
-            None => created.keep(),
+        if let Some(g) = group {
+            g.created.0.append(&mut created.0);
+            g.remove.append(&mut remove_on_commit);
+            return Ok(());
+        }
+        created.keep();
+        for path in remove_on_commit {
+            // A file that cannot be removed stays behind as a stray file for the next gc.
+            let _ = std::fs::remove_file(path);
         }
         Ok(())
     }

@@ -1,0 +1,108 @@
+//! `locker doctor`.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CmdResult, Ctx};
+use crate::ops::doctor::{self as op, DoctorReport, Input, Status};
+use crate::output::Render;
+use crate::repo::Location;
+
+/// Check the repository and its surroundings, and say what to do about each finding
+///
+/// Checks, without changing anything: that the repository is found and its config readable;
+/// that `.locker/` holds no symbolic links and nothing open to the group or others (0700
+/// directories, 0600 files) and belongs to this user; leftovers of interrupted commands; the
+/// schema version against this binary's; the write-ahead log's size (overdue checkpoints);
+/// free disk space; that the clock is not behind the journal's newest entry; that
+/// `LOCKER_TOKEN`, if set, is a known, unrevoked token; and, with `--remote` or `LOCKER_URL`,
+/// that the server answers `GET /health`.
+///
+/// Each finding is `ok`, `warn`, `problem` or `skipped`, with what to do about it. Exits 0
+/// when no finding is a problem and 1 otherwise.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {}
+
+pub fn run(ctx: &mut Ctx, _a: &DoctorArgs) -> CmdResult {
+    let location = match &ctx.global.repo {
+        Some(p) => Location::Exact(p.clone()),
+        None => Location::Search(std::env::current_dir().map_err(|e| {
+            crate::ops::OpError::unavailable(format!("cannot read the current directory: {e}"))
+        })?),
+    };
+    let remote = ctx.global.remote.as_deref().map(str::trim).filter(|u| !u.is_empty());
+    let input = Input {
+        location,
+        now: ctx.now(),
+        clock_pinned: std::env::var_os("LOCKER_NOW").is_some(),
+        token: ctx.token.as_ref(),
+        remote: remote.is_some(),
+    };
+    let mut report = op::run(&input);
+    if let Some(url) = remote {
+        match ctx.remote().and_then(|c| {
+            let c = c.ok_or_else(|| crate::ops::OpError::usage("no server URL"))?;
+            c.health().map(|h| (c.base_url().to_owned(), h))
+        }) {
+            Ok((base, h)) => {
+                let status = h.get("status").and_then(|v| v.as_str()).unwrap_or("?");
+                let version = h.get("version").and_then(|v| v.as_str()).unwrap_or("?");
+                if status == "ok" {
+                    report.push(
+                        "server",
+                        Status::Ok,
+                        format!("{base} answers: status ok, locker {version}"),
+                        None,
+                    );
+                } else {
+                    report.push(
+                        "server",
+                        Status::Problem,
+                        format!("{base} answers, but its status is `{status}`"),
+                        Some("Check the server's log; `locker doctor` on its host checks its repository.".into()),
+                    );
+                }
+            }
+            Err(e) => report.push(
+                "server",
+                Status::Problem,
+                format!("{url}: {}", e.detail),
+                Some(
+                    "Start `locker serve` there (or check the URL in --remote / LOCKER_URL, \
+                     and any firewall in between)."
+                        .into(),
+                ),
+            ),
+        }
+    }
+    ctx.printer.emit(&report)?;
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for DoctorReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        for f in &self.findings {
+            let mark = match f.status {
+                Status::Ok => "ok",
+                Status::Warn => "WARN",
+                Status::Problem => "PROBLEM",
+                Status::Skipped => "skipped",
+            };
+            writeln!(w, "{mark:<8} {:<11}{}", f.check, f.detail)?;
+            if let Some(fix) = &f.fix {
+                writeln!(w, "{:<19} fix: {fix}", "")?;
+            }
+        }
+        writeln!(
+            w,
+            "{}",
+            if self.ok {
+                format!("no problems ({} warning(s))", self.warnings)
+            } else {
+                format!("{} problem(s), {} warning(s)", self.problems, self.warnings)
+            }
+        )
+    }
+}

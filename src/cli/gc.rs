@@ -1,0 +1,87 @@
+//! `locker gc`.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CmdResult, Ctx};
+use crate::ops::gc::{self as op, GcOutcome, Policy};
+use crate::output::{rfc3339, Render};
+
+/// Remove what the retention policy allows: old pads' payloads, unreferenced blobs
+///
+/// With `--pads-older-than AGE`, pads sealed (or expired) at least AGE ago lose their blocks'
+/// payloads; their hashes, lengths, heads, tickets and journal entries stay, so `locker verify`
+/// still checks their chains and reports them as pruned, and `locker pad read` answers
+/// `pruned` (exit 7). With `--blobs`, blobs that no artifact version names and stray blob
+/// files left by killed processes are removed. Lease, plan and step records are kept: the
+/// journal holds all of their text anyway.
+///
+/// Every run (except `--dry-run`) is one `repo.gc` journal entry listing what went, and
+/// checkpoints the database's write-ahead log afterwards. One run removes at most 1000 pads and
+/// 1000 blobs; `more: true` says to run it again. AGE is a number with a unit: `90s`, `45m`,
+/// `12h`, `30d`, `2w`. Only the operator can run gc.
+#[derive(Debug, Args)]
+pub struct GcArgs {
+    /// Show what would be removed, and change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Prune the payloads of pads sealed or expired at least AGE ago
+    #[arg(long, value_name = "AGE", value_parser = op::parse_age)]
+    pub pads_older_than: Option<i64>,
+    /// Remove unreferenced blobs and stray blob files
+    #[arg(long)]
+    pub blobs: bool,
+}
+
+pub fn run(ctx: &mut Ctx, a: &GcArgs) -> CmdResult {
+    let policy = Policy { pads_older_than: a.pads_older_than, blobs: a.blobs, dry_run: a.dry_run };
+    let out = op::gc(&mut ctx.ops()?, &policy)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for GcOutcome {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        let verb = if self.dry_run { "would prune" } else { "pruned" };
+        for p in &self.pads {
+            writeln!(
+                w,
+                "{verb} pad {} ({}, {} since {}): {} blocks, {} payload bytes",
+                p.pad_id,
+                p.scope,
+                p.reason,
+                rfc3339(p.since),
+                p.blocks,
+                p.bytes
+            )?;
+        }
+        let verb = if self.dry_run { "would remove" } else { "removed" };
+        for b in &self.blobs {
+            writeln!(
+                w,
+                "{verb} unreferenced blob {} ({}, {} bytes)",
+                b.sha256, b.location, b.size
+            )?;
+        }
+        for f in &self.stray_files {
+            writeln!(w, "{verb} stray file {} ({} bytes)", f.location, f.bytes)?;
+        }
+        writeln!(
+            w,
+            "{}: {} pads ({} payload bytes), {} blobs and {} stray files ({} bytes){}",
+            if self.dry_run { "dry run, nothing changed" } else { "gc" },
+            self.pads.len(),
+            self.payload_bytes,
+            self.blobs.len(),
+            self.stray_files.len(),
+            self.blob_bytes,
+            if self.more { "; more remains: run gc again" } else { "" }
+        )?;
+        if let Some(seq) = self.journal_seq {
+            writeln!(w, "journaled as entry {seq} (repo.gc)")?;
+        }
+        Ok(())
+    }
+}

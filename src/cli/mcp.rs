@@ -1,0 +1,34 @@
+//! `locker mcp`.
+
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CmdResult, Ctx};
+use crate::mcp::Backend;
+
+/// Serve locker's operations as MCP tools over stdio, for agents
+///
+/// Configure an MCP client with `{"command": "locker", "args": ["mcp"]}`. The tools work on the
+/// repository found like every other command's (`-R`, `LOCKER_DIR`, or the current directory
+/// and its parents). The pad tools keep agent-locker's names and inputs (`locker_deposit`,
+/// `locker_create`, `locker_append`, `locker_seal`, `locker_manifest`, `locker_read_blocks`);
+/// read tools re-hash every block and return an integrity verdict against the head the caller
+/// expects, and return no payloads when the chain is broken or the head differs. Both protocol
+/// eras are served: the `initialize` handshake (2025-11-25 and earlier) and 2026-07-28's
+/// `server/discover` with per-request `_meta`. stdout carries only the protocol; the server
+/// exits when the client closes stdin.
+#[derive(Debug, Args)]
+pub struct McpArgs {}
+
+pub fn run(ctx: &mut Ctx, _a: &McpArgs) -> CmdResult {
+    let identity =
+        crate::mcp::Identity { token: ctx.token.clone(), scope: ctx.global.scope.clone() };
+    let backend = match ctx.remote()? {
+        Some(client) => Backend::Remote(client),
+        None => Backend::local(ctx.location()?),
+    };
+    let server = crate::mcp::Server::new(backend, identity, ctx.clock.clone(), ctx.settings);
+    crate::mcp::serve_stdio(server)?;
+    Ok(ExitCode::SUCCESS)
+}

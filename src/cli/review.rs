@@ -1,0 +1,139 @@
+//! `locker review`.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::input::{read_payload, TicketArgs};
+use super::verify::render_checks;
+use super::{CmdResult, Ctx};
+use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
+use crate::ops::review::{self, ReviewOptions, ReviewReport};
+use crate::ops::verify::parse_expected_head;
+use crate::ops::OpError;
+use crate::output::Render;
+
+/// Review a handed-off pad against this git checkout, for CI
+///
+/// Checks, each reported as pass, fail or skip (a check that cannot apply is skipped, never
+/// passed):
+///
+///   sealed         the pad is sealed
+///   chain          the hash chain is intact (a bundle: its trailer, links, hashes, head and
+///                  counts; a local pad: also against the journal)
+///   expected_head  the recomputed head is --expect-head (skipped without it)
+///   envelope       block 0 is a valid locker.handoff.v1 envelope
+///   attestation    block 1 is a JSON object with task_id, from_agent, to_agent and status
+///                  (a pad without one fails: nothing says the work was done)
+///   identity       its task_id, from_agent and to_agent are the envelope's
+///   status         its status is "completed"
+///   commit         canonical_ref.commit_sha exists here (git cat-file -e SHA^{commit})
+///   allowed_paths  every file changed in --range (default: the attested commit against its
+///                  first parent) matches the envelope's allowed_paths; each violation named
+///   rerun          with --rerun: `sh -c` verification.test_command in the checkout exits
+///                  with verification.exit_code (its output goes to stderr)
+///   dependencies   sha256 of the file environment.dependency_manifest (relative to the
+///                  checkout; lowercase hex, optionally "sha256:"-prefixed) is
+///                  environment.dependency_hash
+///
+/// allowed_paths globs are anchored at the repository root: `*` and `?` stay within one path
+/// segment, `**` spans any number of segments, and a trailing `/` means everything below.
+///
+/// With --remote URL (or LOCKER_URL) and a ticket, PAD is read through the server's pad API
+/// (a `locker serve` or an agent-locker daemon) and reviewed like a bundle.
+///
+/// Exit status: 0 when no check failed (with --strict, also none skipped), 1 when any failed;
+/// 2 bad usage, 3 no such pad, 5 a bad ticket, 6 an unreadable or malformed bundle. Without git
+/// or outside a work tree, commit and allowed_paths are skipped and say why.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ReviewArgs {
+    /// The pad's id in the repository (or use --bundle)
+    #[arg(required_unless_present = "bundle", conflicts_with = "bundle")]
+    pub pad: Option<String>,
+    /// Review this bundle file (`-` for stdin); needs no repository
+    #[arg(long, value_name = "FILE")]
+    pub bundle: Option<PathBuf>,
+    /// Require this head (64 hex characters), obtained from the pad's writer
+    #[arg(long, value_name = "HASH")]
+    pub expect_head: Option<String>,
+    /// The changes to check against allowed_paths (default: the attested commit against its
+    /// first parent)
+    #[arg(long, value_name = "A..B")]
+    pub range: Option<String>,
+    /// Re-run the attested test command and compare its exit code
+    #[arg(long)]
+    pub rerun: bool,
+    /// Count skipped checks as failures
+    #[arg(long)]
+    pub strict: bool,
+    /// The git checkout to review against (default: the current directory)
+    #[arg(short = 'C', long, value_name = "DIR")]
+    pub checkout: Option<PathBuf>,
+    #[command(flatten)]
+    pub ticket: TicketArgs,
+}
+
+pub fn run(ctx: &mut Ctx, a: &ReviewArgs) -> CmdResult {
+    let expect_head = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
+    if let Some(r) = &a.range {
+        review::parse_range(r)?;
+    }
+    let checkout = match &a.checkout {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| OpError::unavailable(format!("cannot read the current directory: {e}")))?,
+    };
+    if !checkout.is_dir() {
+        return Err(OpError::usage(format!("{} is not a directory", checkout.display())).into());
+    }
+    let opts = ReviewOptions {
+        checkout,
+        range: a.range.clone(),
+        rerun: a.rerun,
+        expect_head,
+        strict: a.strict,
+    };
+    let report = match (&a.bundle, &a.pad) {
+        (Some(file), _) => {
+            let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
+            review::bundle(&bytes, "bundle", Some(&file.display().to_string()), &opts)?
+        }
+        (None, Some(pad)) => {
+            let ticket = a.ticket.secret()?;
+            match ctx.remote()? {
+                Some(r) => {
+                    let b = r.export_pad(pad, ticket.as_ref(), ctx.now())?;
+                    let url = r.base_url().to_owned();
+                    review::bundle(&bundle::encode(&b), "remote", Some(&url), &opts)?
+                }
+                None => review::pad(&mut ctx.ops()?, pad, ticket.as_ref(), &opts)?,
+            }
+        }
+        (None, None) => return Err(OpError::usage("pass a PAD or --bundle FILE").into()),
+    };
+    ctx.printer.emit(&report)?;
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for ReviewReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        match &self.file {
+            Some(f) => writeln!(w, "review of pad {} ({} {f})", self.pad_id, self.source)?,
+            None => writeln!(w, "review of pad {} (repository)", self.pad_id)?,
+        }
+        writeln!(w, "head: {}", self.head_hash)?;
+        render_checks(w, &self.checks)?;
+        let tally =
+            format!("{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped);
+        match &self.first_failure {
+            None => writeln!(w, "PASS ({tally})"),
+            Some(c) if c.failed() => writeln!(w, "FAIL ({tally}): {}: {}", c.name, c.detail),
+            Some(c) => {
+                writeln!(w, "FAIL ({tally}; --strict): {} was skipped: {}", c.name, c.detail)
+            }
+        }
+    }
+}

@@ -1,0 +1,574 @@
+//! `locker doctor`: checks a repository and its surroundings without changing anything, and
+//! says what to do about each finding.
+//!
+//! Nothing here migrates or writes: the store is inspected read-only
+//! ([`crate::store::inspect`]) and opened for use only when its schema is the one this binary
+//! writes (to look up `LOCKER_TOKEN`). The front end adds what needs the network (a server's
+//! reachability) with [`DoctorReport::push`].
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::secret::Secret;
+use crate::repo::{self, Location, Repo, DOT_LOCKER};
+
+/// A write-ahead log larger than this means checkpoints are not keeping up.
+pub const WAL_WARN_BYTES: u64 = 64 * 1024 * 1024;
+/// Less free space than this (or than the database) is a problem; less than
+/// [`DISK_WARN_BYTES`] a warning.
+pub const DISK_PROBLEM_BYTES: u64 = 100 * 1024 * 1024;
+pub const DISK_WARN_BYTES: u64 = 1024 * 1024 * 1024;
+/// Paths walked at most when checking modes.
+const MAX_WALK: usize = 200_000;
+/// Paths named at most in one finding.
+const MAX_NAMED: usize = 5;
+
+/// How a finding counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    /// Worth attention; not failing.
+    Warn,
+    /// Needs fixing: `doctor` exits 1.
+    Problem,
+    /// Could not be checked here (said why).
+    Skipped,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Warn => "warn",
+            Self::Problem => "problem",
+            Self::Skipped => "skipped",
+        }
+    }
+}
+
+/// One check's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// `repository`, `config`, `modes`, `owner`, `leftovers`, `schema`, `wal`, `disk`,
+    /// `clock`, `token`, `server`.
+    pub check: String,
+    pub status: Status,
+    pub detail: String,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+/// Every finding, and the verdict.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DoctorReport {
+    /// No finding is a problem.
+    pub ok: bool,
+    /// The repository root checked, if one was found.
+    pub repository: Option<PathBuf>,
+    pub problems: u64,
+    pub warnings: u64,
+    pub findings: Vec<Finding>,
+}
+
+impl DoctorReport {
+    /// Adds a finding.
+    pub fn push(&mut self, check: &str, status: Status, detail: String, fix: Option<String>) {
+        match status {
+            Status::Problem => self.problems += 1,
+            Status::Warn => self.warnings += 1,
+            Status::Ok | Status::Skipped => {}
+        }
+        self.ok = self.problems == 0;
+        self.findings.push(Finding { check: check.into(), status, detail, fix });
+    }
+}
+
+/// What the checks need from the front end.
+pub struct Input<'a> {
+    pub location: Location,
+    pub now: i64,
+    /// `LOCKER_NOW` pins the clock.
+    pub clock_pinned: bool,
+    pub token: Option<&'a Secret>,
+    /// A server is named (`--remote`/`LOCKER_URL`): a missing local repository is then fine.
+    pub remote: bool,
+}
+
+/// Shell-quotes a path for a suggested command.
+fn quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
+
+fn some(s: impl Into<String>) -> Option<String> {
+    Some(s.into())
+}
+
+/// Runs every local check.
+pub fn run(input: &Input<'_>) -> DoctorReport {
+    let mut r =
+        DoctorReport { ok: true, repository: None, problems: 0, warnings: 0, findings: Vec::new() };
+    let root = match repo::discover(&input.location) {
+        Ok(root) => root,
+        Err(e) => {
+            if input.remote && matches!(input.location, Location::Search(_)) {
+                r.push("repository", Status::Skipped, format!("no local repository: {e}"), None);
+            } else {
+                r.push(
+                    "repository",
+                    Status::Problem,
+                    e.to_string(),
+                    some("Run `locker init`, or point `-R PATH` / `LOCKER_DIR` at the directory that holds .locker/."),
+                );
+            }
+            check_token(&mut r, input, None);
+            return r;
+        }
+    };
+    r.repository = Some(root.clone());
+    let dot = root.join(DOT_LOCKER);
+    r.push("repository", Status::Ok, format!("found {}", dot.display()), None);
+
+    let config = match repo::read_config(&dot) {
+        Ok(c) => {
+            r.push(
+                "config",
+                Status::Ok,
+                format!("format {}, repository {}, store {}", c.format, c.repository_id, c.store),
+                None,
+            );
+            Some(c)
+        }
+        Err(e) => {
+            r.push(
+                "config",
+                Status::Problem,
+                e.to_string(),
+                some("Restore .locker/config.json from a backup (`locker restore`)."),
+            );
+            None
+        }
+    };
+    check_modes(&mut r, &root, &dot);
+    check_leftovers(&mut r, &root);
+
+    let mut usable = false;
+    let mut db_bytes = 0;
+    if let Some(config) = &config {
+        match crate::store::inspect(&config.store, &dot) {
+            Ok(info) => {
+                db_bytes = info.files.iter().map(|(_, n)| n).sum();
+                usable = check_schema(&mut r, &info);
+                check_wal(&mut r, &info);
+                check_clock(&mut r, input, info.newest_journal_time);
+            }
+            Err(e) => r.push(
+                "schema",
+                Status::Problem,
+                format!("the store cannot be read: {e}"),
+                some("Run `locker verify`; restore the latest backup if it fails."),
+            ),
+        }
+    }
+    check_disk(&mut r, &dot, db_bytes);
+    // Opened for use only to look the token up (and only when the schema needs no upgrade).
+    if usable && input.token.is_some() {
+        match Repo::open_root(&root) {
+            Ok(mut repo) => check_token(&mut r, input, Some(repo.store.as_mut())),
+            Err(e) => {
+                r.push(
+                    "token",
+                    Status::Skipped,
+                    format!("the repository does not open: {e}"),
+                    None,
+                );
+            }
+        }
+    } else {
+        check_token(&mut r, input, None);
+    }
+    r
+}
+
+/// The effective user id of this process (Linux: `/proc/self/status`).
+fn euid() -> Option<u32> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// Directories 0700 and files 0600 (no group or other bits), no symbolic links, one owner.
+fn check_modes(r: &mut DoctorReport, root: &Path, dot: &Path) {
+    let mut loose = Vec::new();
+    let mut links = Vec::new();
+    let mut foreign = Vec::new();
+    let mut walked = 0usize;
+    let me = euid();
+    let mut stack = vec![dot.to_owned()];
+    while let Some(p) = stack.pop() {
+        walked += 1;
+        if walked > MAX_WALK {
+            break;
+        }
+        let Ok(m) = fs::symlink_metadata(&p) else { continue };
+        let rel = p.strip_prefix(root).unwrap_or(&p).display().to_string();
+        if m.file_type().is_symlink() {
+            links.push(rel);
+            continue;
+        }
+        let mode = m.permissions().mode() & 0o7777;
+        if mode & 0o077 != 0 {
+            loose.push(format!("{rel} ({mode:04o})"));
+        }
+        if me.is_some_and(|u| u != m.uid()) {
+            foreign.push(format!("{rel} (uid {})", m.uid()));
+        }
+        if m.is_dir() {
+            if let Ok(rd) = fs::read_dir(&p) {
+                let mut children: Vec<PathBuf> =
+                    rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                children.sort();
+                children.reverse();
+                stack.extend(children);
+            }
+        }
+    }
+    let named = |v: &[String]| {
+        let mut s = v.iter().take(MAX_NAMED).cloned().collect::<Vec<_>>().join(", ");
+        if v.len() > MAX_NAMED {
+            s.push_str(&format!(" and {} more", v.len() - MAX_NAMED));
+        }
+        s
+    };
+    if !links.is_empty() {
+        r.push(
+            "symlinks",
+            Status::Problem,
+            format!(
+                "{} symbolic link(s) inside .locker/, which locker refuses to follow: {}",
+                links.len(),
+                named(&links)
+            ),
+            some("Replace each link with the real file or directory (or restore a backup)."),
+        );
+    }
+    if loose.is_empty() {
+        let dirs = fs::symlink_metadata(dot).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
+        r.push(
+            "modes",
+            Status::Ok,
+            format!("{walked} path(s) private to their owner (.locker/ is {dirs:04o})"),
+            None,
+        );
+    } else {
+        r.push(
+            "modes",
+            Status::Problem,
+            format!(
+                "{} path(s) are open to the group or others (keys, tickets and tokens are \
+                 stored only as digests, but payloads and artifacts are not): {}",
+                loose.len(),
+                named(&loose)
+            ),
+            Some(format!("chmod -R go-rwx {}", quote(dot))),
+        );
+    }
+    if !foreign.is_empty() {
+        r.push(
+            "owner",
+            Status::Warn,
+            format!(
+                "{} path(s) belong to another user than this one (uid {}): {}; writes may fail",
+                foreign.len(),
+                me.unwrap_or(0),
+                named(&foreign)
+            ),
+            Some(format!(
+                "Run locker as the owner, or `chown -R USER {}` to the user that runs it",
+                quote(dot)
+            )),
+        );
+    }
+    // Whoever can write the directory holding .locker/ can swap it for another.
+    if let Ok(m) = fs::metadata(root) {
+        let mode = m.permissions().mode();
+        if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+            r.push(
+                "modes",
+                Status::Problem,
+                format!(
+                    "{} is writable by everyone: anyone could replace its .locker/",
+                    root.display()
+                ),
+                Some(format!("chmod o-w {}", quote(root))),
+            );
+        }
+    }
+}
+
+/// Directories that interrupted commands (or a `restore --yes`) leave beside `.locker/`.
+fn check_leftovers(r: &mut DoctorReport, root: &Path) {
+    let Ok(rd) = fs::read_dir(root) else { return };
+    let mut names: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with(".locker.init-")
+                || n.starts_with(".locker.restore-")
+                || n.starts_with(".locker.replaced-")
+        })
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    names.sort();
+    let paths: Vec<String> = names.iter().map(|n| quote(&root.join(n))).collect();
+    r.push(
+        "leftovers",
+        Status::Warn,
+        format!(
+            "{} directory(ies) beside .locker/ left by an interrupted init or restore, or \
+             replaced by `restore --yes`: {}",
+            names.len(),
+            names.join(", ")
+        ),
+        Some(format!("Once you no longer need them: rm -rf {}", paths.join(" "))),
+    );
+}
+
+/// Returns whether the store can be opened without migrating it.
+fn check_schema(r: &mut DoctorReport, info: &crate::store::StoreInfo) -> bool {
+    let (found, supported) = (info.schema_version, info.supported_schema);
+    if found > supported {
+        r.push(
+            "schema",
+            Status::Problem,
+            format!(
+                "the {} schema is version {found}, newer than this locker's {supported}",
+                info.kind
+            ),
+            some("Upgrade locker to the version that wrote this repository."),
+        );
+        false
+    } else if found < supported {
+        r.push(
+            "schema",
+            Status::Warn,
+            format!(
+                "the {} schema is version {found}; this locker writes {supported} and will \
+                 upgrade it on the next command",
+                info.kind
+            ),
+            some("Take a backup first (`locker backup DIR`): older lockers cannot read the upgraded repository."),
+        );
+        false
+    } else {
+        r.push(
+            "schema",
+            Status::Ok,
+            format!("{} schema version {found}, as this locker writes", info.kind),
+            None,
+        );
+        true
+    }
+}
+
+fn mib(n: u64) -> String {
+    format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
+}
+
+fn check_wal(r: &mut DoctorReport, info: &crate::store::StoreInfo) {
+    let db = info.files.first().map_or(0, |(_, n)| *n);
+    if info.wal_bytes > WAL_WARN_BYTES {
+        r.push(
+            "wal",
+            Status::Warn,
+            format!(
+                "the write-ahead log is {} (database {}): checkpoints are overdue, usually \
+                 because a long-running reader keeps them from finishing",
+                mib(info.wal_bytes),
+                mib(db)
+            ),
+            some("Stop stray long-running locker processes; then `locker gc --blobs` (every gc checkpoints and truncates the log)."),
+        );
+    } else {
+        r.push(
+            "wal",
+            Status::Ok,
+            format!(
+                "write-ahead log {}, database {} ({} unused)",
+                mib(info.wal_bytes),
+                mib(db),
+                mib(info.free_bytes)
+            ),
+            None,
+        );
+    }
+}
+
+fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
+    if input.clock_pinned {
+        r.push(
+            "clock",
+            Status::Warn,
+            format!("LOCKER_NOW pins the clock at {}", input.now),
+            some("Unset LOCKER_NOW outside tests and demos: leases and pads would never expire."),
+        );
+    }
+    match newest {
+        Some(t) if t > input.now => r.push(
+            "clock",
+            Status::Problem,
+            format!(
+                "the clock ({}) is {} s behind the journal's newest entry ({})",
+                crate::output::rfc3339(input.now),
+                t - input.now,
+                crate::output::rfc3339(t)
+            ),
+            some("Correct the system clock (enable NTP): leases, pads and read tickets expire by it, and new journal entries would go back in time."),
+        ),
+        Some(t) => r.push(
+            "clock",
+            Status::Ok,
+            format!("the clock is not behind the journal's newest entry ({})", crate::output::rfc3339(t)),
+            None,
+        ),
+        None => r.push("clock", Status::Ok, "the journal is empty".into(), None),
+    }
+}
+
+/// Free space where `.locker/` is, by `df -Pk` (POSIX output), in bytes.
+fn free_bytes(dir: &Path) -> Result<(u64, u64), String> {
+    let out = std::process::Command::new("df")
+        .arg("-Pk")
+        .arg(dir)
+        .env("LC_ALL", "C")
+        .output()
+        .map_err(|e| format!("cannot run df: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("df failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().nth(1).ok_or("df printed nothing")?;
+    // Filesystem 1024-blocks Used Available Capacity Mounted-on; the file system's name may
+    // contain spaces, so count from the end.
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 6 {
+        return Err(format!("cannot parse df's output: {line}"));
+    }
+    let n = fields.len();
+    let total: u64 = fields[n - 5].parse().map_err(|_| format!("cannot parse df: {line}"))?;
+    let avail: u64 = fields[n - 3].parse().map_err(|_| format!("cannot parse df: {line}"))?;
+    Ok((avail.saturating_mul(1024), total.saturating_mul(1024)))
+}
+
+fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
+    match free_bytes(dot) {
+        Err(e) => r.push("disk", Status::Skipped, e, None),
+        Ok((free, total)) => {
+            let detail = format!(
+                "{} free of {} where .locker/ is (the store takes {})",
+                mib(free),
+                mib(total),
+                mib(db_bytes)
+            );
+            let fix = some("Free space (`locker gc --pads-older-than 30d --blobs`, old backups) or move the repository to a larger disk.");
+            if free < DISK_PROBLEM_BYTES.max(db_bytes) {
+                r.push(
+                    "disk",
+                    Status::Problem,
+                    format!("{detail}: writes, backups and checkpoints may fail"),
+                    fix,
+                );
+            } else if free < DISK_WARN_BYTES || free.saturating_mul(10) < total {
+                r.push("disk", Status::Warn, format!("{detail}: running low"), fix);
+            } else {
+                r.push("disk", Status::Ok, detail, None);
+            }
+        }
+    }
+}
+
+fn check_token(
+    r: &mut DoctorReport,
+    input: &Input<'_>,
+    store: Option<&mut dyn crate::store::Store>,
+) {
+    let Some(token) = input.token else {
+        let detail = if input.remote {
+            "LOCKER_TOKEN is not set: local commands act as the operator; a server started with \
+             --require-token refuses its lease routes without one"
+        } else {
+            "LOCKER_TOKEN is not set: commands act as the repository's operator"
+        };
+        r.push("token", Status::Ok, detail.into(), None);
+        return;
+    };
+    let Some(store) = store else {
+        r.push(
+            "token",
+            Status::Skipped,
+            "LOCKER_TOKEN is set, but there is no usable local repository to check it against"
+                .into(),
+            None,
+        );
+        return;
+    };
+    match super::token::authenticate(store, token) {
+        Ok(a) => r.push(
+            "token",
+            Status::Ok,
+            format!("LOCKER_TOKEN acts as agent {} in scope {}", a.name, a.scope),
+            None,
+        ),
+        Err(e) => r.push(
+            "token",
+            Status::Problem,
+            format!("LOCKER_TOKEN is set but refused: {}", e.detail),
+            some("Unset LOCKER_TOKEN to act as the operator, or ask the operator for a new token (`locker token create`)."),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn df_parses_posix_output() {
+        let here = std::env::temp_dir();
+        let (free, total) = free_bytes(&here).unwrap();
+        assert!(total > 0 && free <= total);
+    }
+
+    #[test]
+    fn a_large_wal_is_a_warning() {
+        let info = |wal_bytes| crate::store::StoreInfo {
+            kind: "sqlite",
+            schema_version: 4,
+            supported_schema: 4,
+            files: vec![("locker.db".into(), 1 << 20)],
+            wal_bytes,
+            free_bytes: 0,
+            newest_journal_time: None,
+        };
+        let mut r =
+            DoctorReport { ok: true, repository: None, problems: 0, warnings: 0, findings: vec![] };
+        check_wal(&mut r, &info(WAL_WARN_BYTES));
+        check_wal(&mut r, &info(WAL_WARN_BYTES + 1));
+        assert_eq!(r.findings[0].status, Status::Ok);
+        assert_eq!(r.findings[1].status, Status::Warn);
+        assert!(r.findings[1].detail.contains("checkpoints are overdue"));
+        assert_eq!((r.ok, r.warnings), (true, 1));
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote(Path::new("/a b/c")), "'/a b/c'");
+        assert_eq!(quote(Path::new("/it's")), r"'/it'\''s'");
+    }
+}

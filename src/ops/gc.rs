@@ -1,0 +1,270 @@
+//! `locker gc`: retention. Removes what the operator's policy allows, without breaking
+//! verification.
+//!
+//! - **Pads** sealed (or expired) longer ago than `pads_older_than`: their blocks' payloads
+//!   go; their hashes, lengths, counts, heads, tickets and journal entries stay, so the chain
+//!   still links, `locker verify` still checks every hash against the journal, and reads
+//!   answer `pruned` (gone) instead of content. The demo pad is never pruned.
+//! - **Blobs** no artifact version names, and stray blob files (what a process killed between
+//!   writing a blob file and committing its row leaves behind). Listed under the write lock,
+//!   so no writer is between those two steps.
+//!
+//! Lease, plan and step rows are not pruned: each is rebuilt from and checked against its
+//! journal entry, which holds all of its text, so removing the rows would free little and
+//! lose `lease show` and `manifest diff`.
+//!
+//! Every run that is not a dry run writes one `repo.gc` journal entry listing what went, in
+//! the same transaction, then checkpoints the store's write-ahead log. At most
+//! [`MAX_ITEMS`] pads and as many blobs go per run (`more` says to run again), so the write
+//! lock is never held for long.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{journal, Ctx, OpError, OpResult};
+use crate::domain::digest::Digest;
+use crate::domain::pad::StoredState;
+use crate::store::Flow;
+
+/// Most pads, and most blobs and stray files, one run removes.
+pub const MAX_ITEMS: usize = 1000;
+
+/// The journal subject of repository-wide housekeeping.
+pub const SUBJECT: &str = "repo";
+
+/// What the operator allows to go.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Policy {
+    /// Prune pads sealed or expired at least this many seconds ago.
+    pub pads_older_than: Option<i64>,
+    /// Remove unreferenced blobs and stray blob files.
+    pub blobs: bool,
+    /// Only report what would go.
+    pub dry_run: bool,
+}
+
+/// A pad whose payloads went (or would go).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PrunedPad {
+    pub pad_id: String,
+    pub scope: String,
+    /// `sealed` or `expired`.
+    pub reason: String,
+    /// When it was sealed, or expired.
+    pub since: i64,
+    pub blocks: u64,
+    pub bytes: u64,
+}
+
+/// A blob that went (or would go).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RemovedBlob {
+    pub sha256: Digest,
+    pub size: u64,
+    /// `inline`, or `objects/ab/cdef…`.
+    pub location: String,
+}
+
+/// A stray blob file that went (or would go).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RemovedFile {
+    pub location: String,
+    pub bytes: u64,
+}
+
+/// The write-ahead log checkpoint after a run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub busy: bool,
+    pub wal_bytes_before: u64,
+    pub wal_bytes_after: u64,
+}
+
+/// What a run removed, or with `dry_run` would remove.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GcOutcome {
+    pub dry_run: bool,
+    pub pads_older_than: Option<i64>,
+    pub blobs_policy: bool,
+    pub pads: Vec<PrunedPad>,
+    pub blobs: Vec<RemovedBlob>,
+    pub stray_files: Vec<RemovedFile>,
+    /// Payload bytes of the pruned pads.
+    pub payload_bytes: u64,
+    /// Bytes of the removed blobs and stray files.
+    pub blob_bytes: u64,
+    /// More was eligible than one run removes: run gc again.
+    pub more: bool,
+    /// The `repo.gc` journal entry (absent in a dry run).
+    pub journal_seq: Option<u64>,
+    pub checkpoint: Option<Checkpoint>,
+}
+
+/// Runs one gc under `policy` (operator only).
+pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
+    super::token::operator_only(&ctx.actor, "run gc")?;
+    if policy.pads_older_than.is_none() && !policy.blobs {
+        return Err(OpError::usage("gc needs a policy: nothing would be removed")
+            .hint("Pass `--pads-older-than 30d`, `--blobs`, or both."));
+    }
+    if policy.pads_older_than.is_some_and(|a| a < 0) {
+        return Err(OpError::usage("the age must not be negative"));
+    }
+    let now = ctx.now();
+    let actor = ctx.actor.clone();
+    let mut tx = ctx.store.write()?;
+    let mut more = false;
+
+    let mut pads = Vec::new();
+    if let Some(age) = policy.pads_older_than {
+        let cutoff = now.saturating_sub(age);
+        tx.for_each_pad(&mut |p| {
+            if p.id == super::pad::DEMO_PAD_ID || p.pruned_at.is_some() || p.block_count == 0 {
+                return Flow::Continue(());
+            }
+            let (reason, since) = match (p.state, p.sealed_at) {
+                (StoredState::Sealed, Some(at)) => ("sealed", at),
+                _ if p.expires_at <= now => ("expired", p.expires_at),
+                _ => return Flow::Continue(()),
+            };
+            if since > cutoff {
+                return Flow::Continue(());
+            }
+            if pads.len() >= MAX_ITEMS {
+                more = true;
+                return Flow::Break(());
+            }
+            pads.push(PrunedPad {
+                pad_id: p.id,
+                scope: p.scope,
+                reason: reason.to_owned(),
+                since,
+                blocks: p.block_count,
+                bytes: p.current_bytes,
+            });
+            Flow::Continue(())
+        })?;
+    }
+
+    let mut blobs = Vec::new();
+    let mut stray_files = Vec::new();
+    if policy.blobs {
+        let mut unreferenced = tx.unreferenced_blobs()?;
+        let mut strays = tx.stray_files()?;
+        if unreferenced.len() > MAX_ITEMS || strays.len() > MAX_ITEMS {
+            more = true;
+            unreferenced.truncate(MAX_ITEMS);
+            strays.truncate(MAX_ITEMS);
+        }
+        if !policy.dry_run {
+            for b in &unreferenced {
+                tx.delete_blob(&b.digest)?;
+            }
+            tx.remove_stray_files(&strays)?;
+        }
+        blobs = unreferenced
+            .into_iter()
+            .map(|b| RemovedBlob { sha256: b.digest, size: b.size, location: b.location })
+            .collect();
+        stray_files = strays
+            .into_iter()
+            .map(|f| RemovedFile { location: f.location, bytes: f.bytes })
+            .collect();
+    }
+    let payload_bytes = pads.iter().map(|p| p.bytes).sum();
+    let blob_bytes = blobs.iter().map(|b| b.size).chain(stray_files.iter().map(|f| f.bytes)).sum();
+    let mut outcome = GcOutcome {
+        dry_run: policy.dry_run,
+        pads_older_than: policy.pads_older_than,
+        blobs_policy: policy.blobs,
+        pads,
+        blobs,
+        stray_files,
+        payload_bytes,
+        blob_bytes,
+        more,
+        journal_seq: None,
+        checkpoint: None,
+    };
+    if policy.dry_run {
+        // Dropping the transaction rolls it back: nothing changed.
+        return Ok(outcome);
+    }
+    for p in &outcome.pads {
+        tx.prune_pad(&p.pad_id, now)?;
+    }
+    let row = journal::append(
+        tx.as_mut(),
+        &actor,
+        now,
+        "repo.gc",
+        SUBJECT,
+        json!({
+            "policy": {"pads_older_than": policy.pads_older_than, "blobs": policy.blobs},
+            "pads": outcome.pads.iter().map(|p| json!({
+                "pad_id": p.pad_id, "scope": p.scope, "reason": p.reason, "since": p.since,
+                "blocks": p.blocks, "bytes": p.bytes,
+            })).collect::<Vec<_>>(),
+            "blobs": outcome.blobs.iter().map(|b| json!({
+                "sha256": b.sha256, "size": b.size, "location": b.location,
+            })).collect::<Vec<_>>(),
+            "stray_files": outcome.stray_files.iter().map(|f| json!({
+                "location": f.location, "bytes": f.bytes,
+            })).collect::<Vec<_>>(),
+            "payload_bytes": outcome.payload_bytes,
+            "blob_bytes": outcome.blob_bytes,
+            "more": outcome.more,
+        }),
+    )?;
+    tx.commit()?;
+    outcome.journal_seq = Some(row.seq);
+    // Housekeeping after the fact: a checkpoint that fails changes nothing that matters.
+    outcome.checkpoint = ctx.store.checkpoint().ok().map(|c| Checkpoint {
+        busy: c.busy,
+        wal_bytes_before: c.wal_bytes_before,
+        wal_bytes_after: c.wal_bytes_after,
+    });
+    Ok(outcome)
+}
+
+/// Parses an age: `90s`, `45m`, `12h`, `30d`, `2w`, or plain seconds.
+pub fn parse_age(s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let n: i64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not an age such as 90s, 45m, 12h, 30d or 2w"))?;
+    let unit = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return Err(format!("`{s}`: the unit must be s, m, h, d or w")),
+    };
+    n.checked_mul(unit)
+        .filter(|v| *v <= 100 * 365 * 86_400)
+        .ok_or_else(|| format!("`{s}` is more than 100 years"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_age;
+
+    #[test]
+    fn ages() {
+        assert_eq!(parse_age("90"), Ok(90));
+        assert_eq!(parse_age("90s"), Ok(90));
+        assert_eq!(parse_age("45m"), Ok(2700));
+        assert_eq!(parse_age("12h"), Ok(43_200));
+        assert_eq!(parse_age("30d"), Ok(2_592_000));
+        assert_eq!(parse_age("2w"), Ok(1_209_600));
+        assert_eq!(parse_age("0d"), Ok(0));
+        for bad in ["", "d", "-1d", "1y", "1.5d", "99999999999w", "1 d"] {
+            assert!(parse_age(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! `locker doctor`: checks the repository and its surroundings, changes nothing, and exits 1
+//! only when a finding is a problem.
+
+use std::os::unix::fs::PermissionsExt as _;
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, NOW};
+
+/// Runs `locker --json doctor ARGS` with extra environment; returns the exit code and report.
+fn doctor(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> (i32, Value) {
+    let mut cmd = env.locker();
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.arg("--json").arg("doctor").args(args).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("doctor printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr))
+    });
+    (out.status.code().unwrap(), v)
+}
+
+/// The findings of one check.
+fn findings(v: &Value, check: &str) -> Vec<Value> {
+    v["findings"].as_array().unwrap().iter().filter(|f| f["check"] == check).cloned().collect()
+}
+
+fn status(v: &Value, check: &str) -> Vec<String> {
+    findings(v, check).iter().map(|f| f["status"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn test_doctor_a_healthy_repository_has_no_problems() {
+    let env = TestEnv::init();
+    env.pad_with_envelope(&[]);
+    let before = env.snapshot();
+    let (code, v) = doctor(&env, &[], &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["problems"], 0);
+    for check in ["repository", "config", "modes", "schema", "wal", "disk", "token"] {
+        assert_eq!(status(&v, check), ["ok"], "{check}: {v}");
+    }
+    // The tests pin the clock with LOCKER_NOW, which doctor points out; the clock itself is
+    // not behind the journal.
+    assert_eq!(status(&v, "clock"), ["warn", "ok"], "{v}");
+    assert_eq!(v["warnings"], 1);
+    assert_eq!(env.snapshot(), before);
+    // The human form: one line per finding, then the verdict.
+    let out = env.locker().arg("doctor").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("ok       schema     sqlite schema version"), "{text}");
+    assert!(text.ends_with("no problems (1 warning(s))\n"), "{text}");
+}
+
+#[test]
+fn test_doctor_names_open_modes_symlinks_and_leftovers() {
+    let env = TestEnv::init();
+    let dot = env.path().join(".locker");
+    std::fs::set_permissions(dot.join("config.json"), std::fs::Permissions::from_mode(0o644))
+        .unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", dot.join("objects/link")).unwrap();
+    std::fs::create_dir(env.path().join(".locker.replaced-1-abc")).unwrap();
+    let before = env.snapshot();
+    let (code, v) = doctor(&env, &[], &[]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["ok"], false);
+    let modes = &findings(&v, "modes")[0];
+    assert_eq!(modes["status"], "problem");
+    assert!(modes["detail"].as_str().unwrap().contains(".locker/config.json (0644)"), "{modes}");
+    assert_eq!(
+        modes["fix"],
+        format!("chmod -R go-rwx '{}'", dot.display()),
+        "the fix is a command to run"
+    );
+    let links = &findings(&v, "symlinks")[0];
+    assert_eq!(links["status"], "problem");
+    assert!(links["detail"].as_str().unwrap().contains(".locker/objects/link"), "{links}");
+    assert_eq!(status(&v, "leftovers"), ["warn"]);
+    assert_eq!(v["problems"], 2);
+    // Nothing was changed: the mode is still wrong, the link still there.
+    assert_eq!(env.snapshot(), before);
+    let mode = std::fs::metadata(dot.join("config.json")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644);
+    // Following the advice fixes it.
+    std::fs::remove_file(dot.join("objects/link")).unwrap();
+    let fix = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(modes["fix"].as_str().unwrap())
+        .status()
+        .unwrap();
+    assert!(fix.success());
+    let (code, v) = doctor(&env, &[], &[]);
+    assert_eq!(code, 0, "{v}");
+}
+
+#[test]
+fn test_doctor_finds_a_clock_behind_the_journal() {
+    let env = TestEnv::init();
+    env.pad_with_envelope(&[]);
+    let (code, v) = doctor(&env, &[], &[("LOCKER_NOW", &(NOW - 3600).to_string())]);
+    assert_eq!(code, 1, "{v}");
+    let clock = findings(&v, "clock");
+    let behind = clock.iter().find(|f| f["status"] == "problem").unwrap();
+    assert!(behind["detail"].as_str().unwrap().contains("is 3600 s behind"), "{behind}");
+    assert!(behind["fix"].as_str().unwrap().contains("NTP"));
+}
+
+#[test]
+fn test_doctor_reports_the_schema_without_migrating() {
+    let env = TestEnv::init();
+    let version = |env: &TestEnv| -> i64 {
+        env.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap()
+    };
+    let current = version(&env);
+    // Newer than this binary: a problem, and the fix is to upgrade.
+    env.sql().execute_batch(&format!("PRAGMA user_version = {}", current + 1)).unwrap();
+    let (code, v) = doctor(&env, &[], &[]);
+    assert_eq!(code, 1, "{v}");
+    let schema = &findings(&v, "schema")[0];
+    assert_eq!(schema["status"], "problem");
+    assert!(schema["fix"].as_str().unwrap().contains("Upgrade locker"));
+    assert_eq!(version(&env), current + 1);
+    // Older: a warning (the next command upgrades it); doctor itself does not.
+    env.sql().execute_batch(&format!("PRAGMA user_version = {}", current - 1)).unwrap();
+    let (code, v) = doctor(&env, &[], &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(status(&v, "schema"), ["warn"]);
+    assert!(findings(&v, "schema")[0]["fix"].as_str().unwrap().contains("locker backup"));
+    assert_eq!(version(&env), current - 1, "doctor must not migrate");
+    env.sql().execute_batch(&format!("PRAGMA user_version = {current}")).unwrap();
+}
+
+#[test]
+fn test_doctor_checks_locker_token() {
+    let env = TestEnv::init();
+    let token = env.json(&["--scope", "team", "token", "create", "--agent", "w1"])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (code, v) = doctor(&env, &[], &[("LOCKER_TOKEN", &token)]);
+    assert_eq!(code, 0, "{v}");
+    let t = &findings(&v, "token")[0];
+    assert_eq!(t["status"], "ok");
+    assert!(t["detail"].as_str().unwrap().contains("agent w1 in scope team"), "{t}");
+
+    let (code, v) = doctor(&env, &[], &[("LOCKER_TOKEN", "not-a-token")]);
+    assert_eq!(code, 1, "{v}");
+    let t = &findings(&v, "token")[0];
+    assert_eq!(t["status"], "problem");
+    assert!(t["detail"].as_str().unwrap().contains("unknown token"), "{t}");
+
+    env.json(&["token", "revoke", "--agent", "w1"]);
+    let (code, v) = doctor(&env, &[], &[("LOCKER_TOKEN", &token)]);
+    assert_eq!(code, 1, "{v}");
+    assert!(findings(&v, "token")[0]["detail"].as_str().unwrap().contains("revoked"), "{v}");
+}
+
+#[test]
+fn test_doctor_without_a_repository() {
+    let env = TestEnv::new();
+    let (code, v) = doctor(&env, &[], &[]);
+    assert_eq!(code, 1, "{v}");
+    let r = &findings(&v, "repository")[0];
+    assert_eq!(r["status"], "problem");
+    assert!(r["fix"].as_str().unwrap().contains("locker init"));
+    assert_eq!(v["repository"], Value::Null);
+    // Pointed at a server only, a missing local repository is fine, but the server must answer.
+    let (code, v) = doctor(&env, &[], &[("LOCKER_URL", "http://127.0.0.1:9")]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(status(&v, "repository"), ["skipped"]);
+    let s = &findings(&v, "server")[0];
+    assert_eq!(s["status"], "problem");
+    assert!(s["detail"].as_str().unwrap().contains("cannot reach"), "{s}");
+    assert!(s["fix"].as_str().unwrap().contains("locker serve"));
+}
+
+#[test]
+fn test_doctor_reaches_a_running_server() {
+    let env = TestEnv::init();
+    let server = env.serve(&[]);
+    let url = server.url();
+    let (code, v) = doctor(&env, &["--remote", &url], &[]);
+    assert_eq!(code, 0, "{v}");
+    let s = &findings(&v, "server")[0];
+    assert_eq!(s["status"], "ok", "{v}");
+    assert!(s["detail"].as_str().unwrap().contains("status ok"), "{s}");
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// `serve --init` (what the container runs) creates the repository on first start and uses
+/// the existing one afterwards.
+#[test]
+fn test_serve_init_creates_the_repository_once() {
+    let env = TestEnv::new();
+    let data = env.path().join("data");
+    let first = env.serve(&["--init", "-R", data.to_str().unwrap()]);
+    let (code, log) = first.stop();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("locker: created the repository"), "{log}");
+    let id = env.json(&["-R", data.to_str().unwrap(), "verify"]);
+    assert_eq!(id["ok"], true);
+    let config = std::fs::read(data.join(".locker/config.json")).unwrap();
+    let second = env.serve(&["--init", "-R", data.to_str().unwrap()]);
+    let (code, log) = second.stop();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(!log.contains("created the repository"), "{log}");
+    assert_eq!(std::fs::read(data.join(".locker/config.json")).unwrap(), config);
+    // Without --init, a missing repository is still an error.
+    let e = env.json_err(&["-R", env.path().join("none").to_str().unwrap(), "serve"], 3);
+    assert_eq!(e["error"], "no_repository");
+}

@@ -1,0 +1,354 @@
+//! `locker gc`: retention that keeps verification intact. Pruned pads keep their hashes and
+//! verify as pruned, not broken; every run is journaled; `--dry-run` changes nothing.
+
+use serde_json::Value;
+
+use crate::common::{Pad, TestEnv, ENVELOPE, NOW};
+
+/// A pad sealed at NOW, an open pad that never expires in these tests, an open pad that
+/// expires at NOW + 10 and an empty sealed pad.
+fn setup() -> (TestEnv, Pad, Pad, Pad) {
+    let env = TestEnv::init();
+    let sealed = env.pad_with_envelope(&[]);
+    env.append(&sealed, "a second block");
+    env.json(&["seal", &sealed.id, "--key", &sealed.key]);
+    let open = env.pad_with_envelope(&["--ttl", "2592000"]);
+    let expiring = env.pad_with_envelope(&["--ttl", "10"]);
+    let empty = env.create_pad(&[]);
+    env.json(&["seal", &empty.id, "--key", &empty.key]);
+    (env, sealed, open, expiring)
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    let mut ids: Vec<String> =
+        v.as_array().unwrap().iter().map(|p| p["pad_id"].as_str().unwrap().to_owned()).collect();
+    ids.sort();
+    ids
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+#[test]
+fn test_gc_prunes_old_pads_and_verify_reports_them_pruned() {
+    let (env, sealed, open, expiring) = setup();
+    let later = NOW + 100;
+    let out = env.json_at(later, &["gc", "--pads-older-than", "60s"]);
+    assert_eq!(out["dry_run"], false);
+    assert_eq!(out["pads_older_than"], 60);
+    // Sealed 100 s ago and expired 90 s ago: both go. The open pad and the empty one stay.
+    assert_eq!(ids(&out["pads"]), sorted(vec![sealed.id.clone(), expiring.id.clone()]));
+    let by_id = |id: &str| {
+        out["pads"].as_array().unwrap().iter().find(|p| p["pad_id"] == id).unwrap().clone()
+    };
+    assert_eq!(by_id(&sealed.id)["reason"], "sealed");
+    assert_eq!(by_id(&sealed.id)["blocks"], 2);
+    assert_eq!(by_id(&sealed.id)["bytes"], ENVELOPE.len() + "a second block".len());
+    assert_eq!(by_id(&expiring.id)["reason"], "expired");
+    assert_eq!(by_id(&expiring.id)["since"], NOW + 10);
+    let seq = out["journal_seq"].as_u64().unwrap();
+
+    // The payloads are gone from the store; the hashes and lengths stay.
+    let conn = env.sql();
+    let (payload, pruned): (Vec<u8>, Option<i64>) = conn
+        .query_row(
+            "SELECT payload, pruned_bytes FROM blocks WHERE pad_id = ?1 AND seq = 1",
+            [&sealed.id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(payload.is_empty());
+    assert_eq!(pruned, Some("a second block".len() as i64));
+    let open_payloads: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM blocks WHERE pad_id = ?1 AND pruned_bytes IS NULL",
+            [&open.id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(open_payloads, 1);
+
+    // verify: intact, with the pruned pads counted as pruned.
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["pads"]["pruned"], 2);
+    assert_eq!(v["pads"]["pruned_blocks"], 3);
+    assert_eq!(v["pads"]["broken"], 0);
+    assert_eq!(v["gc"]["runs"], 1);
+    assert_eq!(v["gc"]["pads"], 2);
+    assert_eq!(v["gc"]["last_at"], later);
+    let human = env.locker().arg("verify").output().unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.contains("2 pruned (3 blocks)"), "{text}");
+    assert!(text.contains("gc:      1 run(s)"), "{text}");
+    let one = env.json(&["verify", &sealed.id]);
+    assert_eq!(one["ok"], true, "{one}");
+    assert_eq!(one["blocks_pruned"], 2);
+    assert_eq!(one["pruned_at"], later);
+
+    // Reading a pruned pad is gone (exit 7), after the ticket check; its manifest says so.
+    let e = env.json_err(&["pad", "read", &sealed.id, "--ticket", &sealed.ticket], 7);
+    assert_eq!(e["error"], "pruned");
+    assert_eq!(e["pruned_at"], later);
+    env.json_err(&["pad", "read", &sealed.id, "--ticket", "wrong"], 5);
+    let m = env.json(&["pad", "show", &sealed.id]);
+    assert_eq!(m["pruned_at"], later);
+    // Nor can it be exported: a bundle needs the payloads.
+    let bundle = env.path().join("pruned.bundle");
+    let e = env.json_err(&["pad", "export", &sealed.id, "-o", bundle.to_str().unwrap()], 7);
+    assert_eq!(e["error"], "pruned");
+    assert!(!bundle.exists());
+    assert_eq!(m["block_count"], 2);
+    let m = env.json(&["pad", "show", &open.id]);
+    assert!(m.get("pruned_at").is_none(), "{m}");
+    // The open pad still reads.
+    let r = env.json(&["pad", "read", &open.id, "--ticket", &open.ticket]);
+    assert_eq!(r["blocks"][0]["payload_utf8"], ENVELOPE);
+
+    // The run is one journal entry listing what went.
+    let log = env.json(&["log", "--kind", "repo.gc"]);
+    let entry = if log.get("entries").is_some() { log["entries"][0].clone() } else { log };
+    assert_eq!(entry["seq"], seq);
+    assert_eq!(entry["subject"], "repo");
+    assert_eq!(entry["actor"], "operator");
+    assert_eq!(ids(&entry["body"]["pads"]), sorted(vec![sealed.id.clone(), expiring.id.clone()]));
+
+    // A second run finds nothing more: a pad is pruned once.
+    let again = env.json_at(later + 10, &["gc", "--pads-older-than", "0s"]);
+    assert_eq!(again["pads"], Value::Array(vec![]));
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["gc"]["runs"], 2);
+
+    // A backup of a pruned repository verifies and restores.
+    let bk = env.path().join("bk");
+    let b = env.json(&["backup", bk.to_str().unwrap()]);
+    assert_eq!(b["pruned_pads"], 2);
+}
+
+#[test]
+fn test_gc_dry_run_shows_what_would_go_and_changes_nothing() {
+    let (env, sealed, _open, expiring) = setup();
+    let before = env.snapshot();
+    let out = env.json_at(NOW + 50, &["gc", "--dry-run", "--pads-older-than", "30s", "--blobs"]);
+    assert_eq!(out["dry_run"], true);
+    // Sealed 50 s ago, expired 40 s ago.
+    assert_eq!(ids(&out["pads"]), sorted(vec![sealed.id.clone(), expiring.id.clone()]));
+    assert_eq!(out["journal_seq"], Value::Null);
+    assert_eq!(env.snapshot(), before);
+    let human = env
+        .locker()
+        .env("LOCKER_NOW", (NOW + 50).to_string())
+        .args(["gc", "--dry-run", "--pads-older-than", "30s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.contains(&format!("would prune pad {}", sealed.id)), "{text}");
+    assert!(text.contains("dry run, nothing changed"), "{text}");
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn test_gc_keeps_pads_younger_than_the_age() {
+    let (env, _sealed, _open, _expiring) = setup();
+    let out = env.json_at(NOW + 10, &["gc", "--pads-older-than", "1h"]);
+    assert_eq!(out["pads"], Value::Array(vec![]));
+    // Even a run that removed nothing is journaled.
+    assert!(out["journal_seq"].is_u64());
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["pads"]["pruned"], 0);
+}
+
+#[test]
+fn test_gc_refusals_change_nothing() {
+    let (env, _sealed, _open, _expiring) = setup();
+    // No policy: usage error.
+    let e = env.fails(&["gc"], 2, "usage", "gc needs a policy: nothing would be removed");
+    assert!(e["hints"][0].as_str().unwrap().contains("--pads-older-than"));
+    // A malformed age: clap's usage error.
+    let before = env.snapshot();
+    for bad in ["1y", "-1d", "x", ""] {
+        let out = env.run(&["gc", "--pads-older-than", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+    // An agent cannot run gc.
+    let token = env.json(&["--scope", "team", "token", "create", "--agent", "w"])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let before_token = env.snapshot();
+    let out = env
+        .locker()
+        .env("LOCKER_TOKEN", &token)
+        .args(["--json", "gc", "--pads-older-than", "0s", "--blobs"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(e["error"], "forbidden");
+    assert_eq!(env.snapshot(), before_token);
+    assert_ne!(before, before_token);
+}
+
+#[test]
+fn test_gc_removes_unreferenced_blobs_and_stray_files_only() {
+    let env = TestEnv::init();
+    let big = env.file("big.bin", &vec![b'B'; 70_000]);
+    let v = env.json(&["artifact", "publish", "big", &big, "--expect", "0", "--op", "o1"]);
+    let sha = v["artifact"]["sha256"].as_str().unwrap().to_owned();
+    let objects = env.path().join(".locker/objects");
+    let kept = objects.join(&sha[..2]).join(&sha[2..]);
+    assert!(kept.is_file());
+    // What a process killed mid-publish leaves: a blob file with no row, a temporary file.
+    let orphan_hex = "ab".repeat(32);
+    let orphan = objects.join(&orphan_hex[..2]).join(&orphan_hex[2..]);
+    std::fs::create_dir_all(orphan.parent().unwrap()).unwrap();
+    std::fs::write(&orphan, vec![1u8; 70_001]).unwrap();
+    std::fs::write(objects.join(".tmp-deadbeef"), b"half").unwrap();
+    // And a blob row no version names.
+    let lonely = "cd".repeat(32);
+    env.sql()
+        .execute(
+            "INSERT INTO blobs (digest, size, storage, data, created_at) \
+             VALUES (?1, 3, 'inline', X'010203', 0)",
+            [&lonely],
+        )
+        .unwrap();
+    // Files locker does not know are left alone.
+    std::fs::write(objects.join("README"), b"operator's note").unwrap();
+
+    let dry = env.json(&["gc", "--blobs", "--dry-run"]);
+    assert_eq!(dry["blobs"][0]["sha256"], lonely.as_str());
+    let strays: Vec<&str> = dry["stray_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["location"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        strays,
+        vec![
+            "objects/.tmp-deadbeef".to_owned(),
+            format!("objects/{}/{}", &orphan_hex[..2], &orphan_hex[2..])
+        ]
+    );
+    assert!(orphan.is_file());
+
+    let out = env.json(&["gc", "--blobs"]);
+    assert_eq!(out["blob_bytes"], 3 + 70_001 + 4);
+    assert!(!orphan.exists());
+    assert!(!objects.join(".tmp-deadbeef").exists());
+    assert!(objects.join("README").exists());
+    assert!(kept.is_file());
+    let rows: i64 = env.sql().query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0)).unwrap();
+    assert_eq!(rows, 1);
+    let got = env.locker().args(["artifact", "get", "big"]).output().unwrap();
+    assert_eq!(got.stdout, vec![b'B'; 70_000]);
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["gc"]["blobs"], 3);
+    assert_eq!(v["gc"]["blob_bytes"], 3 + 70_001 + 4);
+    // Nothing is left for a second run.
+    let again = env.json(&["gc", "--blobs"]);
+    assert_eq!(again["blobs"], Value::Array(vec![]));
+    assert_eq!(again["stray_files"], Value::Array(vec![]));
+}
+
+#[test]
+fn test_verify_catches_tampering_with_pruned_pads() {
+    let (env, sealed, open, _expiring) = setup();
+    env.json_at(NOW + 100, &["gc", "--pads-older-than", "60s"]);
+    assert_eq!(env.verify().0, 0);
+    let broken = |sql: &str, undo: &str, needle: &str, pad: &str| {
+        env.sql().execute_batch(sql).unwrap();
+        let (code, v) = env.verify();
+        assert_eq!(code, 1, "{sql}: {v}");
+        let first = &v["first_broken"]["pad"];
+        assert_eq!(first["subject"], format!("pad:{pad}"), "{sql}: {v}");
+        let all = v["problems"].to_string();
+        assert!(all.contains(needle), "{sql}: {needle} not in {all}");
+        env.sql().execute_batch(undo).unwrap();
+        assert_eq!(env.verify().0, 0, "{undo}");
+    };
+    let id = &sealed.id;
+    // Hiding a payload of a pad no gc pruned, by marking its block pruned.
+    broken(
+        &format!(
+            "UPDATE blocks SET pruned_bytes = length(payload), payload = X'' \
+             WHERE pad_id = '{0}' AND seq = 0",
+            open.id
+        ),
+        &format!(
+            "UPDATE blocks SET pruned_bytes = NULL, payload = CAST('{1}' AS BLOB) \
+             WHERE pad_id = '{0}' AND seq = 0",
+            open.id, ENVELOPE
+        ),
+        "the journal records no gc of this pad",
+        &open.id,
+    );
+    // A pruned block's recorded length changed.
+    broken(
+        &format!(
+            "UPDATE blocks SET pruned_bytes = pruned_bytes + 1 WHERE pad_id = '{id}' AND seq = 1"
+        ),
+        &format!(
+            "UPDATE blocks SET pruned_bytes = pruned_bytes - 1 WHERE pad_id = '{id}' AND seq = 1"
+        ),
+        "block 1 has the length",
+        id,
+    );
+    // The pad's pruning undone in its row.
+    broken(
+        &format!("UPDATE pads SET pruned_at = NULL WHERE id = '{id}'"),
+        &format!("UPDATE pads SET pruned_at = {} WHERE id = '{id}'", NOW + 100),
+        "pruned_at",
+        id,
+    );
+    // A pruned block's hash rewritten together with its successor's link and the head: the
+    // chain still links, but the hash is not the one the journal recorded.
+    let (h0, h1): (String, String) = env
+        .sql()
+        .query_row(
+            "SELECT (SELECT curr_hash FROM blocks WHERE pad_id = ?1 AND seq = 0), \
+                    (SELECT curr_hash FROM blocks WHERE pad_id = ?1 AND seq = 1)",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let forged = "f".repeat(64);
+    broken(
+        &format!(
+            "UPDATE blocks SET curr_hash = '{forged}' WHERE pad_id = '{id}' AND seq = 1; \
+             UPDATE pads SET head_hash = '{forged}' WHERE id = '{id}';"
+        ),
+        &format!(
+            "UPDATE blocks SET curr_hash = '{h1}' WHERE pad_id = '{id}' AND seq = 1; \
+             UPDATE pads SET head_hash = '{h1}' WHERE id = '{id}';"
+        ),
+        "block 1 has the hash",
+        id,
+    );
+    broken(
+        &format!(
+            "UPDATE blocks SET curr_hash = '{forged}' WHERE pad_id = '{id}' AND seq = 0; \
+             UPDATE blocks SET prev_hash = '{forged}' WHERE pad_id = '{id}' AND seq = 1;"
+        ),
+        &format!(
+            "UPDATE blocks SET curr_hash = '{h0}' WHERE pad_id = '{id}' AND seq = 0; \
+             UPDATE blocks SET prev_hash = '{h0}' WHERE pad_id = '{id}' AND seq = 1;"
+        ),
+        "block 0 has the hash",
+        id,
+    );
+    // The one-pad verify sees it too.
+    env.sql()
+        .execute_batch(&format!(
+            "UPDATE blocks SET pruned_bytes = pruned_bytes + 1 WHERE pad_id = '{id}' AND seq = 1"
+        ))
+        .unwrap();
+    let out = env.run(&["verify", id]);
+    assert_eq!(out.status.code(), Some(1));
+}
