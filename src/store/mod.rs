@@ -362,6 +362,10 @@ pub trait Store: Send {
     fn defer_maintenance(&mut self) -> Result<()>;
     /// Runs deferred housekeeping without blocking writers; a no-op when there is none.
     fn maintain(&mut self) -> Result<()>;
+    /// Leaves the store self-contained on disk once this handle is dropped (SQLite: the last
+    /// connection folds its write-ahead log into the database file and removes the log), as
+    /// a copy about to be moved or archived must be.
+    fn settle_on_close(&mut self) -> Result<()>;
     /// Writes a consistent copy of the store (one snapshot, blobs included) into `dest_dot`,
     /// a new, empty `.locker/` directory being assembled; the caller adds `config.json`.
     /// Other processes keep reading and writing meanwhile.
