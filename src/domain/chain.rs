@@ -339,3 +339,94 @@ mod tests {
         assert_eq!(c.finish(&h[0].1, 1, 1), vec![ChainProblem::Bytes { stored: 1, found: 5 }]);
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A stored block: seq, prev, curr, payload.
+    type Stored = (u64, Digest, Digest, Vec<u8>);
+
+    fn honest(payloads: &[Vec<u8>]) -> Vec<Stored> {
+        let mut prev = Digest::ZERO;
+        let mut out = Vec::new();
+        for (i, p) in payloads.iter().enumerate() {
+            let curr = link(&prev, p);
+            out.push((i as u64, prev, curr, p.clone()));
+            prev = curr;
+        }
+        out
+    }
+
+    fn check(blocks: &[Stored], head: &Digest, count: u64, bytes: u64) -> Vec<ChainProblem> {
+        let mut c = ChainChecker::new();
+        for (seq, prev, curr, payload) in blocks {
+            c.block(*seq, prev, curr, payload);
+        }
+        c.finish(head, count, bytes)
+    }
+
+    fn payloads() -> impl Strategy<Value = Vec<Vec<u8>>> {
+        prop::collection::vec(prop::collection::vec(any::<u8>(), 1..64), 1..24)
+    }
+
+    proptest! {
+        /// An honestly built chain checks clean, and its recomputed head is `head()`.
+        #[test]
+        fn an_honest_chain_is_clean(ps in payloads()) {
+            let blocks = honest(&ps);
+            let h = head(ps.iter().map(Vec::as_slice));
+            let bytes = ps.iter().map(|p| p.len() as u64).sum();
+            let mut c = ChainChecker::new();
+            for (seq, prev, curr, p) in &blocks {
+                c.block(*seq, prev, curr, p);
+            }
+            prop_assert_eq!(c.computed_head(), h);
+            prop_assert!(c.finish(&h, ps.len() as u64, bytes).is_empty());
+        }
+
+        /// Any single change to a stored chain (a payload byte, a hash, a sequence number, a
+        /// dropped or swapped block, the stored accounting) is found.
+        #[test]
+        fn every_single_change_is_found(
+            ps in payloads(),
+            which in any::<prop::sample::Index>(),
+            kind in 0u8..7,
+            byte in any::<prop::sample::Index>(),
+            flip in 1u8..=255,
+        ) {
+            let mut blocks = honest(&ps);
+            let h = head(ps.iter().map(Vec::as_slice));
+            let mut count = ps.len() as u64;
+            let mut bytes: u64 = ps.iter().map(|p| p.len() as u64).sum();
+            let i = which.index(blocks.len());
+            let mut stored_head = h;
+            match kind {
+                0 => {
+                    let p = &mut blocks[i].3;
+                    let j = byte.index(p.len());
+                    p[j] ^= flip;
+                }
+                1 => blocks[i].2 .0[byte.index(32)] ^= flip,
+                2 => blocks[i].1 .0[byte.index(32)] ^= flip,
+                3 => blocks[i].0 += 1 + u64::from(flip),
+                4 => {
+                    blocks.remove(i);
+                }
+                5 => {
+                    prop_assume!(blocks.len() > 1);
+                    let j = (i + 1) % blocks.len();
+                    blocks.swap(i, j);
+                }
+                _ => match flip % 3 {
+                    0 => stored_head.0[byte.index(32)] ^= flip,
+                    1 => count += 1,
+                    _ => bytes += 1,
+                },
+            }
+            prop_assert!(!check(&blocks, &stored_head, count, bytes).is_empty());
+        }
+    }
+}

@@ -95,3 +95,47 @@ mod tests {
         assert_ne!(h, link(&Digest::of(b"other"), &a));
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+
+    proptest! {
+        /// Whatever the strings and body, an entry decodes back to itself, and its hash changes
+        /// with any change to its bytes or to its predecessor.
+        #[test]
+        fn entries_round_trip_and_every_byte_is_hashed(
+            seq in any::<u64>(),
+            time in any::<i64>(),
+            kind in ".{0,20}",
+            actor in ".{0,20}",
+            subject in ".{0,40}",
+            text in ".{0,60}",
+            n in any::<i64>(),
+            byte in any::<prop::sample::Index>(),
+            flip in 1u8..=255,
+        ) {
+            let e = Entry {
+                v: VERSION,
+                seq,
+                time,
+                kind,
+                actor,
+                scope: "default".into(),
+                subject,
+                body: json!({"text": text, "n": n, "list": [text, null, true]}),
+            };
+            let bytes = e.encode();
+            prop_assert_eq!(Entry::decode(&bytes).expect("decodes"), e);
+            let prev = Digest::of(b"prev");
+            let h = link(&prev, &bytes);
+            let mut changed = bytes.clone();
+            changed[byte.index(bytes.len())] ^= flip;
+            prop_assert_ne!(link(&prev, &changed), h);
+            prop_assert_ne!(link(&Digest::ZERO, &bytes), h);
+        }
+    }
+}

@@ -104,3 +104,34 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Limits are accepted exactly in their ranges and kept as given.
+        #[test]
+        fn limits_are_accepted_exactly_in_range(ttl in any::<i64>(), blocks in any::<i64>()) {
+            let ttl_ok = (1..=i64::from(MAX_TTL_SECONDS)).contains(&ttl);
+            let blocks_ok = (1..=i64::from(MAX_MAX_BLOCKS)).contains(&blocks);
+            match PadLimits::new(ttl, blocks) {
+                Ok(l) => {
+                    prop_assert!(ttl_ok && blocks_ok);
+                    prop_assert_eq!((i64::from(l.ttl_seconds), i64::from(l.max_blocks)), (ttl, blocks));
+                }
+                Err(LimitError::Ttl(t)) => prop_assert!(!ttl_ok && t == ttl),
+                Err(LimitError::MaxBlocks(b)) => prop_assert!(ttl_ok && !blocks_ok && b == blocks),
+            }
+        }
+
+        /// The same, near the edges (where a random i64 rarely lands).
+        #[test]
+        fn limits_near_their_edges(ttl in -2i64..2_592_003, blocks in -2i64..4100) {
+            let ok = (1..=2_592_000).contains(&ttl) && (1..=4096).contains(&blocks);
+            prop_assert_eq!(PadLimits::new(ttl, blocks).is_ok(), ok);
+        }
+    }
+}

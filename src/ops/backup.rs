@@ -91,6 +91,8 @@ fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
 /// Verifies the repository whose root is `root` (a copy being assembled).
 fn verify_copy(root: &Path, clock: &dyn Clock) -> OpResult<(Repo, RepoReport)> {
     let mut copy = Repo::open_root(root)?;
+    // The copy is moved into place once dropped: it must be one self-contained database file.
+    copy.store.settle_on_close()?;
     let report = {
         let mut ctx = Ctx::new(copy.store.as_mut(), Actor::operator(), clock);
         verify::repository(&mut ctx, None, &NoProgress)?

@@ -11,6 +11,7 @@ pub mod backup;
 pub mod bundle;
 pub mod doctor;
 pub mod gc;
+pub mod group;
 pub mod init;
 pub mod integrity;
 pub mod journal;
@@ -404,3 +405,19 @@ pub trait Progress {
 /// Progress that is not shown.
 pub struct NoProgress;
 impl Progress for NoProgress {}
+
+/// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
+/// that property tests do not wait for the disk.
+#[cfg(test)]
+pub(crate) fn test_dir() -> tempfile::TempDir {
+    tempfile::tempdir_in("/dev/shm")
+        .or_else(|_| tempfile::tempdir())
+        .expect("a temporary directory")
+}
+
+/// Cases per property test: `PROPTEST_CASES` when set (scripts/torture.sh raises it), else
+/// `default` (kept small: each case builds a repository).
+#[cfg(test)]
+pub(crate) fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}

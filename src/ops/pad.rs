@@ -986,3 +986,75 @@ pub fn counts(ctx: &mut Ctx<'_>) -> OpResult<PadCounts> {
     })?;
     Ok(c)
 }
+
+/// Appends of random sizes, with the right key or not, to pads of random `max_blocks`: each is
+/// accepted or refused exactly as the limits say, in the peer's check order, and the stored
+/// counts are the sums of what was accepted.
+#[cfg(test)]
+mod proptests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::ops::{verify, Actor, FixedClock, NoProgress};
+
+    const ENVELOPE: &[u8] = br#"{"schema":"locker.handoff.v1","task_id":"t","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":null}"#;
+
+    fn size() -> impl Strategy<Value = usize> {
+        prop_oneof![
+            6 => 1usize..400,
+            1 => Just(0usize),
+            2 => 60_000usize..=MAX_BLOCK_BYTES,
+            1 => (MAX_BLOCK_BYTES + 1)..MAX_BLOCK_BYTES + 100,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::ops::proptest_cases(32)))]
+        #[test]
+        fn appends_respect_every_limit(
+            max_blocks in 1u32..8,
+            appends in prop::collection::vec((size(), prop::bool::weighted(0.9)), 1..14),
+        ) {
+            let dir = crate::ops::test_dir();
+            let clock = FixedClock(1_000);
+            let (_, mut repo) = crate::ops::init::init(dir.path(), &clock).unwrap();
+            let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
+            let limits = PadLimits::new(3600, i64::from(max_blocks)).unwrap();
+            let p = create(&mut ctx, limits).unwrap();
+            let key = Secret::new(p.write_key.clone());
+            let wrong = Secret::new("wrong");
+            append(&mut ctx, &p.pad_id, Some(&key), ENVELOPE, None).unwrap();
+            let (mut blocks, mut bytes) = (1u64, ENVELOPE.len() as u64);
+            for (n, (len, good)) in appends.iter().enumerate() {
+                let payload = vec![b'a' + (n % 26) as u8; *len];
+                let k = if *good { &key } else { &wrong };
+                let got = append(&mut ctx, &p.pad_id, Some(k), &payload, None);
+                let want: Result<u64, &str> = if *len > MAX_BLOCK_BYTES {
+                    Err("payload_too_large")
+                } else if !good {
+                    Err("unauthorized")
+                } else if *len == 0 {
+                    Err("bad_request")
+                } else if blocks >= u64::from(max_blocks) || bytes + *len as u64 > MAX_PAD_BYTES {
+                    Err("conflict")
+                } else {
+                    Ok(blocks)
+                };
+                prop_assert_eq!(
+                    got.as_ref().map(|a| a.seq).map_err(|e| e.code.as_ref()),
+                    want,
+                    "append {} of {} bytes", n, len
+                );
+                if want.is_ok() {
+                    blocks += 1;
+                    bytes += *len as u64;
+                }
+            }
+            let m = manifest(&mut ctx, &p.pad_id).unwrap();
+            prop_assert_eq!((m.block_count, m.total_bytes), (blocks, bytes));
+            prop_assert!(m.block_count <= u64::from(max_blocks) && m.total_bytes <= MAX_PAD_BYTES);
+            let report = verify::repository(&mut ctx, None, &NoProgress).unwrap();
+            prop_assert!(report.ok, "{:?}", report.problems);
+        }
+    }
+}

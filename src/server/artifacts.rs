@@ -153,7 +153,7 @@ pub async fn publish(
             }
         };
     let result = s
-        .run_as_token(token, move |ctx| {
+        .write_as_token(token, move |ctx| {
             let b = wire::publish_request(&raw, native)?;
             let fence = b.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
             let req = PublishRequest {

@@ -18,10 +18,23 @@ use serde_json::{json, Value};
 use super::http::{self, read_body, Query};
 use super::pads::anonymous;
 use super::AppState;
+use crate::domain::secret::Secret;
 use crate::domain::work::{LeaseState, DEFAULT_LEASE_TTL};
 use crate::ops::step::StepInput;
 use crate::ops::wire::{Fields, MAX_LEASE_BODY_BYTES};
 use crate::ops::{self, lease, ledger, plan, step, OpError, OpResult};
+
+/// The caller's bearer token; `None` to act anonymously (refused with `--require-token`).
+fn caller(s: &AppState, headers: &HeaderMap) -> OpResult<Option<Secret>> {
+    match http::bearer_token(headers) {
+        Some(t) => Ok(Some(t)),
+        None if s.options().require_token => Err(OpError::unauthorized(
+            "this server requires a bearer token on the lease routes",
+        )
+        .hint("Send `Authorization: Bearer TOKEN` (remote CLI: set `LOCKER_TOKEN`); `locker token create` makes one.")),
+        None => Ok(None),
+    }
+}
 
 /// Runs `f` as the token's agent, or anonymously when no token is sent and none is required.
 async fn act<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
@@ -29,13 +42,21 @@ where
     T: Send + 'static,
     F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
 {
-    match http::bearer_token(headers) {
+    match caller(s, headers)? {
         Some(t) => s.run_as_token(t, f).await,
-        None if s.options().require_token => Err(OpError::unauthorized(
-            "this server requires a bearer token on the lease routes",
-        )
-        .hint("Send `Authorization: Bearer TOKEN` (remote CLI: set `LOCKER_TOKEN`); `locker token create` makes one.")),
         None => s.run(anonymous(), f).await,
+    }
+}
+
+/// Like [`act`], for an operation that writes: it runs in the writer's next group commit.
+async fn act_write<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+{
+    match caller(s, headers)? {
+        Some(t) => s.write_as_token(t, f).await,
+        None => s.write(anonymous(), f).await,
     }
 }
 
@@ -113,9 +134,10 @@ pub async fn acquire(State(s): State<AppState>, headers: HeaderMap, b: Body) -> 
     let ttl = ok_or_respond!(f.int("ttl")).unwrap_or(DEFAULT_LEASE_TTL);
     let holder = ok_or_respond!(f.text("holder"));
     let reopen = ok_or_respond!(f.flag("reopen"));
-    let result =
-        act(&s, &headers, move |ctx| lease::acquire(ctx, &work, ttl, holder.as_deref(), reopen))
-            .await;
+    let result = act_write(&s, &headers, move |ctx| {
+        lease::acquire(ctx, &work, ttl, holder.as_deref(), reopen)
+    })
+    .await;
     with_aliases(result, lease_aliases)
 }
 
@@ -126,7 +148,8 @@ pub async fn heartbeat(State(s): State<AppState>, headers: HeaderMap, b: Body) -
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
     let details = ok_or_respond!(f.text("details"));
     let result =
-        act(&s, &headers, move |ctx| lease::heartbeat(ctx, &work, &id, details.as_deref())).await;
+        act_write(&s, &headers, move |ctx| lease::heartbeat(ctx, &work, &id, details.as_deref()))
+            .await;
     with_aliases(result, lease_aliases)
 }
 
@@ -137,7 +160,7 @@ pub async fn complete(State(s): State<AppState>, headers: HeaderMap, b: Body) ->
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
     let text = ok_or_respond!(f.text("result"));
     let result =
-        act(&s, &headers, move |ctx| lease::complete(ctx, &work, &id, text.as_deref())).await;
+        act_write(&s, &headers, move |ctx| lease::complete(ctx, &work, &id, text.as_deref())).await;
     with_aliases(result, |m| {
         lease_aliases(m);
         if m.get("state").and_then(Value::as_str) == Some("completed") {
@@ -155,7 +178,7 @@ pub async fn manifest(State(s): State<AppState>, headers: HeaderMap, b: Body) ->
     let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
     let steps = ok_or_respond!(f.strings("steps"));
-    let result = act(&s, &headers, move |ctx| plan::commit(ctx, &work, &id, steps)).await;
+    let result = act_write(&s, &headers, move |ctx| plan::commit(ctx, &work, &id, steps)).await;
     with_aliases(result, |m| {
         let n = m.get("steps").and_then(Value::as_array).map_or(0, Vec::len);
         m.insert("committed".into(), json!(n));
@@ -177,7 +200,7 @@ pub async fn event(State(s): State<AppState>, headers: HeaderMap, b: Body) -> Re
     let planned = ok_or_respond!(f.text("planned"));
     let executed = ok_or_respond!(f.text("executed"));
     let gate = ok_or_respond!(f.text("gate"));
-    let result = act(&s, &headers, move |ctx| {
+    let result = act_write(&s, &headers, move |ctx| {
         let input = StepInput {
             step: &name,
             planned: planned.as_deref(),
@@ -240,7 +263,7 @@ pub async fn release(State(s): State<AppState>, headers: HeaderMap, b: Body) -> 
     let f = fields!(s, headers, b);
     let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
-    let result = act(&s, &headers, move |ctx| lease::release(ctx, &work, &id)).await;
+    let result = act_write(&s, &headers, move |ctx| lease::release(ctx, &work, &id)).await;
     with_aliases(result, lease_aliases)
 }
 
@@ -280,7 +303,7 @@ pub async fn list(
 
 /// `POST /v1/leases/reap`: turn every expired lease of the caller's scope into `abandoned`.
 pub async fn reap(State(s): State<AppState>, headers: HeaderMap) -> Response {
-    http::respond(200, act(&s, &headers, lease::reap).await)
+    http::respond(200, act_write(&s, &headers, lease::reap).await)
 }
 
 /// `GET /v1/manifest?work=W[&version=V]`: a plan version (default: the newest).

@@ -2,9 +2,13 @@
 //!
 //! Every route parses its request, calls the same operation the CLI calls, and maps the
 //! outcome or the [`OpError`] to a response ([`crate::ops::ErrorKind::http_status`] decides the
-//! status). Operations are synchronous: they run on blocking threads, each with one store (one
-//! SQLite connection) taken from a small pool, so the server and CLI processes share one
-//! repository through SQLite's locking like any two writers.
+//! status). Operations are synchronous. Reads run on blocking threads, each with one store (one
+//! SQLite connection) taken from a small pool. Writes go to one writer thread that commits them
+//! in groups ([`crate::ops::group`]): whatever arrived while the previous group was being made
+//! durable runs in the next one, each operation in its own savepoint and with its own journal
+//! entry, and none is answered before its group's commit (`synchronous=FULL`) has returned. The
+//! server and CLI processes share one repository through SQLite's locking like any two
+//! writers.
 //!
 //! The edge itself is hardened: a header-read timeout and a body deadline (a slow client
 //! cannot hold a connection), bodies capped while streaming (413 before more than the cap is
@@ -30,10 +34,11 @@ use tokio::sync::Semaphore;
 use tower_service::Service as _;
 
 use crate::domain::secret::Secret;
+use crate::ops::group::{self, Job};
 use crate::ops::{self, Actor, Clock, OpError, OpResult};
 use crate::store::Store;
 
-pub use routes::{openapi_document, route_table, OPENAPI_JSON};
+pub use routes::{openapi_document, route_table, router, OPENAPI_JSON};
 
 /// How the server behaves at its edge.
 #[derive(Debug, Clone)]
@@ -81,6 +86,9 @@ impl Default for Options {
 /// Opens another store on the served repository.
 pub type StoreOpener = Box<dyn Fn() -> OpResult<Box<dyn Store>> + Send + Sync>;
 
+/// Most operations committed in one group.
+const MAX_GROUP: usize = 256;
+
 /// What every request handler shares.
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -90,9 +98,12 @@ struct Inner {
     clock: Arc<dyn Clock>,
     settings: ops::Settings,
     idle: Mutex<Vec<Box<dyn Store>>>,
-    open: StoreOpener,
+    open: Arc<StoreOpener>,
     stores: Arc<Semaphore>,
     in_flight: Arc<Semaphore>,
+    /// The queue of the writer thread (see [`writer`]).
+    writes: std::sync::mpsc::Sender<Box<dyn Job>>,
+    writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
 impl AppState {
@@ -107,6 +118,22 @@ impl AppState {
     ) -> Self {
         let pool = opts.pool_size.max(1);
         let in_flight = opts.max_in_flight.max(1);
+        let open = Arc::new(open);
+        let (writes, queue) = std::sync::mpsc::channel();
+        let (kick, kicks) = std::sync::mpsc::sync_channel(1);
+        let writer = {
+            let (open, clock) = (Arc::clone(&open), Arc::clone(&clock));
+            std::thread::Builder::new()
+                .name("locker-writer".into())
+                .spawn(move || writer(&queue, &open, clock.as_ref(), settings, &kick))
+                .ok()
+        };
+        {
+            let open = Arc::clone(&open);
+            let _ = std::thread::Builder::new()
+                .name("locker-maintain".into())
+                .spawn(move || maintainer(&kicks, &open));
+        }
         Self(Arc::new(Inner {
             clock,
             settings,
@@ -114,8 +141,46 @@ impl AppState {
             open,
             stores: Arc::new(Semaphore::new(pool)),
             in_flight: Arc::new(Semaphore::new(in_flight)),
+            writes,
+            writer: Arc::new(Mutex::new(writer)),
             opts,
         }))
+    }
+
+    /// Runs a write operation in the writer thread's next group commit: the result comes
+    /// back once the group is durable (or with the error that undid it).
+    pub async fn write<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job = group::job(actor, f, move |r| {
+            let _ = tx.send(r);
+        });
+        if self.0.writes.send(job).is_err() {
+            return Err(OpError::unavailable("the server is shutting down"));
+        }
+        rx.await.unwrap_or_else(|_| Err(OpError::internal("the writer thread stopped")))
+    }
+
+    /// Like [`Self::write`], as the agent whose bearer token is `token` (see
+    /// [`Self::run_as_token`]).
+    pub async fn write_as_token<T, F>(&self, token: Secret, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        self.write(Actor::operator(), move |ctx| {
+            ctx.actor = ops::token::authenticate(&mut *ctx.store, &token)?;
+            f(ctx)
+        })
+        .await
+    }
+
+    /// The writer thread, to wait for at shutdown.
+    fn writer_handle(&self) -> Arc<Mutex<Option<std::thread::JoinHandle<()>>>> {
+        Arc::clone(&self.0.writer)
     }
 
     pub fn options(&self) -> &Options {
@@ -173,6 +238,75 @@ impl AppState {
             f(ctx)
         })
         .await
+    }
+}
+
+/// The writer thread: takes the first queued write, then every other one already queued (up
+/// to [`MAX_GROUP`]), applies them in one group commit and answers them; repeats until every
+/// sender is gone. Writes that arrive while a group is being made durable wait for the next
+/// one, so under load each commit (each `fsync`) serves many writes, and a lone write is
+/// committed at once.
+fn writer(
+    queue: &std::sync::mpsc::Receiver<Box<dyn Job>>,
+    open: &StoreOpener,
+    clock: &dyn Clock,
+    settings: ops::Settings,
+    kick: &std::sync::mpsc::SyncSender<()>,
+) {
+    let mut store: Option<Box<dyn Store>> = None;
+    let mut pending: Vec<Box<dyn Job>> = Vec::new();
+    loop {
+        if pending.is_empty() {
+            match queue.recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => return,
+            }
+        }
+        while pending.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => break,
+            }
+        }
+        let s = match store.as_mut() {
+            Some(s) => s,
+            None => match open().and_then(|mut s| {
+                s.defer_maintenance()?;
+                Ok(s)
+            }) {
+                Ok(s) => store.insert(s),
+                Err(e) => {
+                    for j in pending.drain(..) {
+                        j.finish(Some(e.clone()));
+                    }
+                    continue;
+                }
+            },
+        };
+        pending = group::apply(s.as_mut(), clock, settings, std::mem::take(&mut pending));
+        if !pending.is_empty() {
+            // A storage failure ended the group early: start again on a fresh connection.
+            store = None;
+        }
+        // Housekeeping is due (the maintainer coalesces kicks).
+        let _ = kick.try_send(());
+    }
+}
+
+/// The maintenance thread: after writes, runs the store's deferred housekeeping (SQLite's
+/// WAL checkpoints) on a connection of its own, at most every 50 ms, so that no write waits
+/// for it. Stops with the writer.
+fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
+    let mut store: Option<Box<dyn Store>> = None;
+    while kicks.recv().is_ok() {
+        if store.is_none() {
+            store = open().ok();
+        }
+        if let Some(s) = store.as_mut() {
+            // A checkpoint that cannot run now (another is running) runs after the next write.
+            let _ = s.maintain();
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -287,6 +421,8 @@ async fn shutdown_signal(
 /// requests in flight finish (up to `shutdown_grace`) and returns. Prints
 /// `locker listening on http://ADDR` on stderr once it accepts connections.
 pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Result<()> {
+    let writer = state.writer_handle();
+    let grace = state.0.opts.shutdown_grace;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(32)
@@ -307,6 +443,18 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
     });
     // Waits for operations still running on blocking threads: none is cut off mid-commit.
     drop(rt);
+    // Every handle on the state is gone with the runtime, so the writer thread finishes the
+    // groups it holds and stops.
+    let handle = writer.lock().ok().and_then(|mut w| w.take());
+    if let Some(h) = handle {
+        let deadline = Instant::now() + grace;
+        while !h.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if h.is_finished() {
+            let _ = h.join();
+        }
+    }
     result
 }
 

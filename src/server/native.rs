@@ -122,7 +122,7 @@ pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) 
         Err(r) => return r,
     };
     let result = s
-        .run(anonymous(), move |ctx| {
+        .write(anonymous(), move |ctx| {
             op::deposit_paid(ctx, &envelope, &artifacts, ttl, payment.as_ref())
         })
         .await;
@@ -148,8 +148,9 @@ pub async fn revoke_ticket(
         Err(e) => return bad(e),
     };
     let key = http::write_key(&headers);
-    let result =
-        s.run(anonymous(), move |ctx| op::revoke_ticket(ctx, &id, key.as_ref(), &req.ticket)).await;
+    let result = s
+        .write(anonymous(), move |ctx| op::revoke_ticket(ctx, &id, key.as_ref(), &req.ticket))
+        .await;
     http::respond(200, result)
 }
 

@@ -45,7 +45,7 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Err(r) => return r,
     };
     let result =
-        s.run(anonymous(), move |ctx| op::create_paid(ctx, limits, payment.as_ref())).await;
+        s.write(anonymous(), move |ctx| op::create_paid(ctx, limits, payment.as_ref())).await;
     match result {
         Ok(created) => http::json(201, &created),
         Err(e) => payment_error(&e),
@@ -112,7 +112,7 @@ pub async fn append(
         Err(e) => return http::body_error(e, too_large_block),
     };
     let result = s
-        .run(anonymous(), move |ctx| {
+        .write(anonymous(), move |ctx| {
             op::append(ctx, &id, key.as_ref(), &payload, content_type.as_deref())
         })
         .await;
@@ -126,7 +126,7 @@ pub async fn seal(
     headers: HeaderMap,
 ) -> Response {
     let key = http::write_key(&headers);
-    http::respond(200, s.run(anonymous(), move |ctx| op::seal(ctx, &id, key.as_ref())).await)
+    http::respond(200, s.write(anonymous(), move |ctx| op::seal(ctx, &id, key.as_ref())).await)
 }
 
 /// `POST /v1/pads/{id}/tickets`: the body is checked (413, 422) before the pad and the key.
@@ -146,7 +146,7 @@ pub async fn tickets(
     };
     let key = http::write_key(&headers);
     let result =
-        s.run(anonymous(), move |ctx| op::mint_ticket(ctx, &id, key.as_ref(), ticket_type)).await;
+        s.write(anonymous(), move |ctx| op::mint_ticket(ctx, &id, key.as_ref(), ticket_type)).await;
     http::respond(201, result)
 }
 

@@ -352,12 +352,41 @@ pub trait Store: Send {
     fn read(&mut self) -> Result<Box<dyn Tx + '_>>;
     /// A write transaction holding the repository's write lock from its start to its commit.
     fn write(&mut self) -> Result<Box<dyn Tx + '_>>;
+    /// A group commit: one write transaction (holding the write lock like [`Store::write`])
+    /// in which several operations run one after another, each in a nested transaction of
+    /// its own, made durable together by [`Group::commit`].
+    fn group(&mut self) -> Result<Box<dyn Group + '_>>;
+    /// Leaves housekeeping (SQLite: checkpointing the write-ahead log into the database) to
+    /// [`Store::maintain`] instead of doing it inside commits, so that a server's writes
+    /// do not wait for it.
+    fn defer_maintenance(&mut self) -> Result<()>;
+    /// Runs deferred housekeeping without blocking writers; a no-op when there is none.
+    fn maintain(&mut self) -> Result<()>;
+    /// Leaves the store self-contained on disk once this handle is dropped (SQLite: the last
+    /// connection folds its write-ahead log into the database file and removes the log), as
+    /// a copy about to be moved or archived must be.
+    fn settle_on_close(&mut self) -> Result<()>;
     /// Writes a consistent copy of the store (one snapshot, blobs included) into `dest_dot`,
     /// a new, empty `.locker/` directory being assembled; the caller adds `config.json`.
     /// Other processes keep reading and writing meanwhile.
     fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats>;
     /// Folds the write-ahead log into the database and truncates it, as far as readers allow.
     fn checkpoint(&mut self) -> Result<CheckpointStats>;
+}
+
+/// One write transaction shared by several operations. The store it lends
+/// ([`Group::store`]) opens a nested transaction (a savepoint) on every `read()` and
+/// `write()`: committing one keeps its changes in the group, dropping one undoes its changes
+/// and nothing else. Nothing is durable before [`Group::commit`]; dropping the group undoes
+/// everything.
+pub trait Group: Send {
+    /// The store the next operation runs on.
+    fn store(&mut self) -> &mut dyn Store;
+    /// Whether the group's transaction is still open (a storage failure can end it early,
+    /// undoing everything done in it so far).
+    fn is_open(&self) -> bool;
+    /// Makes every kept change durable at once.
+    fn commit(self: Box<Self>) -> Result<()>;
 }
 
 /// A transaction. Dropping it without [`Tx::commit`] rolls it back.

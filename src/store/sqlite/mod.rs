@@ -10,9 +10,9 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, Transactio
 
 use super::{
     objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats, BlobRow,
-    BlobStorage, BlockRow, CheckpointStats, Counts, Flow, JournalHead, JournalQuery, JournalRow,
-    LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result, StepRow,
-    Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead, JournalQuery,
+    JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result,
+    StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -65,6 +65,10 @@ impl SqliteStore {
         // After a checkpoint has reset the write-ahead log, cut it back to this size, so that
         // one burst of writes does not leave a large file behind for good.
         conn.query_row("PRAGMA journal_size_limit=67108864", [], |_| Ok(()))?;
+        // Closing a connection does not fold the write-ahead log into the database (two more
+        // fsyncs for every short-lived CLI process); commits still do once it passes 1000
+        // pages, so it stays bounded, and every commit is durable in it already.
+        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         migrate(&mut conn)?;
         Ok(Self { conn, path, objects })
     }
@@ -150,6 +154,15 @@ fn map_err(e: rusqlite::Error) -> StoreError {
     }
 }
 
+/// A failure writing a blob file; a full or read-only disk is named as such.
+fn blob_io(digest: &Digest, e: &std::io::Error) -> StoreError {
+    match e.kind() {
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => StoreError::DiskFull,
+        std::io::ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly,
+        _ => StoreError::Io(format!("{}: {e}", objects::display(digest))),
+    }
+}
+
 trait SqlResult<T> {
     fn db(self) -> Result<T>;
 }
@@ -167,11 +180,12 @@ impl Store for SqliteStore {
     fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Deferred).db()?;
         Ok(Box::new(SqliteTx {
-            tx,
+            tx: Handle::Top(tx),
             writable: false,
             objects: &self.objects,
             created: CreatedFiles::default(),
             remove_on_commit: Vec::new(),
+            group: None,
         }))
     }
 
@@ -179,11 +193,39 @@ impl Store for SqliteStore {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
         BUSY_SINCE.with(|c| c.set(None));
         Ok(Box::new(SqliteTx {
-            tx,
+            tx: Handle::Top(tx),
             writable: true,
             objects: &self.objects,
             created: CreatedFiles::default(),
             remove_on_commit: Vec::new(),
+            group: None,
+        }))
+    }
+
+    fn defer_maintenance(&mut self) -> Result<()> {
+        self.conn.execute_batch("PRAGMA wal_autocheckpoint = 0").db()
+    }
+
+    fn maintain(&mut self) -> Result<()> {
+        // PASSIVE: copies what it can without waiting for (or blocking) readers and writers.
+        self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())).db()
+    }
+
+    fn settle_on_close(&mut self) -> Result<()> {
+        self.conn
+            .set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
+            .db()?;
+        Ok(())
+    }
+
+    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
+        self.conn.execute_batch("BEGIN IMMEDIATE").db()?;
+        BUSY_SINCE.with(|c| c.set(None));
+        Ok(Box::new(SqliteGroup {
+            conn: &mut self.conn,
+            objects: &self.objects,
+            finished: false,
+            files: GroupFiles::default(),
         }))
     }
 
@@ -211,7 +253,9 @@ impl Store for SqliteStore {
         std::fs::DirBuilder::new().mode(0o700).create(&dest_objects).map_err(io(&dest_objects))?;
         let mut stats = BackupStats::default();
         {
-            let dest = SqliteStore::open(&dest_db)?;
+            let mut dest = SqliteStore::open(&dest_db)?;
+            // The copy is one self-contained file: its connection folds the log in on close.
+            dest.settle_on_close()?;
             let files: Vec<(String, i64)> = {
                 let mut stmt = dest
                     .conn
@@ -343,15 +387,142 @@ pub fn inspect(path: &Path) -> Result<StoreInfo> {
     })
 }
 
+/// One `BEGIN IMMEDIATE` transaction shared by several operations: each operation's
+/// transaction is a savepoint inside it.
+struct SqliteGroup<'c> {
+    conn: &'c mut Connection,
+    objects: &'c Path,
+    /// Committed (or known to be gone): nothing to roll back when dropped.
+    finished: bool,
+    /// What the group's committed savepoints did to blob files.
+    files: GroupFiles,
+}
+
+/// Blob files a group's committed savepoints created (removed unless the group commits) and
+/// deleted rows of (removed once it commits).
+#[derive(Default)]
+struct GroupFiles {
+    created: CreatedFiles,
+    remove: Vec<PathBuf>,
+}
+
+impl Drop for SqliteGroup<'_> {
+    fn drop(&mut self) {
+        if !self.finished && !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+impl SqliteGroup<'_> {
+    fn nested(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
+        if self.conn.is_autocommit() {
+            return Err(StoreError::Io("the group's transaction was rolled back".into()));
+        }
+        let sp = self.conn.savepoint().db()?;
+        Ok(Box::new(SqliteTx {
+            tx: Handle::Nested(sp),
+            writable,
+            objects: self.objects,
+            created: CreatedFiles::default(),
+            remove_on_commit: Vec::new(),
+            group: Some(&mut self.files),
+        }))
+    }
+}
+
+impl Store for SqliteGroup<'_> {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
+        self.nested(false)
+    }
+
+    fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
+        self.nested(true)
+    }
+
+    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
+        Err(StoreError::Io("a group cannot be opened inside a group".into()))
+    }
+
+    fn defer_maintenance(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn maintain(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn settle_on_close(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn backup(&mut self, _dest_dot: &Path) -> Result<BackupStats> {
+        Err(StoreError::Io("a backup cannot be taken inside a group".into()))
+    }
+
+    fn checkpoint(&mut self) -> Result<CheckpointStats> {
+        Err(StoreError::Io("a checkpoint cannot run inside a group".into()))
+    }
+}
+
+impl Group for SqliteGroup<'_> {
+    fn store(&mut self) -> &mut dyn Store {
+        self
+    }
+
+    fn is_open(&self) -> bool {
+        !self.conn.is_autocommit()
+    }
+
+    fn commit(mut self: Box<Self>) -> Result<()> {
+        if self.conn.is_autocommit() {
+            self.finished = true;
+            return Err(StoreError::Io("the group's transaction was rolled back".into()));
+        }
+        self.conn.execute_batch("COMMIT").db()?;
+        self.finished = true;
+        self.files.created.keep();
+        for path in self.files.remove.drain(..) {
+            // A file that cannot be removed stays behind as a stray file for the next gc.
+            let _ = std::fs::remove_file(path);
+        }
+        Ok(())
+    }
+}
+
+/// A transaction of its own, or a savepoint inside a group's.
+enum Handle<'c> {
+    Top(rusqlite::Transaction<'c>),
+    Nested(rusqlite::Savepoint<'c>),
+}
+
+impl std::ops::Deref for Handle<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        match self {
+            Self::Top(t) => t,
+            Self::Nested(s) => s,
+        }
+    }
+}
+
 struct SqliteTx<'c> {
     // Declared first so that it is dropped (rolled back) before `created` removes its files.
-    tx: rusqlite::Transaction<'c>,
+    tx: Handle<'c>,
     writable: bool,
     objects: &'c Path,
     created: CreatedFiles,
     /// Blob files whose rows this transaction deleted (or that no row names): removed once it
     /// commits. A crash in between leaves them as stray files for the next `locker gc`.
     remove_on_commit: Vec<PathBuf>,
+    /// In a group: where a committed savepoint hands its created and deleted files, so that
+    /// they are dealt with when the group commits (or not).
+    group: Option<&'c mut GroupFiles>,
 }
 
 /// Blob files a write transaction created; removed again unless it commits. While the
@@ -1134,16 +1305,15 @@ impl Tx for SqliteTx<'_> {
             if row.storage == BlobStorage::File {
                 // Repair a damaged or missing file rather than point a new version at it; the
                 // repaired file is kept even if this transaction rolls back.
-                objects::write(self.objects, digest, bytes)
-                    .map_err(|e| StoreError::Io(format!("{}: {e}", objects::display(digest))))?;
+                objects::write(self.objects, digest, bytes).map_err(|e| blob_io(digest, &e))?;
             }
             return Ok(());
         }
         let (storage, data) = if bytes.len() <= objects::INLINE_MAX {
             ("inline", Some(bytes))
         } else {
-            let created = objects::write(self.objects, digest, bytes)
-                .map_err(|e| StoreError::Io(format!("{}: {e}", objects::display(digest))))?;
+            let created =
+                objects::write(self.objects, digest, bytes).map_err(|e| blob_io(digest, &e))?;
             self.created.0.extend(created);
             ("file", None)
         };
@@ -1454,8 +1624,16 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn commit(self: Box<Self>) -> Result<()> {
-        let SqliteTx { tx, mut created, remove_on_commit, .. } = *self;
-        tx.commit().db()?;
+        let SqliteTx { tx, mut created, mut remove_on_commit, group, .. } = *self;
+        match tx {
+            Handle::Top(t) => t.commit().db()?,
+            Handle::Nested(s) => s.commit().db()?,
+        }
+        if let Some(g) = group {
+            g.created.0.append(&mut created.0);
+            g.remove.append(&mut remove_on_commit);
+            return Ok(());
+        }
         created.keep();
         for path in remove_on_commit {
             // A file that cannot be removed stays behind as a stray file for the next gc.

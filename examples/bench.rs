@@ -1,0 +1,1222 @@
+//! The load generator and runner behind `scripts/bench.sh`: every scenario of issue 9's table,
+//! against locker and against agent-locker's daemon (`lockerd`) started side by side, printed
+//! as one table (median, p99, ratio).
+//!
+//! The client is a keep-alive HTTP/1.1 client over a plain `TcpStream` (one connection per
+//! simulated client, no allocation-heavy framework), so that it is not the bottleneck. Large
+//! repositories are built with the library's own operations inside group commits (each block
+//! still one `pad.append` journal entry), and are cached under the work directory.
+//!
+//! Run it through `scripts/bench.sh` (which builds it and installs the peer); `--help` lists
+//! the options.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use serde_json::{json, Value};
+
+use locker::domain::secret::Secret;
+
+#[path = "../tests/cli/common/http1.rs"]
+mod http1;
+use http1::Http;
+use locker::ops::{self, Actor, SystemClock};
+
+type Res<T> = Result<T, String>;
+
+/// Chunks the sequential and concurrent scenarios are cut into, run alternately.
+const ROUNDS: usize = 5;
+
+/// A valid `locker.handoff.v1` envelope (block 0 of every pad).
+const ENVELOPE: &str = r#"{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":["c1"],"artifacts":[{"name":"x"}],"budget_usd":1.25}"#;
+/// Largest pad in payload bytes, and most blocks in one pad (both servers' limits).
+const PAD_BYTES: usize = 262_144;
+const PAD_BLOCKS: usize = 4096;
+
+#[derive(Debug, Parser)]
+#[command(about = "Benchmarks locker against agent-locker's daemon (see scripts/bench.sh)")]
+struct Args {
+    /// Smaller counts (for CI): checks that every scenario runs, not the targets
+    #[arg(long)]
+    quick: bool,
+    /// The locker binary (release build)
+    #[arg(long)]
+    locker: PathBuf,
+    /// The minimal SQLite program (examples/sqlite_commit.rs, release build)
+    #[arg(long)]
+    baseline: PathBuf,
+    /// agent-locker's daemon (`lockerd` from lockermcp==0.1.5); without it the peer columns
+    /// are empty
+    #[arg(long)]
+    lockerd: Option<PathBuf>,
+    /// agent-locker's MCP server (`lockermcp`)
+    #[arg(long)]
+    lockermcp: Option<PathBuf>,
+    /// Where repositories, databases and logs go
+    #[arg(long)]
+    work: PathBuf,
+    /// Run only these scenarios (seq, concurrent, handoff, mcp, cli, verify, history)
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Rebuild the cached large repositories
+    #[arg(long)]
+    fresh: bool,
+    /// Also write the raw figures as JSON here
+    #[arg(long)]
+    json_out: Option<PathBuf>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures.
+
+/// Latencies of one scenario on one side.
+#[derive(Debug, Clone)]
+struct Measure {
+    n: usize,
+    /// Seconds the whole run took (wall clock).
+    secs: f64,
+    median_ms: f64,
+    p99_ms: f64,
+}
+
+/// Raw latencies (seconds) and the time they took, merged over interleaved chunks.
+#[derive(Debug, Default)]
+struct Sample {
+    lat: Vec<f64>,
+    secs: f64,
+}
+
+impl Sample {
+    fn add(&mut self, other: Sample) {
+        self.lat.extend(other.lat);
+        self.secs += other.secs;
+    }
+
+    fn measure(self) -> Measure {
+        Measure::of(self.lat, self.secs)
+    }
+}
+
+/// Runs `locker` and `peer` alternately in `rounds` chunks, so that a shared machine's drift
+/// hits both alike.
+fn interleave(
+    rounds: usize,
+    mut locker: impl FnMut() -> Res<Sample>,
+    mut peer: Option<impl FnMut() -> Res<Sample>>,
+) -> Res<(Measure, Option<Measure>)> {
+    let (mut l, mut p) = (Sample::default(), Sample::default());
+    for _ in 0..rounds {
+        l.add(locker()?);
+        if let Some(f) = peer.as_mut() {
+            p.add(f()?);
+        }
+    }
+    Ok((l.measure(), peer.map(|_| p.measure())))
+}
+
+impl Measure {
+    fn of(mut lat: Vec<f64>, secs: f64) -> Self {
+        lat.sort_by(f64::total_cmp);
+        let n = lat.len();
+        let pick = |q: f64| {
+            if n == 0 {
+                return f64::NAN;
+            }
+            let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
+            lat[rank - 1] * 1e3
+        };
+        Self { n, secs, median_ms: pick(0.5), p99_ms: pick(0.99) }
+    }
+
+    fn rate(&self) -> f64 {
+        self.n as f64 / self.secs
+    }
+
+    fn json(&self) -> Value {
+        json!({"n": self.n, "secs": self.secs, "per_sec": self.rate(),
+               "median_ms": self.median_ms, "p99_ms": self.p99_ms})
+    }
+}
+
+fn thousands(v: f64) -> String {
+    let s = format!("{v:.0}");
+    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
+}
+
+fn ms(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0} ms")
+    } else if v >= 10.0 {
+        format!("{v:.1} ms")
+    } else {
+        format!("{v:.2} ms")
+    }
+}
+
+fn rate_cell(m: &Measure, unit: &str) -> String {
+    format!("{}{unit}/s (median {}, p99 {})", thousands(m.rate()), ms(m.median_ms), ms(m.p99_ms))
+}
+
+fn latency_cell(m: &Measure) -> String {
+    format!("median {}, p99 {} (n={})", ms(m.median_ms), ms(m.p99_ms), m.n)
+}
+
+/// One line of the table.
+struct Row {
+    scenario: String,
+    locker: String,
+    other: String,
+    ratio: String,
+    target: String,
+    verdict: String,
+}
+
+fn verdict(met: Option<bool>, quick: bool) -> String {
+    match (met, quick) {
+        (_, true) => "(quick run)".into(),
+        (Some(true), _) => "met".into(),
+        (Some(false), _) => "MISSED".into(),
+        (None, _) => "n/a".into(),
+    }
+}
+
+fn not_run(scenario: &str, target: &str, why: &str) -> Row {
+    Row {
+        scenario: scenario.into(),
+        locker: format!("not run: {why}"),
+        other: String::new(),
+        ratio: String::new(),
+        target: target.into(),
+        verdict: "not run".into(),
+    }
+}
+
+/// A pad being filled over HTTP; a new one is made (outside any timing) when it is full.
+struct PadCursor {
+    id: String,
+    auth: String,
+    blocks: usize,
+    bytes: usize,
+}
+
+impl PadCursor {
+    fn new(c: &mut Http) -> Res<Self> {
+        let created = c
+            .post_json("/v1/pads", &[], &json!({"ttl_seconds": 86_400, "max_blocks": PAD_BLOCKS}))?
+            .expect(201, "create")?
+            .json()?;
+        let id = created["pad_id"].as_str().ok_or("no pad_id")?.to_owned();
+        let auth = format!("Bearer {}", created["write_key"].as_str().ok_or("no write_key")?);
+        let mut pad = Self { id, auth, blocks: 0, bytes: 0 };
+        pad.append(c, ENVELOPE.as_bytes(), "application/json")?;
+        Ok(pad)
+    }
+
+    fn ensure_room(&mut self, c: &mut Http, len: usize) -> Res<()> {
+        if self.blocks + 1 > PAD_BLOCKS || self.bytes + len > PAD_BYTES {
+            *self = Self::new(c)?;
+        }
+        Ok(())
+    }
+
+    fn append(&mut self, c: &mut Http, payload: &[u8], ct: &str) -> Res<()> {
+        let path = format!("/v1/pads/{}/append", self.id);
+        c.req("POST", &path, &[("Authorization", &self.auth), ("Content-Type", ct)], payload)?
+            .expect(201, "append")?;
+        self.blocks += 1;
+        self.bytes += payload.len();
+        Ok(())
+    }
+}
+
+fn payload(len: usize, i: u64) -> Vec<u8> {
+    let mut p = format!("{i:012} ").into_bytes();
+    p.resize(len, b'x');
+    p
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes.
+
+/// A child process killed when dropped.
+struct Proc {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> Res<u16> {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    Ok(l.local_addr().map_err(|e| e.to_string())?.port())
+}
+
+fn base_env(cmd: &mut Command, home: &Path) {
+    cmd.env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("NO_COLOR", "1");
+}
+
+fn log_file(path: &Path) -> Res<std::fs::File> {
+    std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn wait_healthy(p: &mut Proc, what: &str) -> Res<()> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(Some(status)) = p.child.try_wait() {
+            return Err(format!("{what} exited at start ({status})"));
+        }
+        let mut c = Http::new(p.addr);
+        if let Ok(r) = c.req("GET", "/health", &[], b"") {
+            if r.status == 200 {
+                return Ok(());
+            }
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{what} did not become healthy"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn start_locker(a: &Args, repo: &Path, log: &Path) -> Res<Proc> {
+    let port = free_port()?;
+    let mut cmd = Command::new(&a.locker);
+    base_env(&mut cmd, &a.work);
+    cmd.arg("-R")
+        .arg(repo)
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log_file(log)?);
+    let child = cmd.spawn().map_err(|e| format!("locker serve: {e}"))?;
+    let mut p = Proc { child, addr: SocketAddr::from(([127, 0, 0, 1], port)) };
+    wait_healthy(&mut p, "locker serve")?;
+    Ok(p)
+}
+
+fn start_lockerd(a: &Args, lockerd: &Path, db: &Path, log: &Path) -> Res<Proc> {
+    let port = free_port()?;
+    let mut cmd = Command::new(lockerd);
+    base_env(&mut cmd, &a.work);
+    cmd.env("LOCKER_MODE", "open")
+        .env("LOCKER_DB_PATH", db)
+        .env("LOCKER_HOST", "127.0.0.1")
+        .env("LOCKER_PORT", port.to_string())
+        .stdin(Stdio::null())
+        .stdout(log_file(log)?)
+        .stderr(log_file(&log.with_extension("err"))?);
+    let child = cmd.spawn().map_err(|e| format!("lockerd: {e}"))?;
+    let mut p = Proc { child, addr: SocketAddr::from(([127, 0, 0, 1], port)) };
+    wait_healthy(&mut p, "lockerd")?;
+    Ok(p)
+}
+
+/// `VmRSS` or `VmHWM` of a process, in KiB.
+fn proc_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Samples a process's resident memory until dropped; `peak()` is the largest sample.
+struct RssSampler {
+    stop: Arc<AtomicBool>,
+    peak: Arc<AtomicU64>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RssSampler {
+    fn start(pid: u32) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let peak = Arc::new(AtomicU64::new(0));
+        let (s, p) = (Arc::clone(&stop), Arc::clone(&peak));
+        let thread = std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                if let Some(kib) = proc_kib(pid, "VmRSS:") {
+                    p.fetch_max(kib, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        Self { stop, peak, thread: Some(thread) }
+    }
+
+    fn finish(mut self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.peak.load(Ordering::Relaxed)
+    }
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP scenarios.
+
+const APPEND_BYTES: usize = 200;
+
+/// Sequential appends over one keep-alive connection.
+fn http_sequential(addr: SocketAddr, n: usize) -> Res<Sample> {
+    let mut c = Http::new(addr);
+    let mut pad = PadCursor::new(&mut c)?;
+    for i in 0..20 {
+        pad.ensure_room(&mut c, APPEND_BYTES)?;
+        pad.append(&mut c, &payload(APPEND_BYTES, i), "application/octet-stream")?;
+    }
+    let mut lat = Vec::with_capacity(n);
+    for i in 0..n {
+        pad.ensure_room(&mut c, APPEND_BYTES)?;
+        let p = payload(APPEND_BYTES, i as u64);
+        let t = Instant::now();
+        pad.append(&mut c, &p, "application/octet-stream")?;
+        lat.push(t.elapsed().as_secs_f64());
+    }
+    let secs: f64 = lat.iter().sum();
+    Ok(Sample { lat, secs })
+}
+
+/// `clients` clients, each on its own connection and its own pad, appending at once.
+/// Returns the figures and the server's peak resident memory during the run.
+fn http_concurrent(
+    addr: SocketAddr,
+    pid: u32,
+    clients: usize,
+    per: usize,
+    peak: &AtomicU64,
+) -> Res<Sample> {
+    let barrier = Arc::new(Barrier::new(clients + 1));
+    let mut handles = Vec::new();
+    for _ in 0..clients {
+        let b = Arc::clone(&barrier);
+        handles.push(std::thread::spawn(move || -> Res<Vec<f64>> {
+            let mut c = Http::new(addr);
+            let setup = (|| {
+                let mut pad = PadCursor::new(&mut c)?;
+                for i in 0..5 {
+                    pad.append(&mut c, &payload(APPEND_BYTES, i), "application/octet-stream")?;
+                }
+                Ok::<_, String>(pad)
+            })();
+            b.wait();
+            let mut pad = setup?;
+            let mut lat = Vec::with_capacity(per);
+            for i in 0..per {
+                pad.ensure_room(&mut c, APPEND_BYTES)?;
+                let p = payload(APPEND_BYTES, i as u64);
+                let t = Instant::now();
+                pad.append(&mut c, &p, "application/octet-stream")?;
+                lat.push(t.elapsed().as_secs_f64());
+            }
+            Ok(lat)
+        }));
+    }
+    let sampler = RssSampler::start(pid);
+    barrier.wait();
+    let start = Instant::now();
+    let mut all = Vec::new();
+    let mut first_err = None;
+    for h in handles {
+        match h.join().map_err(|_| "a client panicked".to_owned()).and_then(|r| r) {
+            Ok(l) => all.extend(l),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    peak.fetch_max(sampler.finish().max(proc_kib(pid, "VmHWM:").unwrap_or(0)), Ordering::Relaxed);
+    if let Some(e) = first_err {
+        return Err(e);
+    }
+    Ok(Sample { lat: all, secs })
+}
+
+/// One full handoff per round: create, envelope, artifact, seal, read everything.
+fn http_handoff(c: &mut Http, rounds: usize) -> Res<Sample> {
+    let artifact = payload(1024, 1);
+    let once = |c: &mut Http| -> Res<()> {
+        let created = c
+            .post_json("/v1/pads", &[], &json!({"ttl_seconds": 3600, "max_blocks": 8}))?
+            .expect(201, "create")?
+            .json()?;
+        let id = created["pad_id"].as_str().ok_or("no pad_id")?;
+        let auth = format!("Bearer {}", created["write_key"].as_str().ok_or("no write_key")?);
+        let read = format!("Bearer {}", created["read_ticket"].as_str().ok_or("no ticket")?);
+        let append = format!("/v1/pads/{id}/append");
+        c.req(
+            "POST",
+            &append,
+            &[("Authorization", &auth), ("Content-Type", "application/json")],
+            ENVELOPE.as_bytes(),
+        )?
+        .expect(201, "append envelope")?;
+        c.req(
+            "POST",
+            &append,
+            &[("Authorization", &auth), ("Content-Type", "text/plain")],
+            &artifact,
+        )?
+        .expect(201, "append artifact")?;
+        c.req("POST", &format!("/v1/pads/{id}/seal"), &[("Authorization", &auth)], b"")?
+            .expect(200, "seal")?;
+        let slice = c
+            .req(
+                "GET",
+                &format!("/v1/pads/{id}/blocks?from=0&to=1"),
+                &[("Authorization", &read)],
+                b"",
+            )?
+            .expect(200, "read")?
+            .json()?;
+        if slice["count"] != 2 {
+            return Err(format!("read returned {}", slice["count"]));
+        }
+        Ok(())
+    };
+    let mut lat = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        once(c)?;
+        lat.push(t.elapsed().as_secs_f64());
+    }
+    let secs = lat.iter().sum();
+    Ok(Sample { lat, secs })
+}
+
+// ---------------------------------------------------------------------------------------------
+// MCP.
+
+struct Mcp {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+    next_id: u64,
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Mcp {
+    fn start(mut cmd: Command) -> Res<Self> {
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        let mut child = cmd.spawn().map_err(|e| format!("MCP server: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut m = Self { child, stdin, lines: rx, next_id: 1 };
+        m.call(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "locker-bench", "version": "1"}}),
+        )?;
+        m.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        Ok(m)
+    }
+
+    fn send(&mut self, v: &Value) -> Res<()> {
+        let mut line = v.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).map_err(|e| format!("MCP stdin: {e}"))?;
+        self.stdin.flush().map_err(|e| format!("MCP stdin: {e}"))
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Res<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .map_err(|_| format!("no answer to {method}"))?;
+            let Ok(v) = serde_json::from_str::<Value>(&line) else { continue };
+            if v.get("id") == Some(&json!(id)) {
+                if let Some(e) = v.get("error") {
+                    return Err(format!("{method}: {e}"));
+                }
+                return Ok(v["result"].clone());
+            }
+        }
+    }
+
+    /// Calls a tool; returns its structured result (or the JSON in its text content).
+    fn tool(&mut self, name: &str, args: Value) -> Res<Value> {
+        let r = self.call("tools/call", json!({"name": name, "arguments": args}))?;
+        if r["isError"] == true {
+            return Err(format!("{name} failed: {r}"));
+        }
+        let out = match r.get("structuredContent") {
+            Some(v) if v.is_object() => v.clone(),
+            _ => {
+                let text = r["content"][0]["text"].as_str().ok_or(format!("{name}: {r}"))?;
+                serde_json::from_str(text).map_err(|e| format!("{name}: {e}: {text}"))?
+            }
+        };
+        if out.get("error").is_some_and(|e| !e.is_null()) {
+            return Err(format!("{name} failed: {out}"));
+        }
+        Ok(out)
+    }
+}
+
+/// `locker_deposit` then `locker_read_blocks` of the deposited pad, verified against its head.
+fn mcp_rounds(m: &mut Mcp, rounds: usize) -> Res<Sample> {
+    let envelope: Value = serde_json::from_str(ENVELOPE).expect("valid JSON");
+    let once = |m: &mut Mcp| -> Res<()> {
+        let d = m.tool(
+            "locker_deposit",
+            json!({"envelope": envelope, "artifacts": ["the first artifact", {"result": [1, 2, 3]}],
+                   "ttl_seconds": 3600}),
+        )?;
+        let pad = d["pad_id"].as_str().ok_or(format!("deposit: {d}"))?;
+        let ticket = d["read_ticket"].as_str().ok_or(format!("deposit: {d}"))?;
+        let head = d["head_hash"].as_str().ok_or(format!("deposit: {d}"))?;
+        let r = m.tool(
+            "locker_read_blocks",
+            json!({"pad_id": pad, "ticket": ticket, "from_block": 0, "to_block": 2,
+                   "expected_head_hash": head}),
+        )?;
+        if r["count"] != 3 {
+            return Err(format!("read_blocks: {r}"));
+        }
+        Ok(())
+    };
+    let mut lat = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        once(m)?;
+        lat.push(t.elapsed().as_secs_f64());
+    }
+    let secs = lat.iter().sum();
+    Ok(Sample { lat, secs })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Repositories built with the library.
+
+fn fresh_dir(path: &Path) -> Res<()> {
+    if path.exists() {
+        std::fs::remove_dir_all(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    std::fs::create_dir_all(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A repository with `blocks` blocks of 1 KiB (block 0 of each pad is the envelope), every
+/// one appended by `ops::pad::append` (one journal entry each), 16 pads per group commit.
+/// Cached: built again only when missing, incomplete or `fresh`.
+fn build_repo(dir: &Path, blocks: u64, fresh: bool) -> Res<()> {
+    let marker = dir.join(".bench-complete");
+    if !fresh && std::fs::read_to_string(&marker).ok().as_deref() == Some(&blocks.to_string()) {
+        return Ok(());
+    }
+    fresh_dir(dir)?;
+    let clock = SystemClock;
+    let (_, mut repo) = ops::init::init(dir, &clock).map_err(|e| e.to_string())?;
+    let per_pad: u64 = 256;
+    let limits = locker::domain::limits::PadLimits::new(30 * 86_400, 4096).expect("valid limits");
+    let started = Instant::now();
+    let mut done = 0u64;
+    let mut last_report = 0u64;
+    let mut i = 0u64;
+    while done < blocks {
+        let mut group = repo.store.group().map_err(|e| e.to_string())?;
+        {
+            let mut ctx = ops::Ctx::new(group.store(), Actor::operator(), &clock);
+            for _ in 0..16 {
+                if done >= blocks {
+                    break;
+                }
+                let created = ops::pad::create(&mut ctx, limits).map_err(|e| e.to_string())?;
+                let key = Secret::new(created.write_key.clone());
+                let n = per_pad.min(blocks - done);
+                for seq in 0..n {
+                    let p = if seq == 0 { ENVELOPE.as_bytes().to_vec() } else { payload(1024, i) };
+                    i += 1;
+                    ops::pad::append(&mut ctx, &created.pad_id, Some(&key), &p, None)
+                        .map_err(|e| e.to_string())?;
+                }
+                done += n;
+            }
+        }
+        group.commit().map_err(|e| e.to_string())?;
+        if done - last_report >= blocks / 10 && blocks >= 100_000 {
+            last_report = done;
+            eprintln!(
+                "bench:   {} of {} blocks ({:.0} s)",
+                thousands(done as f64),
+                thousands(blocks as f64),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    drop(repo);
+    std::fs::write(&marker, blocks.to_string()).map_err(|e| e.to_string())
+}
+
+/// `locker verify` of a repository: seconds, blocks verified, peak resident memory (KiB).
+fn run_verify(a: &Args, dir: &Path) -> Res<(f64, u64, u64)> {
+    let time = Path::new("/usr/bin/time");
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.arg("-v").arg(&a.locker);
+        c
+    } else {
+        Command::new(&a.locker)
+    };
+    base_env(&mut cmd, &a.work);
+    cmd.arg("-R").arg(dir).args(["--json", "-q", "verify"]);
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let t = Instant::now();
+    let child = cmd.spawn().map_err(|e| format!("locker verify: {e}"))?;
+    let pid = child.id();
+    let sampler = RssSampler::start(pid);
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    let sampled = sampler.finish();
+    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!("verify printed no report ({e}): {}", String::from_utf8_lossy(&out.stderr))
+    })?;
+    if !out.status.success() || report["ok"] != true {
+        return Err(format!("verify failed: {report}"));
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let rss = stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(sampled);
+    Ok((secs, report["pads"]["blocks"].as_u64().unwrap_or(0), rss))
+}
+
+/// A pad in a local repository, appended to through the library.
+struct LocalPad {
+    id: String,
+    key: Secret,
+    blocks: usize,
+    bytes: usize,
+}
+
+fn local_pad(ctx: &mut ops::Ctx<'_>) -> Res<LocalPad> {
+    let limits = locker::domain::limits::PadLimits::new(86_400, 4096).expect("valid limits");
+    let created = ops::pad::create(ctx, limits).map_err(|e| e.to_string())?;
+    let key = Secret::new(created.write_key.clone());
+    ops::pad::append(ctx, &created.pad_id, Some(&key), ENVELOPE.as_bytes(), None)
+        .map_err(|e| e.to_string())?;
+    Ok(LocalPad { id: created.pad_id, key, blocks: 1, bytes: ENVELOPE.len() })
+}
+
+/// Durable appends through the library to a small and a large repository, interleaved in
+/// rounds so that drift on a shared machine hits both alike.
+fn append_latency(small: &Path, large: &Path, n: usize) -> Res<(Measure, Measure)> {
+    let clock = SystemClock;
+    let mut repos = Vec::new();
+    for dir in [small, large] {
+        let mut repo = locker::repo::Repo::open_root(dir).map_err(|e| e.to_string())?;
+        let pad = {
+            let mut ctx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
+            local_pad(&mut ctx)?
+        };
+        repos.push((repo, pad, Vec::with_capacity(n)));
+    }
+    // One append to each in turn: a shared disk's bursts hit both alike.
+    let chunk = 1;
+    let mut i = 0u64;
+    while repos[0].2.len() < n {
+        for (repo, pad, lat) in &mut repos {
+            let mut ctx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
+            for _ in 0..chunk.min(n - lat.len()) {
+                if pad.blocks + 1 > PAD_BLOCKS || pad.bytes + APPEND_BYTES > PAD_BYTES {
+                    *pad = local_pad(&mut ctx)?;
+                }
+                i += 1;
+                let p = payload(APPEND_BYTES, i);
+                let t = Instant::now();
+                ops::pad::append(&mut ctx, &pad.id, Some(&pad.key), &p, None)
+                    .map_err(|e| e.to_string())?;
+                lat.push(t.elapsed().as_secs_f64());
+                pad.blocks += 1;
+                pad.bytes += APPEND_BYTES;
+            }
+        }
+    }
+    let mut out = repos.into_iter().map(|(_, _, lat)| {
+        let busy = lat.iter().sum();
+        Measure::of(lat, busy)
+    });
+    let s = out.next().expect("two repositories");
+    let l = out.next().expect("two repositories");
+    Ok((s, l))
+}
+
+fn journal_entries(dir: &Path) -> Res<u64> {
+    let mut repo = locker::repo::Repo::open_root(dir).map_err(|e| e.to_string())?;
+    let tx = repo.store.read().map_err(|e| e.to_string())?;
+    Ok(tx.journal_head().map_err(|e| e.to_string())?.map_or(0, |h| h.seq))
+}
+
+// ---------------------------------------------------------------------------------------------
+// One CLI process against the minimal SQLite program.
+
+fn cli_vs_baseline(a: &Args, runs: usize) -> Res<(Measure, Measure)> {
+    let dir = a.work.join("cli-repo");
+    fresh_dir(&dir)?;
+    let locker = |args: &[&str]| -> Res<Value> {
+        let mut cmd = Command::new(&a.locker);
+        base_env(&mut cmd, &a.work);
+        let out =
+            cmd.arg("-R").arg(&dir).arg("--json").args(args).output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!("locker {args:?}: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+        serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+    };
+    locker(&["init"])?;
+    let pad = locker(&["pad", "create", "--max-blocks", "4096", "--ttl", "86400"])?;
+    let id = pad["pad_id"].as_str().ok_or("no pad_id")?.to_owned();
+    let key = pad["write_key"].as_str().ok_or("no key")?.to_owned();
+    locker(&["append", &id, "--key", &key, "--data", ENVELOPE])?;
+
+    let db = a.work.join("baseline.db");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    {
+        let conn = rusqlite::Connection::open(&db).map_err(|e| e.to_string())?;
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB NOT NULL);",
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    let data = String::from_utf8(payload(APPEND_BYTES, 0)).expect("ASCII");
+    let run_locker = || -> Res<f64> {
+        let mut cmd = Command::new(&a.locker);
+        base_env(&mut cmd, &a.work);
+        cmd.env("LOCKER_WRITE_KEY", &key)
+            .arg("-R")
+            .arg(&dir)
+            .args(["append", &id, "--data", &data])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let t = Instant::now();
+        let out = cmd.output().map_err(|e| e.to_string())?;
+        let secs = t.elapsed().as_secs_f64();
+        if !out.status.success() {
+            return Err(format!("locker append: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+        Ok(secs)
+    };
+    let run_baseline = || -> Res<f64> {
+        let mut cmd = Command::new(&a.baseline);
+        base_env(&mut cmd, &a.work);
+        cmd.arg(&db).stdout(Stdio::null()).stderr(Stdio::piped());
+        let t = Instant::now();
+        let out = cmd.output().map_err(|e| e.to_string())?;
+        let secs = t.elapsed().as_secs_f64();
+        if !out.status.success() {
+            return Err("the SQLite baseline failed".into());
+        }
+        Ok(secs)
+    };
+    for _ in 0..3 {
+        run_locker()?;
+        run_baseline()?;
+    }
+    let (mut l, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        l.push(run_locker()?);
+        b.push(run_baseline()?);
+    }
+    let (ls, bs) = (l.iter().sum(), b.iter().sum());
+    Ok((Measure::of(l, ls), Measure::of(b, bs)))
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Counts {
+    seq: usize,
+    clients: usize,
+    per_client: usize,
+    handoffs: usize,
+    mcp: usize,
+    cli: usize,
+    verify_blocks: u64,
+    history_appends: usize,
+}
+
+fn main() -> std::process::ExitCode {
+    let a = Args::parse();
+    match run(&a) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn wanted(a: &Args, name: &str) -> bool {
+    a.only.is_empty() || a.only.iter().any(|o| o == name)
+}
+
+#[allow(clippy::too_many_lines)]
+fn run(a: &Args) -> Res<()> {
+    std::fs::create_dir_all(&a.work).map_err(|e| e.to_string())?;
+    let n = if a.quick {
+        Counts {
+            seq: 300,
+            clients: 16,
+            per_client: 40,
+            handoffs: 30,
+            mcp: 5,
+            cli: 20,
+            verify_blocks: 20_000,
+            history_appends: 100,
+        }
+    } else {
+        Counts {
+            seq: 3000,
+            clients: 16,
+            per_client: 400,
+            handoffs: 200,
+            mcp: 30,
+            cli: 100,
+            verify_blocks: 1_000_000,
+            history_appends: 500,
+        }
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    let mut raw = BTreeMap::<String, Value>::new();
+    let quick = a.quick;
+    let peer_missing = "the peer is not installed";
+
+    let needs_servers = ["seq", "concurrent", "handoff", "mcp"].iter().any(|s| wanted(a, s));
+    let mut servers = None;
+    if needs_servers {
+        let repo = a.work.join("serve-repo");
+        fresh_dir(&repo)?;
+        let mut init = Command::new(&a.locker);
+        base_env(&mut init, &a.work);
+        let out = init.arg("-R").arg(&repo).arg("init").output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!("locker init: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+        eprintln!("bench: starting locker serve");
+        let locker = start_locker(a, &repo, &a.work.join("locker-serve.log"))?;
+        let peer = match &a.lockerd {
+            Some(d) => {
+                let pdir = a.work.join("peer");
+                fresh_dir(&pdir)?;
+                eprintln!("bench: starting lockerd");
+                Some(start_lockerd(a, d, &pdir.join("locker.db"), &a.work.join("lockerd.log"))?)
+            }
+            None => None,
+        };
+        servers = Some((locker, peer, repo));
+    }
+
+    if let Some((locker, peer, _)) = &servers {
+        if wanted(a, "seq") {
+            eprintln!("bench: sequential appends over one connection");
+            let chunk = n.seq / ROUNDS;
+            let (l, p) = interleave(
+                ROUNDS,
+                || http_sequential(locker.addr, chunk),
+                peer.as_ref().map(|p| move || http_sequential(p.addr, chunk)),
+            )?;
+            let ratio = p.as_ref().map(|p| l.rate() / p.rate());
+            raw.insert(
+                "seq".into(),
+                json!({"locker": l.json(), "peer": p.as_ref().map(Measure::json), "ratio": ratio}),
+            );
+            rows.push(Row {
+                scenario: "HTTP, one keep-alive client, sequential appends (200 B)".into(),
+                locker: rate_cell(&l, ""),
+                other: p
+                    .as_ref()
+                    .map_or(peer_missing.into(), |p| format!("peer: {}", rate_cell(p, ""))),
+                ratio: ratio.map_or(String::new(), |r| format!("{r:.1}×")),
+                target: "≥ 5×".into(),
+                verdict: verdict(ratio.map(|r| r >= 5.0), quick),
+            });
+        }
+        if wanted(a, "concurrent") {
+            eprintln!("bench: {} concurrent clients appending", n.clients);
+            let per = n.per_client / ROUNDS;
+            let (lpeak, ppeak) = (AtomicU64::new(0), AtomicU64::new(0));
+            let (l, p) = interleave(
+                ROUNDS,
+                || http_concurrent(locker.addr, locker.child.id(), n.clients, per, &lpeak),
+                peer.as_ref().map(|p| {
+                    let ppeak = &ppeak;
+                    move || http_concurrent(p.addr, p.child.id(), n.clients, per, ppeak)
+                }),
+            )?;
+            let lrss = lpeak.load(Ordering::Relaxed);
+            let p = p.map(|p| (p, ppeak.load(Ordering::Relaxed)));
+            let ratio = p.as_ref().map(|(p, _)| l.rate() / p.rate());
+            raw.insert(
+                "concurrent".into(),
+                json!({"locker": l.json(), "locker_rss_kib": lrss,
+                       "peer": p.as_ref().map(|(p, _)| p.json()),
+                       "peer_rss_kib": p.as_ref().map(|(_, r)| r), "ratio": ratio}),
+            );
+            rows.push(Row {
+                scenario: format!("HTTP, {} concurrent clients, appends (200 B)", n.clients),
+                locker: rate_cell(&l, ""),
+                other: p
+                    .as_ref()
+                    .map_or(peer_missing.into(), |(p, _)| format!("peer: {}", rate_cell(p, ""))),
+                ratio: ratio.map_or(String::new(), |r| format!("{r:.1}×")),
+                target: "≥ 20×".into(),
+                verdict: verdict(ratio.map(|r| r >= 20.0), quick),
+            });
+            rows.push(Row {
+                scenario: format!(
+                    "`locker serve` resident memory under the {}-client load",
+                    n.clients
+                ),
+                locker: format!("peak {}", mib(lrss)),
+                other: p.as_ref().map_or(String::new(), |(_, r)| format!("peer: peak {}", mib(*r))),
+                ratio: String::new(),
+                target: "≤ 64 MiB".into(),
+                verdict: verdict(Some(lrss <= 64 * 1024), quick),
+            });
+        }
+        if wanted(a, "handoff") {
+            eprintln!("bench: full handoffs over HTTP");
+            let mut lc = Http::new(locker.addr);
+            let mut pc = peer.as_ref().map(|p| Http::new(p.addr));
+            // Warm-up, then one round each in turn.
+            http_handoff(&mut lc, 5)?;
+            if let Some(c) = pc.as_mut() {
+                http_handoff(c, 5)?;
+            }
+            let (l, p) = interleave(
+                n.handoffs,
+                || http_handoff(&mut lc, 1),
+                pc.as_mut().map(|c| move || http_handoff(c, 1)),
+            )?;
+            let ratio = p.as_ref().map(|p| l.median_ms / p.median_ms);
+            raw.insert(
+                "handoff".into(),
+                json!({"locker": l.json(), "peer": p.as_ref().map(Measure::json), "ratio": ratio}),
+            );
+            rows.push(Row {
+                scenario:
+                    "one full handoff over HTTP (create, envelope, 1 KiB artifact, seal, read all)"
+                        .into(),
+                locker: latency_cell(&l),
+                other: p
+                    .as_ref()
+                    .map_or(peer_missing.into(), |p| format!("peer: {}", latency_cell(p))),
+                ratio: ratio.map_or(String::new(), |r| format!("{r:.3}× (1/{:.1})", 1.0 / r)),
+                target: "≤ 0.2× (1/5)".into(),
+                verdict: verdict(ratio.map(|r| r <= 0.2), quick),
+            });
+        }
+        if wanted(a, "mcp") {
+            let scenario = "`locker_deposit` + `locker_read_blocks` through MCP (stdio)";
+            let target = "≤ 0.05× (1/20)";
+            let mut help = Command::new(&a.locker);
+            base_env(&mut help, &a.work);
+            let has_mcp = help
+                .args(["mcp", "--help"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !has_mcp {
+                rows.push(not_run(scenario, target, "locker mcp missing"));
+            } else {
+                eprintln!("bench: deposits and reads through MCP");
+                let mcp_repo = a.work.join("mcp-repo");
+                fresh_dir(&mcp_repo)?;
+                let mut init = Command::new(&a.locker);
+                base_env(&mut init, &a.work);
+                init.arg("-R").arg(&mcp_repo).arg("init").output().map_err(|e| e.to_string())?;
+                let mut cmd = Command::new(&a.locker);
+                base_env(&mut cmd, &a.work);
+                cmd.arg("-R")
+                    .arg(&mcp_repo)
+                    .arg("mcp")
+                    .stderr(log_file(&a.work.join("locker-mcp.log"))?);
+                let mut lm = Mcp::start(cmd)?;
+                let mut pm = match (&a.lockermcp, peer) {
+                    (Some(bin), Some(peer)) => {
+                        let mut cmd = Command::new(bin);
+                        base_env(&mut cmd, &a.work);
+                        cmd.env("LOCKER_URL", format!("http://{}", peer.addr))
+                            .stderr(log_file(&a.work.join("lockermcp.log"))?);
+                        Some(Mcp::start(cmd)?)
+                    }
+                    _ => None,
+                };
+                mcp_rounds(&mut lm, 2)?;
+                if let Some(m) = pm.as_mut() {
+                    mcp_rounds(m, 2)?;
+                }
+                let (l, p) = interleave(
+                    n.mcp,
+                    || mcp_rounds(&mut lm, 1),
+                    pm.as_mut().map(|m| move || mcp_rounds(m, 1)),
+                )?;
+                let ratio = p.as_ref().map(|p| l.median_ms / p.median_ms);
+                raw.insert(
+                    "mcp".into(),
+                    json!({"locker": l.json(), "peer": p.as_ref().map(Measure::json), "ratio": ratio}),
+                );
+                rows.push(Row {
+                    scenario: scenario.into(),
+                    locker: latency_cell(&l),
+                    other: p
+                        .as_ref()
+                        .map_or(peer_missing.into(), |p| format!("peer: {}", latency_cell(p))),
+                    ratio: ratio.map_or(String::new(), |r| format!("{r:.3}× (1/{:.0})", 1.0 / r)),
+                    target: target.into(),
+                    verdict: verdict(ratio.map(|r| r <= 0.05), quick),
+                });
+            }
+        }
+    }
+    drop(servers);
+
+    if wanted(a, "cli") {
+        eprintln!("bench: one CLI append per process against the minimal SQLite program");
+        let (l, b) = cli_vs_baseline(a, n.cli)?;
+        let ratio = l.median_ms / b.median_ms;
+        raw.insert("cli".into(), json!({"locker": l.json(), "baseline": b.json(), "ratio": ratio}));
+        rows.push(Row {
+            scenario: "one CLI append as its own process (spawn, open, append, durable commit)"
+                .into(),
+            locker: latency_cell(&l),
+            other: format!("minimal Rust + SQLite commit: {}", latency_cell(&b)),
+            ratio: format!("{ratio:.2}×"),
+            target: "≤ 1.3×".into(),
+            verdict: verdict(Some(ratio <= 1.3), quick),
+        });
+    }
+
+    let small = a.work.join("repo-1k");
+    let large = a.work.join(format!("repo-{}", n.verify_blocks));
+    if wanted(a, "verify") || wanted(a, "history") {
+        eprintln!("bench: building a repository of 1,000 blocks (cached)");
+        build_repo(&small, 1000, a.fresh)?;
+        eprintln!(
+            "bench: building a repository of {} blocks of 1 KiB (cached; takes a while)",
+            thousands(n.verify_blocks as f64)
+        );
+        build_repo(&large, n.verify_blocks, a.fresh)?;
+    }
+    if wanted(a, "verify") {
+        // A tenth of the size too: memory is flat when the peak barely moves between them.
+        let mid = a.work.join(format!("repo-{}", n.verify_blocks / 10));
+        eprintln!("bench: building a repository of a tenth of that size (cached)");
+        build_repo(&mid, n.verify_blocks / 10, a.fresh)?;
+        eprintln!("bench: locker verify (once to warm the page cache, then measured)");
+        run_verify(a, &large)?;
+        let (ss, sb, srss) = run_verify(a, &small)?;
+        let (ms, mb, mrss) = run_verify(a, &mid)?;
+        let (secs, blocks, rss) = run_verify(a, &large)?;
+        let rate = blocks as f64 / secs;
+        let flat = rss as f64 <= mrss as f64 * 1.25 + 4096.0;
+        raw.insert(
+            "verify".into(),
+            json!({"blocks": blocks, "secs": secs, "blocks_per_sec": rate, "peak_rss_kib": rss,
+                   "mid": {"blocks": mb, "secs": ms, "peak_rss_kib": mrss},
+                   "small": {"blocks": sb, "secs": ss, "peak_rss_kib": srss}}),
+        );
+        rows.push(Row {
+            scenario: format!("`locker verify` of {} blocks of 1 KiB", thousands(blocks as f64)),
+            locker: format!("{} blocks/s ({secs:.2} s), peak RSS {}", thousands(rate), mib(rss),),
+            other: format!(
+                "peak RSS at {} blocks: {}; at {}: {}",
+                thousands(mb as f64),
+                mib(mrss),
+                thousands(sb as f64),
+                mib(srss)
+            ),
+            ratio: format!("RSS {:.2}× the tenth", rss as f64 / mrss.max(1) as f64),
+            target: "≥ 300,000 blocks/s, memory flat".into(),
+            verdict: verdict(Some(rate >= 300_000.0 && flat), quick),
+        });
+    }
+    if wanted(a, "history") {
+        eprintln!("bench: append latency in a small and a large repository");
+        let (es, el) = (journal_entries(&small)?, journal_entries(&large)?);
+        let (s, l) = append_latency(&small, &large, n.history_appends)?;
+        let ratio = l.median_ms / s.median_ms;
+        raw.insert(
+            "history".into(),
+            json!({"small_entries": es, "large_entries": el, "small": s.json(),
+                   "large": l.json(), "ratio": ratio}),
+        );
+        rows.push(Row {
+            scenario: format!(
+                "durable append latency at {} journal entries vs at {}",
+                thousands(el as f64),
+                thousands(es as f64)
+            ),
+            locker: format!("large: {}", latency_cell(&l)),
+            other: format!("small: {}", latency_cell(&s)),
+            ratio: format!("{ratio:.2}×"),
+            target: "≤ 1.2×".into(),
+            verdict: verdict(Some(ratio <= 1.2), quick),
+        });
+    }
+
+    println!("| scenario | locker | peer or baseline | ratio | target | verdict |");
+    println!("|---|---|---|---|---|---|");
+    for r in &rows {
+        println!(
+            "| {} | {} | {} | {} | {} | {} |",
+            r.scenario, r.locker, r.other, r.ratio, r.target, r.verdict
+        );
+    }
+    if let Some(path) = &a.json_out {
+        let doc = json!({"quick": quick, "results": raw});
+        std::fs::write(path, serde_json::to_vec_pretty(&doc).expect("JSON"))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

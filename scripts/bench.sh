@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Benchmarks locker against agent-locker's daemon, side by side in one run, and prints one
+# table (median, p99, ratio) of issue 9's scenarios:
+#   seq         HTTP, one keep-alive client, sequential appends (locker serve vs lockerd)
+#   concurrent  HTTP, 16 concurrent clients appending, and locker serve's resident memory
+#   handoff     one full handoff over HTTP (create, envelope, artifact, seal, read all)
+#   mcp         locker_deposit + locker_read_blocks through `locker mcp` vs lockermcp + lockerd
+#   cli         one `locker append` process vs a minimal Rust program committing one SQLite row
+#   verify      `locker verify` of 1,000,000 blocks of 1 KiB: blocks/s and peak RSS
+#   history     durable append latency at 1,000,000 journal entries vs at 1,000
+# It builds locker in release mode, installs the peer (lockermcp==0.1.5 from PyPI, which ships
+# lockerd) into a virtual environment under target/test-deps/ (scripts/test-deps.sh), and runs
+# the load generator examples/bench.rs. Large repositories are cached under target/bench/.
+# The machine is shared and noisy: compare the ratios, not the absolute times.
+#
+# Usage: scripts/bench.sh [--quick] [--only NAME,...] [--fresh] [--no-peer]
+#   --quick    smaller counts (for CI): every scenario runs, the targets are not judged
+#   --only     run only the named scenarios (see above)
+#   --fresh    rebuild the cached repositories
+#   --no-peer  do not install or run the peer (its columns stay empty)
+# Output: the table on stdout; raw figures in target/bench/results.json; logs in target/bench/.
+set -euo pipefail
+
+die() {
+    echo "bench: error: $*" >&2
+    exit 1
+}
+
+root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
+args=()
+peer=1
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --quick | --fresh) args+=("$1"); shift ;;
+        --only) args+=(--only "${2:?--only needs a value}"); shift 2 ;;
+        --only=*) args+=("$1"); shift ;;
+        --no-peer) peer=0; shift ;;
+        -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+        *) die "unknown argument: $1 (see --help)" ;;
+    esac
+done
+
+cd "$root"
+echo "bench: building locker and the load generator (release)" >&2
+cargo build --release --locked --quiet --bin locker --example bench --example sqlite_commit
+bin="$root/target/release"
+
+if [ "$peer" -eq 1 ]; then
+    echo "bench: installing the peer (lockermcp==0.1.5) if missing" >&2
+    ./scripts/test-deps.sh >/dev/null
+    venv="${LOCKER_TEST_DEPS:-$root/target/test-deps}/venv"
+    [ -x "$venv/bin/lockerd" ] || die "lockerd is missing from $venv"
+    args+=(--lockerd "$venv/bin/lockerd" --lockermcp "$venv/bin/lockermcp")
+fi
+
+work="$root/target/bench"
+mkdir -p "$work"
+echo "bench: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(uname -sr)" >&2
+"$bin/examples/bench" \
+    --locker "$bin/locker" \
+    --baseline "$bin/examples/sqlite_commit" \
+    --work "$work" \
+    --json-out "$work/results.json" \
+    "${args[@]}"
