@@ -477,19 +477,29 @@ fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
                 mib(db_bytes)
             );
             let fix = some("Free space (`locker gc --pads-older-than 30d --blobs`, old backups) or move the repository to a larger disk.");
-            if free < DISK_PROBLEM_BYTES.max(db_bytes) {
-                r.push(
+            match disk_status(free, total, db_bytes) {
+                Status::Problem => r.push(
                     "disk",
                     Status::Problem,
                     format!("{detail}: writes, backups and checkpoints may fail"),
                     fix,
-                );
-            } else if free < DISK_WARN_BYTES || free.saturating_mul(10) < total {
-                r.push("disk", Status::Warn, format!("{detail}: running low"), fix);
-            } else {
-                r.push("disk", Status::Ok, detail, None);
+                ),
+                Status::Warn => r.push("disk", Status::Warn, format!("{detail}: running low"), fix),
+                status => r.push("disk", status, detail, None),
             }
         }
+    }
+}
+
+/// How much free space counts: less than [`DISK_PROBLEM_BYTES`] (or than the store itself) is a
+/// problem; less than [`DISK_WARN_BYTES`] or a tenth of the file system a warning.
+fn disk_status(free: u64, total: u64, db_bytes: u64) -> Status {
+    if free < DISK_PROBLEM_BYTES.max(db_bytes) {
+        Status::Problem
+    } else if free < DISK_WARN_BYTES || free.saturating_mul(10) < total {
+        Status::Warn
+    } else {
+        Status::Ok
     }
 }
 
@@ -543,6 +553,19 @@ mod tests {
         let here = std::env::temp_dir();
         let (free, total) = free_bytes(&here).unwrap();
         assert!(total > 0 && free <= total);
+    }
+
+    #[test]
+    fn free_space_thresholds() {
+        const GIB: u64 = 1 << 30;
+        assert_eq!(disk_status(50 * GIB, 100 * GIB, 1 << 20), Status::Ok);
+        // Under a tenth of the file system, or under 1 GiB: running low.
+        assert_eq!(disk_status(9 * GIB, 100 * GIB, 1 << 20), Status::Warn);
+        assert_eq!(disk_status(DISK_WARN_BYTES - 1, 2 * GIB, 1 << 20), Status::Warn);
+        assert_eq!(disk_status(DISK_WARN_BYTES, 2 * GIB, 1 << 20), Status::Ok);
+        // Under 100 MiB, or less than the store takes: writes may fail.
+        assert_eq!(disk_status(DISK_PROBLEM_BYTES - 1, GIB, 1 << 20), Status::Problem);
+        assert_eq!(disk_status(200 << 20, GIB, 300 << 20), Status::Problem);
     }
 
     #[test]
