@@ -56,6 +56,8 @@ pub struct ServeArgs {
     /// directory), as `locker init` would: for containers and services that start empty
     #[arg(long)]
     pub init: bool,
+    #[command(flatten)]
+    pub store: super::init::StoreArgs,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
     /// `off` (the default) shows nothing about payments; `locker serve --help` lists
@@ -118,14 +120,24 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
             a.payment_chain_id,
         )?),
     };
-    let mut repo = if a.init {
+    let store_at = a.store.location()?;
+    let mut repo = if let (Some(loc), false) = (&store_at, a.init) {
+        // Served straight from the shared database: no `.locker/` needed.
         let root = match &ctx.global.repo {
             Some(p) => p.clone(),
             None => std::env::current_dir().map_err(|e| {
                 OpError::unavailable(format!("cannot read the current directory: {e}"))
             })?,
         };
-        let (outcome, repo) = ops::init::init(&root, ctx.clock())?;
+        Repo::open_store(&root, loc).map_err(OpError::from)?
+    } else if a.init {
+        let root = match &ctx.global.repo {
+            Some(p) => p.clone(),
+            None => std::env::current_dir().map_err(|e| {
+                OpError::unavailable(format!("cannot read the current directory: {e}"))
+            })?,
+        };
+        let (outcome, repo) = ops::init::init_with(&root, ctx.clock(), store_at.as_ref())?;
         if outcome.created {
             crate::output::log_line(&format!(
                 "locker: created the repository {} ({})",
@@ -162,7 +174,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
             ));
         }
     }
-    let url = repo.config.store.clone();
+    let url = repo.config.store_location();
     let dot = repo.dot.clone();
     let opts = Options {
         header_read_timeout: Duration::from_secs(a.header_timeout),

@@ -159,7 +159,7 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
     let mut usable = false;
     let mut db_bytes = 0;
     if let Some(config) = &config {
-        match crate::store::inspect(&config.store, &dot) {
+        match crate::store::inspect(&config.store_location(), &dot) {
             Ok(info) => {
                 db_bytes = info.files.iter().map(|(_, n)| n).sum();
                 usable = check_schema(&mut r, &info);

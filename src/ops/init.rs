@@ -19,9 +19,24 @@ pub struct InitOutcome {
 
 /// Creates a repository in `root`, or reports the one already there.
 pub fn init(root: &Path, clock: &dyn Clock) -> OpResult<(InitOutcome, Repo)> {
+    init_with(root, clock, None)
+}
+
+/// [`init`] with its store: `None` for SQLite inside `.locker/`, or a PostgreSQL database
+/// (which may already hold the repository: the new `.locker/` then joins it).
+pub fn init_with(
+    root: &Path,
+    clock: &dyn Clock,
+    store: Option<&crate::store::Location>,
+) -> OpResult<(InitOutcome, Repo)> {
     let now = clock.now();
-    let result = repo::init(root, now, |store, config| {
+    let result = repo::init_with(root, now, store, |store, config| {
         let mut tx = store.write()?;
+        if tx.journal_head()?.is_some() {
+            // A shared database that holds a repository already (checked under the write
+            // lock, so two hosts initialising at once make one repository).
+            return Ok(());
+        }
         let body = serde_json::json!({
             "repository_id": config.repository_id,
             "format": config.format,

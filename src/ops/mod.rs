@@ -235,7 +235,13 @@ impl From<StoreError> for OpError {
             StoreError::ReadOnly => Self::new(ErrorKind::Unavailable, "read_only", e.to_string()),
             StoreError::Io(_) => Self::new(ErrorKind::Unavailable, "io", e.to_string()),
             StoreError::BlobMissing { .. } => Self::integrity(e.to_string()),
-            StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Sqlite(_) => {
+            StoreError::Unsupported(_) => {
+                Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())
+            }
+            StoreError::Corrupt(_)
+            | StoreError::Duplicate(_)
+            | StoreError::Sqlite(_)
+            | StoreError::Postgres(_) => {
                 Self::internal(e.to_string())
                     .hint("Run `locker verify` to check the repository's integrity.")
             }

@@ -6,6 +6,11 @@
 //!   locker.db         0600  SQLite, WAL
 //!   objects/          0700  content-addressed blobs too large to keep inline
 //! ```
+//!
+//! With a PostgreSQL store (`locker init --store postgres://…`), `.locker/` holds only
+//! `config.json`, whose `store` is the database's URL (never with a password: that comes from
+//! the file `store_password_file` names, `PGPASSWORD` or `~/.pgpass`). Several `.locker/`
+//! directories, on several hosts, can name one database: they are one repository.
 
 use std::fs;
 use std::io::Write as _;
@@ -34,6 +39,16 @@ pub struct Config {
     pub repository_id: String,
     pub created_at: i64,
     pub store: String,
+    /// PostgreSQL: the file holding the database password (its first line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_password_file: Option<PathBuf>,
+}
+
+impl Config {
+    /// Where the store is.
+    pub fn store_location(&self) -> store::Location {
+        store::Location { url: self.store.clone(), password_file: self.store_password_file.clone() }
+    }
 }
 
 /// A failure to find, create or open a repository.
@@ -128,6 +143,10 @@ impl Repo {
         let dot = root.join(DOT_LOCKER);
         refuse_symlink(&dot)?;
         let config = read_config(&dot)?;
+        if store::postgres::is_url(&config.store) {
+            let store = store::open(&config.store_location(), &dot)?;
+            return Ok(Self { root: root.to_owned(), dot, config, store });
+        }
         match config.store.strip_prefix("sqlite:") {
             Some(rel) => {
                 // The database lives inside `.locker/`: a bare file name, never a path.
@@ -156,7 +175,23 @@ impl Repo {
                 })
             }
         }
-        let store = store::open(&config.store, &dot)?;
+        let store = store::open(&config.store_location(), &dot)?;
+        Ok(Self { root: root.to_owned(), dot, config, store })
+    }
+
+    /// Opens the repository a shared store holds, without a `.locker/` directory
+    /// (`locker serve --store postgres://…`): `root` stands for where it is served from.
+    pub fn open_store(root: &Path, loc: &store::Location) -> Result<Self, RepoError> {
+        let dot = root.join(DOT_LOCKER);
+        let mut store = store::open(loc, &dot)?;
+        let (repository_id, created_at) = repository_of(store.as_mut())?;
+        let config = Config {
+            format: FORMAT,
+            repository_id,
+            created_at,
+            store: loc.url.clone(),
+            store_password_file: loc.password_file.clone(),
+        };
         Ok(Self { root: root.to_owned(), dot, config, store })
     }
 
@@ -202,10 +237,22 @@ pub enum Initialized {
 ///
 /// The new repository is assembled in a temporary sibling directory and renamed into place, so
 /// a crash never leaves a half-made `.locker/`. `seed` runs on the new store before the rename
-/// (it writes the first journal entry).
+/// (it writes the first journal entry; on a PostgreSQL database that already holds a
+/// repository it must write nothing, and the new `.locker/` joins that repository).
 pub fn init(
     root: &Path,
     now: i64,
+    seed: impl FnOnce(&mut dyn Store, &Config) -> Result<(), RepoError>,
+) -> Result<Initialized, RepoError> {
+    init_with(root, now, None, seed)
+}
+
+/// [`init`] with the store to use: `None` for a new SQLite database inside `.locker/`, or a
+/// PostgreSQL database.
+pub fn init_with(
+    root: &Path,
+    now: i64,
+    store_at: Option<&store::Location>,
     seed: impl FnOnce(&mut dyn Store, &Config) -> Result<(), RepoError>,
 ) -> Result<Initialized, RepoError> {
     let dot = root.join(DOT_LOCKER);
@@ -217,19 +264,37 @@ pub fn init(
     let tmp = root.join(format!(".locker.init-{}", crate::domain::secret::random_id()));
     let result = (|| {
         fs::DirBuilder::new().mode(0o700).create(&tmp).map_err(io(&tmp))?;
-        fs::DirBuilder::new().mode(0o700).create(tmp.join(OBJECTS_DIR)).map_err(io(&tmp))?;
-        let config = Config {
+        let mut config = Config {
             format: FORMAT,
             repository_id: crate::domain::secret::random_id(),
             created_at: now,
             store: format!("sqlite:{DB_FILE}"),
+            store_password_file: None,
         };
+        match store_at.filter(|l| l.is_postgres()) {
+            None => {
+                fs::DirBuilder::new()
+                    .mode(0o700)
+                    .create(tmp.join(OBJECTS_DIR))
+                    .map_err(io(&tmp))?;
+                let mut store = store::sqlite::create(&tmp.join(DB_FILE))?;
+                seed(&mut store, &config)?;
+            }
+            Some(loc) => {
+                config.store.clone_from(&loc.url);
+                config.store_password_file.clone_from(&loc.password_file);
+                let mut store = store::open(loc, &tmp)?;
+                seed(store.as_mut(), &config)?;
+                // The repository the database holds (made just now, or earlier by another
+                // `locker init --store` naming it) is the one this `.locker/` joins.
+                let (id, created_at) = repository_of(store.as_mut())?;
+                config.repository_id = id;
+                config.created_at = created_at;
+            }
+        }
         let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
         json.push(b'\n');
         write_new_file(&tmp.join(CONFIG_FILE), &json)?;
-        let mut store = store::sqlite::create(&tmp.join(DB_FILE))?;
-        seed(&mut store, &config)?;
-        drop(store);
         sync_dir(&tmp)?;
         match fs::rename(&tmp, &dot) {
             Ok(()) => {}
@@ -246,6 +311,22 @@ pub fn init(
     let created = result?;
     let repo = Repo::open_root(root)?;
     Ok(if created { Initialized::Created(repo) } else { Initialized::Existing(repo) })
+}
+
+/// The repository id and creation time a store's first journal entry (`repo.init`) records.
+pub fn repository_of(store: &mut dyn Store) -> Result<(String, i64), RepoError> {
+    let tx = store.read()?;
+    let q = store::JournalQuery { ascending: true, limit: 1, ..store::JournalQuery::default() };
+    let first = tx.journal(&q)?.into_iter().next();
+    let invalid = |reason: &str| RepoError::Invalid { path: PathBuf::new(), reason: reason.into() };
+    let row = first.ok_or_else(|| invalid("the store holds no repository (its journal is empty)"))?;
+    let entry = crate::domain::journal::Entry::decode(&row.entry)
+        .map_err(|_| invalid("the store's first journal entry does not decode"))?;
+    let id = entry.body.get("repository_id").and_then(serde_json::Value::as_str);
+    match (row.kind.as_str(), id) {
+        ("repo.init", Some(id)) => Ok((id.to_owned(), row.time)),
+        _ => Err(invalid("the store's first journal entry is not a repo.init")),
+    }
 }
 
 /// Writes a new file with mode 0600 and syncs it.

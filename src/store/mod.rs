@@ -7,6 +7,7 @@
 //! from its first read to its commit.
 
 pub mod objects;
+pub mod postgres;
 pub mod sqlite;
 
 use std::path::Path;
@@ -34,6 +35,10 @@ pub enum StoreError {
     Io(String),
     #[error("SQLite: {0}")]
     Sqlite(rusqlite::Error),
+    #[error("PostgreSQL: {0}")]
+    Postgres(String),
+    #[error("{0}")]
+    Unsupported(String),
     #[error("blob {digest} is missing from the store ({location})")]
     BlobMissing { digest: Digest, location: String },
 }
@@ -524,18 +529,46 @@ pub trait Tx {
     fn commit(self: Box<Self>) -> Result<()>;
 }
 
-/// Reads facts about the store a repository's config names without opening it for use.
-pub fn inspect(url: &str, dot_locker: &Path) -> Result<StoreInfo> {
-    match url.strip_prefix("sqlite:") {
-        Some(rel) => sqlite::inspect(&dot_locker.join(rel)),
-        None => Err(StoreError::Corrupt(format!("unknown store `{url}` in config.json"))),
+/// Where a repository's store is: the `store` of its `config.json` (`sqlite:FILE`, relative to
+/// `.locker/`, or `postgres://USER@HOST:PORT/DATABASE`) and, for PostgreSQL, the file holding
+/// the password (else `PGPASSWORD` or `~/.pgpass`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub url: String,
+    pub password_file: Option<std::path::PathBuf>,
+}
+
+impl Location {
+    /// A store URL without a password file.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self { url: url.into(), password_file: None }
+    }
+
+    /// Whether it names a PostgreSQL database.
+    pub fn is_postgres(&self) -> bool {
+        postgres::is_url(&self.url)
     }
 }
 
-/// Opens the store a repository's config names, relative to its `.locker/` directory.
-pub fn open(url: &str, dot_locker: &Path) -> Result<Box<dyn Store>> {
-    match url.strip_prefix("sqlite:") {
+/// Reads facts about the store a repository's config names without opening it for use.
+pub fn inspect(loc: &Location, dot_locker: &Path) -> Result<StoreInfo> {
+    if loc.is_postgres() {
+        return postgres::inspect(&loc.url, loc.password_file.as_deref());
+    }
+    match loc.url.strip_prefix("sqlite:") {
+        Some(rel) => sqlite::inspect(&dot_locker.join(rel)),
+        None => Err(StoreError::Corrupt(format!("unknown store `{}` in config.json", loc.url))),
+    }
+}
+
+/// Opens the store a repository's config names (a SQLite file relative to its `.locker/`
+/// directory, or a PostgreSQL database), bringing its schema up to date.
+pub fn open(loc: &Location, dot_locker: &Path) -> Result<Box<dyn Store>> {
+    if loc.is_postgres() {
+        return Ok(Box::new(postgres::PgStore::open(&loc.url, loc.password_file.as_deref())?));
+    }
+    match loc.url.strip_prefix("sqlite:") {
         Some(rel) => Ok(Box::new(sqlite::SqliteStore::open(&dot_locker.join(rel))?)),
-        None => Err(StoreError::Corrupt(format!("unknown store `{url}` in config.json"))),
+        None => Err(StoreError::Corrupt(format!("unknown store `{}` in config.json", loc.url))),
     }
 }
