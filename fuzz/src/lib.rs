@@ -98,7 +98,7 @@ fn server() -> &'static Server {
             .expect("a temporary directory");
         let clock = std::sync::Arc::new(locker::ops::FixedClock(1_800_000_000));
         let (_, repo) = locker::ops::init::init(dir.path(), clock.as_ref()).expect("init");
-        let (url, dot) = (repo.config.store.clone(), repo.dot.clone());
+        let (url, dot) = (repo.config.store_location(), repo.dot.clone());
         let state = locker::server::AppState::new(
             repo.store,
             Box::new(move || Ok(locker::store::open(&url, &dot)?)),

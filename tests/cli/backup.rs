@@ -53,6 +53,9 @@ fn journal_head(env: &TestEnv) -> Value {
 
 #[test]
 fn test_backup_copies_a_verified_repository_with_private_modes() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (env, _pad) = populated();
     let head = journal_head(&env);
     let before = env.snapshot();
@@ -111,6 +114,9 @@ fn test_backup_copies_a_verified_repository_with_private_modes() {
 
 #[test]
 fn test_backup_into_an_empty_directory_and_refusals() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (env, _pad) = populated();
     let before = env.snapshot();
     // An existing, empty directory (a mount point, say) is fine.
@@ -156,6 +162,9 @@ fn test_backup_into_an_empty_directory_and_refusals() {
 
 #[test]
 fn test_restore_into_a_new_directory_and_replacing_only_with_yes() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (env, pad) = populated();
     let head = journal_head(&env);
     let bk = env.path().join("bk");
@@ -218,6 +227,9 @@ fn test_restore_into_a_new_directory_and_replacing_only_with_yes() {
 
 #[test]
 fn test_restore_refuses_a_backup_that_does_not_verify() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (env, _pad) = populated();
     let bk = env.path().join("bk");
     env.json(&["backup", bk.to_str().unwrap()]);
@@ -287,6 +299,9 @@ const AFTER_BACKUP: usize = 3;
 
 #[test]
 fn test_backup_during_a_burst_of_appends_restores_every_acknowledged_block() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let pads: Vec<Pad> =
         (0..WRITERS).map(|_| env.pad_with_envelope(&["--max-blocks", "4096"])).collect();

@@ -23,6 +23,9 @@ fn mode(p: &std::path::Path) -> u32 {
 
 #[test]
 fn test_blob_small_inline_large_in_objects_and_deduplicated() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let inline = vec![b'i'; 64 * 1024];
     let large = vec![b'L'; 64 * 1024 + 1];
@@ -63,6 +66,9 @@ fn test_blob_small_inline_large_in_objects_and_deduplicated() {
 
 #[test]
 fn test_blob_altered_file_is_never_returned_and_verify_names_it() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let large = vec![b'L'; 200_000];
     let sha =
@@ -93,6 +99,9 @@ fn test_blob_altered_file_is_never_returned_and_verify_names_it() {
 
 #[test]
 fn test_blob_deleted_file_is_named_by_verify() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let sha = publish_file(&env, "large", &vec![b'L'; 100_000], "a")["artifact"]["sha256"]
         .as_str()
@@ -112,6 +121,9 @@ fn test_blob_deleted_file_is_named_by_verify() {
 
 #[test]
 fn test_blob_altered_inline_content_is_caught() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let sha = env.publish("k", "the real content", 0, "a")["artifact"]["sha256"]
         .as_str()

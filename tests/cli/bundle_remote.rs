@@ -25,6 +25,9 @@ fn failed(report: &Value) -> Vec<String> {
 
 #[test]
 fn test_pad_export_remote_from_locker_serve_pages_and_verifies() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let server_env = TestEnv::init();
     // Two blocks near 40 KB: the 64 KiB slice limit makes the client halve its pages.
     let pad = server_env.create_pad(&["--max-blocks", "8"]);
@@ -177,6 +180,9 @@ print(json.dumps({"pad_id": p["pad_id"], "head": s["head_hash"], "ticket": t["ti
 
 #[test]
 fn test_pad_export_remote_from_an_agent_locker_daemon() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let Some(d) = deps() else { return };
     let daemon = lockerd(&d.lockermcp);
     let ci = TestEnv::new();

@@ -61,6 +61,9 @@ fn test_doctor_a_healthy_repository_has_no_problems() {
 
 #[test]
 fn test_doctor_names_open_modes_symlinks_and_leftovers() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let dot = env.path().join(".locker");
     std::fs::set_permissions(dot.join("config.json"), std::fs::Permissions::from_mode(0o644))
@@ -114,6 +117,9 @@ fn test_doctor_finds_a_clock_behind_the_journal() {
 
 #[test]
 fn test_doctor_reports_the_schema_without_migrating() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let version = |env: &TestEnv| -> i64 {
         env.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap()

@@ -33,6 +33,9 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 #[test]
 fn test_gc_prunes_old_pads_and_verify_reports_them_pruned() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (env, sealed, open, expiring) = setup();
     let later = NOW + 100;
     let out = env.json_at(later, &["gc", "--pads-older-than", "60s"]);
@@ -195,6 +198,9 @@ fn test_gc_refusals_change_nothing() {
 
 #[test]
 fn test_gc_removes_unreferenced_blobs_and_stray_files_only() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let big = env.file("big.bin", &vec![b'B'; 70_000]);
     let v = env.json(&["artifact", "publish", "big", &big, "--expect", "0", "--op", "o1"]);
@@ -259,6 +265,9 @@ fn test_gc_removes_unreferenced_blobs_and_stray_files_only() {
 
 #[test]
 fn test_verify_catches_tampering_with_pruned_pads() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (env, sealed, open, _expiring) = setup();
     env.json_at(NOW + 100, &["gc", "--pads-older-than", "60s"]);
     assert_eq!(env.verify().0, 0);

@@ -19,6 +19,9 @@ fn journal_kinds(env: &TestEnv) -> Vec<String> {
 
 #[test]
 fn test_init_creates_the_repository_with_restrictive_modes_and_config() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::new();
     let out = env.json(&["init"]);
     let dot = env.path().join(".locker");
@@ -59,6 +62,9 @@ fn test_init_creates_the_repository_with_restrictive_modes_and_config() {
 
 #[test]
 fn test_init_again_changes_nothing_and_says_so() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let dot = env.path().join(".locker");
     let config = std::fs::read(dot.join("config.json")).unwrap();
@@ -77,6 +83,9 @@ fn test_init_again_changes_nothing_and_says_so() {
 
 #[test]
 fn test_init_path_argument_and_repo_flag_create_directories() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::new();
     let out = env.json(&["init", "a/b/c"]);
     assert_eq!(out["created"], true);
@@ -103,6 +112,9 @@ fn test_discovery_walks_up_from_a_subdirectory() {
 
 #[test]
 fn test_discovery_with_repo_flag_and_locker_dir() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::new();
     let a = env.path().join("a");
     let b = env.path().join("b");
@@ -159,6 +171,9 @@ fn test_no_repository_is_not_found_with_an_init_hint() {
 
 #[test]
 fn test_symlinked_dot_locker_is_refused() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::new();
     env.json(&["init", "real"]);
     let linked = env.path().join("linked");
@@ -180,6 +195,9 @@ fn test_symlinked_dot_locker_is_refused() {
 
 #[test]
 fn test_symlinked_database_is_refused() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let dot = env.path().join(".locker");
     let moved = env.path().join("moved.db");
@@ -195,6 +213,9 @@ fn test_symlinked_database_is_refused() {
 
 #[test]
 fn test_a_schema_newer_than_the_binary_is_refused() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     env.sql().execute_batch("PRAGMA user_version = 999").unwrap();
     let before = env.snapshot();
@@ -212,6 +233,9 @@ fn test_a_schema_newer_than_the_binary_is_refused() {
 
 #[test]
 fn test_unknown_or_broken_config_is_refused() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let cfg = env.path().join(".locker/config.json");
     let original = std::fs::read_to_string(&cfg).unwrap();

@@ -200,6 +200,9 @@ fn test_quest_json_lines_and_children_inherit_no_secrets() {
 
 #[test]
 fn test_quest_keep_keeps_the_directory_with_the_story_in_it() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::new();
     let out = quest(&env, &["--keep", "--json"], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));

@@ -132,6 +132,9 @@ fn exec(env: &TestEnv, sql: &str, p: impl rusqlite::Params) {
 
 #[test]
 fn test_verify_clean_repository_is_intact() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let out = fx.env.locker().arg("verify").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -152,6 +155,9 @@ fn test_verify_clean_repository_is_intact() {
 
 #[test]
 fn test_verify_finds_an_altered_block_payload() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -172,6 +178,9 @@ fn test_verify_finds_an_altered_block_payload() {
 
 #[test]
 fn test_verify_finds_an_altered_curr_hash() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -185,6 +194,9 @@ fn test_verify_finds_an_altered_curr_hash() {
 
 #[test]
 fn test_verify_finds_an_altered_prev_hash() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -197,6 +209,9 @@ fn test_verify_finds_an_altered_prev_hash() {
 
 #[test]
 fn test_verify_finds_an_altered_pad_head() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -209,6 +224,9 @@ fn test_verify_finds_an_altered_pad_head() {
 
 #[test]
 fn test_verify_finds_altered_pad_accounting() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(&fx.env, "UPDATE pads SET block_count = 5 WHERE id = ?1", [&fx.sealed.id]);
     broken(&fx.env, &subject(&fx.sealed), "block count 5 does not match the 4 blocks stored");
@@ -220,6 +238,9 @@ fn test_verify_finds_altered_pad_accounting() {
 
 #[test]
 fn test_verify_finds_a_chain_rewritten_and_rehashed() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let env = &fx.env;
     let original =
@@ -260,6 +281,9 @@ fn test_verify_finds_a_chain_rewritten_and_rehashed() {
 
 #[test]
 fn test_verify_finds_a_deleted_middle_block() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(&fx.env, "DELETE FROM blocks WHERE pad_id = ?1 AND seq = 1", [&fx.sealed.id]);
     broken(&fx.env, &subject(&fx.sealed), "block 2 is out of sequence (expected block 1)");
@@ -268,6 +292,9 @@ fn test_verify_finds_a_deleted_middle_block() {
 
 #[test]
 fn test_verify_finds_a_deleted_last_block_with_the_pad_adjusted() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let env = &fx.env;
     let conn = env.sql();
@@ -291,6 +318,9 @@ fn test_verify_finds_a_deleted_last_block_with_the_pad_adjusted() {
 
 #[test]
 fn test_verify_finds_altered_pad_fields_the_chain_does_not_cover() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let cases: [(&str, &str); 8] = [
         ("UPDATE pads SET expires_at = expires_at + 86400 WHERE id = ?1", "expires_at"),
         ("UPDATE pads SET max_blocks = 4096 WHERE id = ?1", "max_blocks"),
@@ -311,6 +341,9 @@ fn test_verify_finds_altered_pad_fields_the_chain_does_not_cover() {
 
 #[test]
 fn test_verify_finds_a_pad_state_changed() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -332,6 +365,9 @@ fn test_verify_finds_a_pad_state_changed() {
 
 #[test]
 fn test_verify_finds_a_deleted_pad() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let conn = fx.env.sql();
     for sql in [
@@ -354,6 +390,9 @@ fn last_seq(env: &TestEnv) -> i64 {
 
 #[test]
 fn test_verify_finds_altered_journal_bytes() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let conn = fx.env.sql();
     let entry: Vec<u8> =
@@ -368,6 +407,9 @@ fn test_verify_finds_altered_journal_bytes() {
 
 #[test]
 fn test_verify_finds_an_altered_journal_index_column() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     for (col, value) in [
         ("kind", "pad.seal"),
         ("actor", "mallory"),
@@ -387,6 +429,9 @@ fn test_verify_finds_an_altered_journal_index_column() {
 
 #[test]
 fn test_verify_finds_altered_journal_links() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(&fx.env, "UPDATE journal SET hash = ?1 WHERE seq = 3", ["ef".repeat(32)]);
     broken(&fx.env, "journal", "entry 3 has been altered");
@@ -398,6 +443,9 @@ fn test_verify_finds_altered_journal_links() {
 
 #[test]
 fn test_verify_finds_a_deleted_middle_journal_entry() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(&fx.env, "DELETE FROM journal WHERE seq = 3", []);
     let r = broken(&fx.env, "journal", "entry 3 is missing: the next stored entry is 4");
@@ -406,6 +454,9 @@ fn test_verify_finds_a_deleted_middle_journal_entry() {
 
 #[test]
 fn test_verify_finds_a_deleted_last_journal_entry() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     // With the journal head left alone.
     let fx = fixture();
     let last = last_seq(&fx.env);
@@ -471,6 +522,9 @@ fn test_verify_finds_a_deleted_last_journal_entry() {
 
 #[test]
 fn test_verify_finds_an_altered_journal_head_row() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     exec(&fx.env, "UPDATE journal_head SET hash = ?1", ["12".repeat(32)]);
     broken(&fx.env, "journal", "the journal head names entry");
@@ -487,6 +541,9 @@ fn test_verify_finds_an_altered_journal_head_row() {
 
 #[test]
 fn test_verify_finds_tickets_changed_behind_its_back() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     // Inserted.
     let fx = fixture();
     let forged = sha256_hex(&[b"a forged ticket"]);
@@ -548,6 +605,9 @@ fn test_verify_finds_tickets_changed_behind_its_back() {
 
 #[test]
 fn test_verify_pad_expect_head() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let env = &fx.env;
     let head = env.json(&["pad", "show", &fx.sealed.id])["head_hash"].as_str().unwrap().to_owned();
@@ -583,6 +643,9 @@ fn test_verify_pad_expect_head() {
 
 #[test]
 fn test_seal_refuses_an_inconsistent_pad() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let fx = fixture();
     let env = &fx.env;
     exec(

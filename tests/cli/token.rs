@@ -13,6 +13,9 @@ fn publish<'a>(key: &'a str, data: &'a str, expect: &'a str, op: &'a str) -> Vec
 
 #[test]
 fn test_token_create_prints_only_the_token_and_stores_only_its_digest() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let out = env
         .locker()
@@ -202,6 +205,9 @@ fn test_token_revoked_token_is_refused_for_reads_and_writes() {
 /// lock while it did, is refused inside its transaction.
 #[test]
 fn test_token_revocation_is_rechecked_inside_the_write_transaction() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     let t = env.token("worker-a", "demo");
     env.json_as(&t, &publish("k", "one", "0", "op-1"));
@@ -233,6 +239,9 @@ fn test_token_revocation_is_rechecked_inside_the_write_transaction() {
 
 #[test]
 fn test_verify_catches_forged_and_edited_agent_rows() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let setup = || {
         let env = TestEnv::init();
         env.token("worker-a", "demo");

@@ -231,6 +231,9 @@ fn round_pads(env: &TestEnv) -> Vec<Pad> {
 #[test]
 #[allow(clippy::print_stderr)]
 fn test_torture_sigkill_server_and_cli_writers_loses_no_acknowledged_write() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let rounds = env_num("LOCKER_TORTURE_ROUNDS", 3);
     let env = TestEnv::init();
     let mut rng = Rng::seeded("torture crash");
@@ -405,6 +408,9 @@ fn fill(dir: &Path) -> PathBuf {
 #[test]
 #[allow(clippy::print_stderr)]
 fn test_torture_disk_full_clear_errors_nothing_half_written_then_recovers() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let Some(fs) = Tmpfs::mount("4m") else { return };
     let env = env_on(&fs);
     let repo = fs.path().join("repo");
@@ -469,6 +475,9 @@ fn count_files(dir: &Path) -> usize {
 /// everything verifies.
 #[test]
 fn test_torture_disk_full_under_serve_then_recovers() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let Some(fs) = Tmpfs::mount("4m") else { return };
     let env = env_on(&fs);
     let repo = fs.path().join("repo");
@@ -527,6 +536,9 @@ fn test_torture_disk_full_under_serve_then_recovers() {
 /// once it is writable again everything verifies.
 #[test]
 fn test_torture_read_only_disk_clear_errors_then_recovers() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let Some(fs) = Tmpfs::mount("8m") else { return };
     let env = env_on(&fs);
     let repo = fs.path().join("repo");

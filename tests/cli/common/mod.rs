@@ -18,6 +18,79 @@ pub const NOW: i64 = 1_800_000_000;
 pub struct TestEnv {
     pub dir: tempfile::TempDir,
     pub now: i64,
+    /// With `LOCKER_TEST_STORE` set: the PostgreSQL database made for this test's repository
+    /// (dropped with the environment).
+    pub pg: Option<String>,
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        if let Some(url) = self.pg.take() {
+            drop_database(&url);
+        }
+    }
+}
+
+/// The PostgreSQL server the suite runs against (`LOCKER_TEST_STORE=postgres://USER@HOST:PORT/DB`,
+/// a database it may connect to in order to create and drop others), if any.
+pub fn pg_admin_url() -> Option<String> {
+    std::env::var("LOCKER_TEST_STORE").ok().filter(|u| u.starts_with("postgres"))
+}
+
+/// Whether the suite runs against PostgreSQL.
+pub fn on_postgres() -> bool {
+    pg_admin_url().is_some()
+}
+
+/// Skips the calling test on PostgreSQL, for the one reason a test may not run on both stores:
+/// it reads or tampers with SQLite files directly. Returns whether to skip.
+pub fn sqlite_only(why: &str) -> bool {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: {why}");
+        return true;
+    }
+    false
+}
+
+fn pg_client(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls).expect("the test PostgreSQL server answers")
+}
+
+/// A URL naming database `db` on the server of `url`.
+pub fn with_database(url: &str, db: &str) -> String {
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let host = rest.split('/').next().unwrap_or(rest);
+    format!("{scheme}://{host}/{db}")
+}
+
+/// Creates a fresh, empty database on the test server and returns its URL.
+pub fn create_database() -> Option<String> {
+    let admin = pg_admin_url()?;
+    let name = format!("test_{}", hex(&rand_bytes()));
+    pg_client(&admin).batch_execute(&format!("CREATE DATABASE {name}")).expect("CREATE DATABASE");
+    Some(with_database(&admin, &name))
+}
+
+/// Drops a database [`create_database`] made.
+pub fn drop_database(url: &str) {
+    let Some(admin) = pg_admin_url() else { return };
+    let Some(name) = url.rsplit('/').next() else { return };
+    if let Ok(mut c) = postgres::Client::connect(&admin, postgres::NoTls) {
+        let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+    }
+}
+
+fn rand_bytes() -> [u8; 8] {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    h.write_u128(t.as_nanos());
+    h.write_u32(std::process::id());
+    h.finish().to_le_bytes()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 impl Default for TestEnv {
@@ -29,14 +102,29 @@ impl Default for TestEnv {
 impl TestEnv {
     /// A fresh, empty directory (no repository yet).
     pub fn new() -> Self {
-        Self { dir: tempfile::tempdir().expect("a temporary directory"), now: NOW }
+        Self { dir: tempfile::tempdir().expect("a temporary directory"), now: NOW, pg: None }
     }
 
-    /// A fresh directory with `locker init` already run in it.
+    /// A fresh directory with `locker init` already run in it; with `LOCKER_TEST_STORE` set,
+    /// its store is a new PostgreSQL database.
     pub fn init() -> Self {
-        let env = Self::new();
-        env.locker().arg("init").assert().success();
+        let mut env = Self::new();
+        env.init_here(&[]);
         env
+    }
+
+    /// Runs `locker init ARGS` in this environment's directory, on a new PostgreSQL database
+    /// when the suite runs against PostgreSQL.
+    pub fn init_here(&mut self, args: &[&str]) {
+        let mut cmd = self.locker();
+        cmd.arg("init").args(args);
+        if self.pg.is_none() {
+            self.pg = create_database();
+        }
+        if let Some(url) = &self.pg {
+            cmd.args(["--store", url]);
+        }
+        cmd.assert().success();
     }
 
     pub fn path(&self) -> &Path {
@@ -100,6 +188,9 @@ impl TestEnv {
     }
 
     fn state(&self, content_too: bool) -> String {
+        if let Some(url) = &self.pg {
+            return pg_state(url, content_too);
+        }
         use sha2::Digest as _;
         let conn = rusqlite::Connection::open_with_flags(
             self.db_path(),
@@ -156,6 +247,57 @@ impl TestEnv {
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(self.db_path()).expect("the database opens")
     }
+}
+
+/// [`TestEnv::fingerprint`] and [`TestEnv::snapshot`] of a PostgreSQL store.
+fn pg_state(url: &str, content_too: bool) -> String {
+    use sha2::Digest as _;
+    let mut c = pg_client(url);
+    let mut parts = Vec::new();
+    let mut content = sha2::Sha256::new();
+    let tables: Vec<String> = c
+        .query(
+            "SELECT table_name::TEXT FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
+             ORDER BY table_name",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    for t in tables {
+        let n: i64 = c.query_one(&format!("SELECT COUNT(*) FROM \"{t}\""), &[]).unwrap().get(0);
+        parts.push(format!("{t}={n}"));
+        if !content_too || t == "locker_schema" {
+            continue;
+        }
+        for row in c.query(&format!("SELECT r::TEXT FROM \"{t}\" r ORDER BY 1"), &[]).unwrap() {
+            let v: String = row.get(0);
+            content.update(v.as_bytes());
+            content.update(b"\x1e");
+        }
+    }
+    let head: Option<(i64, String)> = c
+        .query_opt("SELECT seq, hash FROM journal_head WHERE id = 1", &[])
+        .unwrap()
+        .map(|r| (r.get(0), r.get(1)));
+    parts.push(format!("head={head:?}"));
+    for r in c
+        .query(
+            "SELECT id || ':' || state || ':' || head_hash || ':' || block_count FROM pads \
+             ORDER BY id",
+            &[],
+        )
+        .unwrap()
+    {
+        parts.push(r.get(0));
+    }
+    if content_too {
+        let digest: String = content.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        parts.push(format!("content={digest}"));
+    }
+    parts.join(" ")
 }
 
 /// The path of the `locker` binary under test.
