@@ -47,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
+            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Move the repository between stores (SQLite and PostgreSQL)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Review a handed-off pad against this git checkout, for CI')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
@@ -59,6 +60,8 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;init' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed')
+            [CompletionResult]::new('--store-password-file', '--store-password-file', [CompletionResultType]::ParameterName, 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -840,6 +843,45 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'locker;store' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy the repository into another store, every chain and hash unchanged, and verify the copy')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;store;copy' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The destination: an empty PostgreSQL database''s URL, or a new directory')
+            [CompletionResult]::new('--to-password-file', '--to-password-file', [CompletionResultType]::ParameterName, 'The file whose first line is the destination database''s password')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;store;help' {
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy the repository into another store, every chain and hash unchanged, and verify the copy')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;store;help;copy' {
+            break
+        }
+        'locker;store;help;help' {
+            break
+        }
         'locker;doctor' {
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -903,6 +945,8 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--body-timeout', '--body-timeout', [CompletionResultType]::ParameterName, 'Seconds a client may take to send a request''s body')
             [CompletionResult]::new('--max-connections', '--max-connections', [CompletionResultType]::ParameterName, 'Most connections open at once')
             [CompletionResult]::new('--max-concurrent', '--max-concurrent', [CompletionResultType]::ParameterName, 'Most requests handled at once (others wait, then get 503)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed')
+            [CompletionResult]::new('--store-password-file', '--store-password-file', [CompletionResultType]::ParameterName, 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`')
             [CompletionResult]::new('--payment-mode', '--payment-mode', [CompletionResultType]::ParameterName, 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings')
             [CompletionResult]::new('--payment-wallet', '--payment-wallet', [CompletionResultType]::ParameterName, 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`')
             [CompletionResult]::new('--payment-rpc-url', '--payment-rpc-url', [CompletionResultType]::ParameterName, 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)')
@@ -1003,6 +1047,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs')
+            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Move the repository between stores (SQLite and PostgreSQL)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the repository and its surroundings, and say what to do about each finding')
             [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Review a handed-off pad against this git checkout, for CI')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve locker''s operations as MCP tools over stdio, for agents')
@@ -1169,6 +1214,13 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;gc' {
+            break
+        }
+        'locker;help;store' {
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy the repository into another store, every chain and hash unchanged, and verify the copy')
+            break
+        }
+        'locker;help;store;copy' {
             break
         }
         'locker;help;doctor' {

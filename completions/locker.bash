@@ -79,6 +79,9 @@ _locker() {
             locker,step)
                 cmd="locker__subcmd__step"
                 ;;
+            locker,store)
+                cmd="locker__subcmd__store"
+                ;;
             locker,token)
                 cmd="locker__subcmd__token"
                 ;;
@@ -181,6 +184,9 @@ _locker() {
             locker__subcmd__help,step)
                 cmd="locker__subcmd__help__subcmd__step"
                 ;;
+            locker__subcmd__help,store)
+                cmd="locker__subcmd__help__subcmd__store"
+                ;;
             locker__subcmd__help,token)
                 cmd="locker__subcmd__help__subcmd__token"
                 ;;
@@ -264,6 +270,9 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__pad,ticket)
                 cmd="locker__subcmd__help__subcmd__pad__subcmd__ticket"
+                ;;
+            locker__subcmd__help__subcmd__store,copy)
+                cmd="locker__subcmd__help__subcmd__store__subcmd__copy"
                 ;;
             locker__subcmd__help__subcmd__token,create)
                 cmd="locker__subcmd__help__subcmd__token__subcmd__create"
@@ -421,6 +430,18 @@ _locker() {
             locker__subcmd__pad__subcmd__help,ticket)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__ticket"
                 ;;
+            locker__subcmd__store,copy)
+                cmd="locker__subcmd__store__subcmd__copy"
+                ;;
+            locker__subcmd__store,help)
+                cmd="locker__subcmd__store__subcmd__help"
+                ;;
+            locker__subcmd__store__subcmd__help,copy)
+                cmd="locker__subcmd__store__subcmd__help__subcmd__copy"
+                ;;
+            locker__subcmd__store__subcmd__help,help)
+                cmd="locker__subcmd__store__subcmd__help__subcmd__help"
+                ;;
             locker__subcmd__token,create)
                 cmd="locker__subcmd__token__subcmd__create"
                 ;;
@@ -464,7 +485,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token lease manifest step log verify backup restore gc store doctor review mcp skill serve quest completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -996,7 +1017,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
+            opts="init pad append seal deposit artifact token lease manifest step log verify backup restore gc store doctor review mcp skill serve quest completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1653,6 +1674,34 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__store)
+            opts="copy"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__store__subcmd__copy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__token)
             opts="create revoke list"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1752,12 +1801,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__init)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --store --store-password-file --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3280,7 +3337,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__serve)
-            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --init --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --init --store --store-password-file --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3303,6 +3360,14 @@ _locker() {
                     return 0
                     ;;
                 --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-password-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3426,6 +3491,116 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__store)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help copy help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__store__subcmd__copy)
+            opts="-R -q -h --to --to-password-file --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__store__subcmd__help)
+            opts="copy help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__store__subcmd__help__subcmd__copy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__store__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -44,6 +44,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand store 'Move the repository between stores (SQLite and PostgreSQL)'
             cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
             cand review 'Review a handed-off pad against this git checkout, for CI'
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
@@ -55,6 +56,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;init'= {
+            cand --store 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed'
+            cand --store-password-file 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -755,6 +758,40 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'locker;store'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand copy 'Copy the repository into another store, every chain and hash unchanged, and verify the copy'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;store;copy'= {
+            cand --to 'The destination: an empty PostgreSQL database''s URL, or a new directory'
+            cand --to-password-file 'The file whose first line is the destination database''s password'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;store;help'= {
+            cand copy 'Copy the repository into another store, every chain and hash unchanged, and verify the copy'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;store;help;copy'= {
+        }
+        &'locker;store;help;help'= {
+        }
         &'locker;doctor'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -814,6 +851,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --body-timeout 'Seconds a client may take to send a request''s body'
             cand --max-connections 'Most connections open at once'
             cand --max-concurrent 'Most requests handled at once (others wait, then get 503)'
+            cand --store 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed'
+            cand --store-password-file 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`'
             cand --payment-mode 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings'
             cand --payment-wallet 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`'
             cand --payment-rpc-url 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)'
@@ -906,6 +945,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand store 'Move the repository between stores (SQLite and PostgreSQL)'
             cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
             cand review 'Review a handed-off pad against this git checkout, for CI'
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
@@ -1029,6 +1069,11 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;restore'= {
         }
         &'locker;help;gc'= {
+        }
+        &'locker;help;store'= {
+            cand copy 'Copy the repository into another store, every chain and hash unchanged, and verify the copy'
+        }
+        &'locker;help;store;copy'= {
         }
         &'locker;help;doctor'= {
         }

@@ -2,6 +2,7 @@
 
 mod artifact;
 mod backup;
+mod store;
 mod deposit;
 mod doctor;
 mod gc;
@@ -151,6 +152,8 @@ pub enum Command {
     Backup(backup::BackupArgs),
     Restore(backup::RestoreArgs),
     Gc(gc::GcArgs),
+    #[command(subcommand)]
+    Store(store::StoreCommand),
     Doctor(doctor::DoctorArgs),
     Review(review::ReviewArgs),
     Mcp(mcp::McpArgs),
@@ -348,6 +351,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Backup(a) => backup::backup(ctx, &a),
         Command::Restore(a) => backup::restore(ctx, &a),
         Command::Gc(a) => gc::run(ctx, &a),
+        Command::Store(c) => store::run(ctx, c),
         Command::Doctor(a) => doctor::run(ctx, &a),
         Command::Review(a) => review::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),

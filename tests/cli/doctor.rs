@@ -55,7 +55,8 @@ fn test_doctor_a_healthy_repository_has_no_problems() {
     // The human form: one line per finding, then the verdict.
     let out = env.locker().arg("doctor").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("ok       schema     sqlite schema version"), "{text}");
+    let kind = if crate::common::on_postgres() { "postgres" } else { "sqlite" };
+    assert!(text.contains(&format!("ok       schema     {kind} schema version")), "{text}");
     assert!(text.ends_with(&format!("no problems ({} warning(s))\n", 1 + low_disk)), "{text}");
 }
 

@@ -667,6 +667,9 @@ fn publish_args<'a>(data: &'a str, expect: &'a str, op: &'a str, fence: &'a str)
 /// lease exists, in the publish's own transaction; its acknowledged publish still replays.
 #[test]
 fn test_lease_stale_fence_refuses_a_stalled_holders_publish() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let mut env = TestEnv::init();
     acquire(&env, "job", "a", 60);
     let v1 = env.json(&publish_args("a's draft", "0", "a-1", "job:1"));

@@ -95,6 +95,9 @@ fn test_token_names_are_never_reused() {
 
 #[test]
 fn test_token_revoke_is_idempotent_and_unknown_agents_are_not_found() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let env = TestEnv::init();
     env.token("worker-a", "demo");
     let first = env.json(&["token", "revoke", "--agent", "worker-a"]);

@@ -57,6 +57,19 @@ const LOCK_TIMEOUT_MS: u64 = 60_000;
 /// Rows fetched at a time when streaming.
 const FETCH: usize = 128;
 
+/// Runs `f` on a thread of its own when called from inside a Tokio runtime (the MCP server's
+/// tool calls, a server dropping its stores at shutdown): the synchronous client drives its own
+/// runtime, which cannot start inside another.
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|s| match s.spawn(f).join() {
+        Ok(v) => v,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
 /// Whether a store URL names a PostgreSQL database.
 pub fn is_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
@@ -191,7 +204,7 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
     if cfg.get_application_name().is_none() {
         cfg.application_name("locker");
     }
-    cfg.connect(NoTls).map_err(|e| {
+    off_runtime(|| cfg.connect(NoTls)).map_err(|e| {
         StoreError::Io(format!("cannot connect to PostgreSQL at {}: {}", redact(url), error_text(&e)))
     })
 }
@@ -228,7 +241,8 @@ fn pg(e: postgres::Error) -> StoreError {
 
 /// One connection with its prepared statements.
 struct Conn {
-    client: Client,
+    /// `None` only while being dropped.
+    client: Option<Client>,
     cache: HashMap<String, Statement>,
     /// Cursors open in the current transaction (their names are `lc0`, `lc1`…).
     cursors: usize,
@@ -243,14 +257,19 @@ type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 impl Conn {
     fn new(client: Client) -> Self {
-        Self { client, cache: HashMap::new(), cursors: 0, savepoints: 0, failed: false }
+        Self { client: Some(client), cache: HashMap::new(), cursors: 0, savepoints: 0, failed: false }
+    }
+
+    fn client(&mut self) -> &mut Client {
+        self.client.as_mut().expect("the client lives as long as its connection")
     }
 
     fn stmt(&mut self, sql: &str) -> Result<Statement> {
         if let Some(s) = self.cache.get(sql) {
             return Ok(s.clone());
         }
-        let s = self.client.prepare(sql).map_err(|e| self.fail(e))?;
+        let client = self.client();
+        let s = off_runtime(|| client.prepare(sql)).map_err(|e| self.fail(e))?;
         self.cache.insert(sql.to_owned(), s.clone());
         Ok(s)
     }
@@ -262,32 +281,44 @@ impl Conn {
 
     fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
         let st = self.stmt(sql)?;
-        self.client.query(&st, params).map_err(|e| self.fail(e))
+        let client = self.client();
+        off_runtime(|| client.query(&st, params)).map_err(|e| self.fail(e))
     }
 
     fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>> {
         let st = self.stmt(sql)?;
-        self.client.query_opt(&st, params).map_err(|e| self.fail(e))
+        let client = self.client();
+        off_runtime(|| client.query_opt(&st, params)).map_err(|e| self.fail(e))
     }
 
     fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row> {
         let st = self.stmt(sql)?;
-        self.client.query_one(&st, params).map_err(|e| self.fail(e))
+        let client = self.client();
+        off_runtime(|| client.query_one(&st, params)).map_err(|e| self.fail(e))
     }
 
     /// Runs a statement that is not worth preparing once for all (a cursor's `FETCH`, whose
     /// row type depends on the cursor).
     fn query_unprepared(&mut self, sql: &str) -> Result<Vec<Row>> {
-        self.client.query(sql, &[]).map_err(|e| self.fail(e))
+        let client = self.client();
+        off_runtime(|| client.query(sql, &[])).map_err(|e| self.fail(e))
     }
 
     fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64> {
         let st = self.stmt(sql)?;
-        self.client.execute(&st, params).map_err(|e| self.fail(e))
+        let client = self.client();
+        off_runtime(|| client.execute(&st, params)).map_err(|e| self.fail(e))
     }
 
     fn batch(&mut self, sql: &str) -> Result<()> {
-        self.client.batch_execute(sql).map_err(|e| self.fail(e))
+        let client = self.client();
+        off_runtime(|| client.batch_execute(sql)).map_err(|e| self.fail(e))
+    }
+
+    /// Runs `sql` ignoring failures (a rollback on a connection that may be gone).
+    fn quietly(&mut self, sql: &str) -> bool {
+        let client = self.client();
+        off_runtime(|| client.batch_execute(sql)).is_ok()
     }
 
     /// Starts a write transaction holding the journal's lock.
@@ -298,9 +329,20 @@ impl Conn {
             "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"
         ));
         if r.is_err() {
-            let _ = self.client.batch_execute("ROLLBACK");
+            self.quietly("ROLLBACK");
         }
         r
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        // Closing the client blocks on its own runtime: not inside another one.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            if let Some(client) = self.client.take() {
+                let _ = std::thread::spawn(move || drop(client)).join();
+            }
+        }
     }
 }
 
@@ -367,7 +409,7 @@ fn migrate(conn: &mut Conn) -> Result<()> {
         conn.batch("COMMIT")
     })();
     if result.is_err() {
-        let _ = conn.client.batch_execute("ROLLBACK");
+        conn.quietly("ROLLBACK");
     }
     // Statements prepared before the schema changed are stale.
     conn.cache.clear();
@@ -455,7 +497,7 @@ struct PgGroup<'c> {
 impl Drop for PgGroup<'_> {
     fn drop(&mut self) {
         if !self.finished {
-            let _ = self.conn.client.batch_execute("ROLLBACK");
+            self.conn.quietly("ROLLBACK");
         }
     }
 }
@@ -521,7 +563,7 @@ impl Group for PgGroup<'_> {
     }
 
     fn is_open(&self) -> bool {
-        !self.finished && !self.conn.failed && !self.conn.client.is_closed()
+        !self.finished && !self.conn.failed && !self.conn.client.as_ref().is_none_or(Client::is_closed)
     }
 
     fn commit(mut self: Box<Self>) -> Result<()> {
@@ -551,15 +593,12 @@ impl Drop for PgTx<'_> {
         let conn = self.conn.get_mut();
         match &self.savepoint {
             None => {
-                let _ = conn.client.batch_execute("ROLLBACK");
+                conn.quietly("ROLLBACK");
             }
             Some(name) => {
                 let undo = format!("ROLLBACK TO SAVEPOINT {name}; RELEASE SAVEPOINT {name}");
-                match conn.client.batch_execute(&undo) {
-                    // The group's transaction is usable again.
-                    Ok(()) => conn.failed = false,
-                    Err(_) => conn.failed = true,
-                }
+                // Once undone, the group's transaction is usable again.
+                conn.failed = !conn.quietly(&undo);
             }
         }
     }

@@ -1,0 +1,88 @@
+//! `locker store`.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use super::{CmdResult, Ctx};
+use crate::ops::store_copy::{self as op, CopyOutcome};
+use crate::ops::OpError;
+use crate::output::Render;
+use crate::store::Location;
+
+/// Move the repository between stores (SQLite and PostgreSQL)
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    Copy(CopyArgs),
+}
+
+/// Copy the repository into another store, every chain and hash unchanged, and verify the copy
+///
+/// `--to postgres://USER@HOST:PORT/DATABASE` copies into an empty PostgreSQL database (the
+/// password from `--to-password-file`, `PGPASSWORD` or `~/.pgpass`, never from the URL);
+/// `--to DIR` copies into a new SQLite repository in DIR (how a PostgreSQL repository comes
+/// back to one machine). The copy is written in one transaction and verified inside it against
+/// the source's journal head: one that does not verify is rolled back and nothing is kept. The
+/// source is only read, and writers may go on meanwhile (the copy is of one snapshot). The
+/// repository keeps its id. Then point hosts at the copy: `locker init --store URL` in a new
+/// directory joins the database's repository.
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// The destination: an empty PostgreSQL database's URL, or a new directory
+    #[arg(long, value_name = "URL|DIR")]
+    pub to: String,
+    /// The file whose first line is the destination database's password
+    #[arg(long, value_name = "FILE")]
+    pub to_password_file: Option<PathBuf>,
+}
+
+pub fn run(ctx: &mut Ctx, c: StoreCommand) -> CmdResult {
+    match c {
+        StoreCommand::Copy(a) => copy(ctx, &a),
+    }
+}
+
+fn copy(ctx: &mut Ctx, a: &CopyArgs) -> CmdResult {
+    let mut to = Location::new(a.to.trim());
+    if to.is_postgres() {
+        crate::store::postgres::parse_url(&to.url).map_err(|e| OpError::usage(e.to_string()))?;
+        to.password_file = match &a.to_password_file {
+            Some(p) => Some(
+                std::path::absolute(p)
+                    .map_err(|e| OpError::usage(format!("{}: {e}", p.display())))?,
+            ),
+            None => None,
+        };
+    } else if a.to_password_file.is_some() {
+        return Err(OpError::usage("--to-password-file goes with a postgres:// destination").into());
+    }
+    let clock = ctx.shared_clock();
+    let out = op::copy(ctx.repo()?, &to, clock.as_ref())?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for CopyOutcome {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "Copied repository {} from {} to {}", self.repository_id, self.from, self.to)?;
+        let r = &self.rows;
+        writeln!(
+            w,
+            "  {} journal entries (head {}), {} pads, {} blocks, {} tickets, {} agents, {} blobs",
+            self.journal_entries, self.head, r.pads, r.blocks, r.tickets, r.agents, r.blobs
+        )?;
+        writeln!(
+            w,
+            "  {} artifact versions, {} receipts, {} leases, {} plans, {} steps, {} payments",
+            r.artifact_versions, r.receipts, r.leases, r.plans, r.steps, r.payments
+        )?;
+        writeln!(w, "verified: every chain and hash is unchanged")?;
+        if crate::store::postgres::is_url(&self.to) {
+            writeln!(w, "Join it from any host with `locker init --store {}`.", self.to)
+        } else {
+            writeln!(w, "It is a repository of its own now: `locker -R {} verify`.", self.to)
+        }
+    }
+}

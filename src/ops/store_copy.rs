@@ -1,0 +1,246 @@
+//! `locker store copy`: moves a repository between stores (SQLite ⇄ PostgreSQL) row for row,
+//! so that every chain, hash and journal entry is unchanged, and verifies the copy before it
+//! is kept.
+//!
+//! The copy is written in one group (one write transaction on the destination, holding its
+//! write lock) and verified inside that same transaction: a copy that does not verify, or
+//! whose journal head differs from the source's, is rolled back and leaves nothing behind.
+
+use std::fs;
+use std::os::unix::fs::DirBuilderExt as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::verify::{self, RepoReport};
+use super::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
+use crate::domain::digest::Digest;
+use crate::domain::secret::random_id;
+use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_DIR};
+use crate::store::{self, Flow, Location, Store, StoreError, Tx};
+
+/// What was copied.
+#[derive(Debug, Clone, Serialize)]
+pub struct CopyOutcome {
+    /// The source store (a URL never carries a password).
+    pub from: String,
+    /// The destination: a PostgreSQL URL, or the directory now holding `.locker/`.
+    pub to: String,
+    pub repository_id: String,
+    /// The journal head, identical in both stores.
+    pub journal_entries: u64,
+    pub head: Digest,
+    pub rows: CopiedRows,
+    /// Always `true`: a copy that does not verify is not kept.
+    pub verified: bool,
+}
+
+/// Rows copied, by kind.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct CopiedRows {
+    pub journal: u64,
+    pub pads: u64,
+    pub blocks: u64,
+    pub tickets: u64,
+    pub agents: u64,
+    pub blobs: u64,
+    pub artifact_versions: u64,
+    pub artifact_heads: u64,
+    pub receipts: u64,
+    pub leases: u64,
+    pub plans: u64,
+    pub steps: u64,
+    pub payments: u64,
+}
+
+/// Copies every row of `src` into `dst` (an empty store) inside `dst`'s transaction.
+pub fn copy_rows(src: &dyn Tx, dst: &mut dyn Tx) -> Result<CopiedRows, StoreError> {
+    let mut n = CopiedRows::default();
+    let mut err: Option<StoreError> = None;
+    macro_rules! each {
+        ($iter:ident, $count:ident, |$row:ident| $body:expr) => {{
+            src.$iter(&mut |$row| match (|| -> Result<(), StoreError> { $body })() {
+                Ok(()) => {
+                    n.$count += 1;
+                    Flow::Continue(())
+                }
+                Err(e) => {
+                    err = Some(e);
+                    Flow::Break(())
+                }
+            })?;
+            if let Some(e) = err.take() {
+                return Err(e);
+            }
+        }};
+    }
+    each!(for_each_journal, journal, |r| dst.insert_journal(&r));
+    each!(for_each_pad, pads, |p| dst.insert_pad(&p));
+    let mut pads = Vec::new();
+    src.for_each_pad(&mut |p| {
+        pads.push(p.id);
+        Flow::Continue(())
+    })?;
+    for id in &pads {
+        src.for_each_block(id, &mut |b| match dst.insert_block(&b) {
+            Ok(()) => {
+                n.blocks += 1;
+                Flow::Continue(())
+            }
+            Err(e) => {
+                err = Some(e);
+                Flow::Break(())
+            }
+        })?;
+        if let Some(e) = err.take() {
+            return Err(e);
+        }
+    }
+    each!(for_each_ticket, tickets, |t| dst.insert_ticket(&t));
+    each!(for_each_agent, agents, |a| dst.insert_agent(&a));
+    each!(for_each_blob, blobs, |b| {
+        let bytes = src
+            .blob(&b.digest)?
+            .ok_or_else(|| StoreError::Corrupt(format!("blob {} vanished", b.digest)))?;
+        if Digest::of(&bytes) != b.digest {
+            return Err(StoreError::Corrupt(format!(
+                "blob {} does not match its digest in the source; run `locker verify`",
+                b.digest
+            )));
+        }
+        dst.put_blob(&b.digest, &bytes, b.created_at)
+    });
+    each!(for_each_artifact_version, artifact_versions, |v| dst.insert_artifact_version(&v));
+    each!(for_each_artifact_head, artifact_heads, |h| dst.set_artifact_head(&h));
+    each!(for_each_receipt, receipts, |r| dst.insert_receipt(&r));
+    each!(for_each_lease, leases, |l| dst.insert_lease(&l));
+    each!(for_each_plan, plans, |p| dst.insert_plan(&p));
+    each!(for_each_step, steps, |s| dst.insert_step(&s));
+    each!(for_each_payment, payments, |p| dst.insert_payment(&p));
+    Ok(n)
+}
+
+/// Copies `src` into the empty store `dst` in one transaction, verifies the copy inside it, and
+/// commits only a verified copy whose journal head is the source's.
+fn copy_into(
+    src: &mut dyn Store,
+    dst: &mut dyn Store,
+    clock: &dyn Clock,
+) -> OpResult<(CopiedRows, RepoReport, u64, Digest)> {
+    let src_tx = src.read()?;
+    let Some(head) = src_tx.journal_head()? else {
+        return Err(OpError::internal("the source repository has an empty journal"));
+    };
+    let mut group = dst.group()?;
+    let rows = {
+        let mut tx = group.store().write()?;
+        if tx.journal_head()?.is_some() {
+            return Err(OpError::new(
+                ErrorKind::Conflict,
+                "destination_not_empty",
+                "the destination store already holds a repository; nothing was copied",
+            )
+            .hint("Copy into a new, empty database (CREATE DATABASE …) or a new directory."));
+        }
+        let rows = copy_rows(src_tx.as_ref(), tx.as_mut())?;
+        tx.commit()?;
+        rows
+    };
+    drop(src_tx);
+    let report = {
+        let mut ctx = Ctx::new(group.store(), Actor::operator(), clock);
+        verify::repository(&mut ctx, Some(head.hash), &NoProgress)?
+    };
+    let copied_head = group.store().read()?.journal_head()?;
+    if !report.ok || copied_head != Some(head) {
+        let first = report.problems.first().map_or_else(String::new, |p| format!(": {p:?}"));
+        return Err(OpError::new(
+            ErrorKind::Internal,
+            "copy_unverified",
+            format!("the copy did not verify, so nothing was kept{first}"),
+        )
+        .hint("Run `locker verify` on the source repository first."));
+    }
+    group.commit()?;
+    Ok((rows, report, head.seq, head.hash))
+}
+
+fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
+    move |e| OpError::unavailable(format!("{}: {e}", what.display()))
+}
+
+/// Copies the repository `repo` to `to`: a PostgreSQL database (`postgres://…`, empty), or a
+/// new directory that will hold a SQLite repository's `.locker/`.
+pub fn copy(repo: &mut Repo, to: &Location, clock: &dyn Clock) -> OpResult<CopyOutcome> {
+    let from = repo.config.store.clone();
+    let repository_id = repo.config.repository_id.clone();
+    let (rows, _report, seq, head, to_display) = if to.is_postgres() {
+        if to.url == repo.config.store {
+            return Err(OpError::usage("the destination is the repository's own store"));
+        }
+        let mut dst = store::open(to, &repo.dot)?;
+        let (rows, report, seq, head) = copy_into(repo.store.as_mut(), dst.as_mut(), clock)?;
+        (rows, report, seq, head, to.url.clone())
+    } else {
+        let dest = std::path::absolute(Path::new(&to.url)).map_err(io_err(Path::new(&to.url)))?;
+        let (rows, report, seq, head) = copy_to_dir(repo, &dest, clock)?;
+        (rows, report, seq, head, dest.display().to_string())
+    };
+    Ok(CopyOutcome {
+        from,
+        to: to_display,
+        repository_id,
+        journal_entries: seq,
+        head,
+        rows,
+        verified: true,
+    })
+}
+
+/// Copies into a new SQLite repository in `dest` (absent or empty), assembled in a temporary
+/// sibling directory and renamed into place once verified.
+fn copy_to_dir(
+    repo: &mut Repo,
+    dest: &Path,
+    clock: &dyn Clock,
+) -> OpResult<(CopiedRows, RepoReport, u64, Digest)> {
+    let dot = dest.join(DOT_LOCKER);
+    if fs::symlink_metadata(&dot).is_ok() {
+        return Err(OpError::new(
+            ErrorKind::Conflict,
+            "destination_not_empty",
+            format!("{} already holds a repository; nothing was copied", dest.display()),
+        ));
+    }
+    fs::create_dir_all(dest).map_err(io_err(dest))?;
+    let tmp: PathBuf = dest.join(format!(".locker.copy-{}", random_id()));
+    let result = (|| {
+        fs::DirBuilder::new().mode(0o700).create(&tmp).map_err(io_err(&tmp))?;
+        fs::DirBuilder::new()
+            .mode(0o700)
+            .create(tmp.join(OBJECTS_DIR))
+            .map_err(io_err(&tmp))?;
+        let config = Config {
+            format: repo::FORMAT,
+            repository_id: repo.config.repository_id.clone(),
+            created_at: repo.config.created_at,
+            store: format!("sqlite:{DB_FILE}"),
+            store_password_file: None,
+        };
+        let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
+        json.push(b'\n');
+        repo::write_new_file(&tmp.join(CONFIG_FILE), &json)?;
+        let mut dst = store::sqlite::create(&tmp.join(DB_FILE))?;
+        dst.settle_on_close()?;
+        let out = copy_into(repo.store.as_mut(), &mut dst, clock)?;
+        drop(dst);
+        repo::sync_dir(&tmp)?;
+        fs::rename(&tmp, &dot).map_err(io_err(&dot))?;
+        repo::sync_dir(dest)?;
+        Ok(out)
+    })();
+    if fs::symlink_metadata(&tmp).is_ok() {
+        let _ = fs::remove_dir_all(&tmp);
+    }
+    result
+}
