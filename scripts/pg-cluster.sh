@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster on loopback, for tests and benchmarks.
+#   scripts/pg-cluster.sh start DIR   initdb into DIR/data (as a non-root user when run as root),
+#                                     start it on a free 127.0.0.1 port with its socket in DIR,
+#                                     and print its admin URL (postgres://postgres@127.0.0.1:PORT/postgres)
+#   scripts/pg-cluster.sh stop DIR    stop it (DIR can then be removed)
+# The binaries are found with `pg_config --bindir`, else in /usr/lib/postgresql/*/bin (Debian's
+# `postgresql` package), else on PATH. Exits 3 when PostgreSQL is not installed.
+set -euo pipefail
+
+bindir() {
+    local d
+    if command -v pg_config >/dev/null 2>&1; then
+        d="$(pg_config --bindir 2>/dev/null || true)"
+        if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
+    fi
+    for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -V -r); do
+        if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
+    done
+    if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
+        dirname "$(command -v initdb)"; return 0
+    fi
+    return 1
+}
+
+# Runs a command as the cluster's owner: ourselves, or (as root, which initdb refuses) the
+# `postgres` user, created if missing.
+as_owner() {
+    if [ "$(id -u)" -ne 0 ]; then "$@"; return; fi
+    if ! id postgres >/dev/null 2>&1; then
+        useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+    fi
+    if command -v runuser >/dev/null 2>&1; then
+        runuser -u postgres -- "$@"
+    else
+        su -s /bin/sh postgres -c "$(printf '%q ' "$@")"
+    fi
+}
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+cmd="${1:-}"
+dir="${2:-}"
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+bin="$(bindir)" || { echo "pg-cluster: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 3; }
+
+case "$cmd" in
+start)
+    mkdir -p "$dir"
+    [ "$(id -u)" -ne 0 ] || chown postgres "$dir" 2>/dev/null || { as_owner true; chown postgres "$dir"; }
+    as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log" >&2; exit 1; }
+    port="$(free_port)"
+    # fsync off: a test cluster's durability is not under test (locker's processes are the
+    # ones killed); synchronous_commit stays on.
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=off" start >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+stop)
+    if [ -d "$dir/data" ]; then
+        as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    ;;
+*)
+    echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+esac
