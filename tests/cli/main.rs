@@ -21,6 +21,7 @@ mod log;
 mod manifest;
 mod mcp;
 mod pad;
+mod postgres_multi;
 mod payment;
 mod quest;
 mod review;
