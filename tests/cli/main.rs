@@ -32,6 +32,7 @@ mod serve_leases;
 mod skill;
 mod smoke;
 mod step;
+mod store_copy;
 mod tamper;
 mod token;
 mod torture;
