@@ -48,9 +48,10 @@ impl StoreArgs {
                 .hint("--store takes postgres://USER@HOST:PORT/DATABASE; the password comes from PGPASSWORD, ~/.pgpass or --store-password-file.")
         })?;
         let password_file = match &self.store_password_file {
-            Some(p) => Some(std::path::absolute(p).map_err(|e| {
-                OpError::usage(format!("{}: {e}", p.display()))
-            })?),
+            Some(p) => Some(
+                std::path::absolute(p)
+                    .map_err(|e| OpError::usage(format!("{}: {e}", p.display())))?,
+            ),
             None => None,
         };
         Ok(Some(crate::store::Location { url: url.to_owned(), password_file }))

@@ -2,7 +2,6 @@
 
 mod artifact;
 mod backup;
-mod store;
 mod deposit;
 mod doctor;
 mod gc;
@@ -16,6 +15,7 @@ mod pad;
 mod quest;
 mod review;
 mod serve;
+mod store;
 
 pub(crate) use serve::PAYMENT_HEADING;
 mod skill;

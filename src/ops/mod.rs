@@ -242,10 +242,8 @@ impl From<StoreError> for OpError {
             StoreError::Corrupt(_)
             | StoreError::Duplicate(_)
             | StoreError::Sqlite(_)
-            | StoreError::Postgres(_) => {
-                Self::internal(e.to_string())
-                    .hint("Run `locker verify` to check the repository's integrity.")
-            }
+            | StoreError::Postgres(_) => Self::internal(e.to_string())
+                .hint("Run `locker verify` to check the repository's integrity."),
         }
     }
 }

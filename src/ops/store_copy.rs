@@ -54,6 +54,8 @@ pub struct CopiedRows {
 }
 
 /// Copies every row of `src` into `dst` (an empty store) inside `dst`'s transaction.
+// The closure each row's copy runs in gives its `?` a scope inside the streaming callback.
+#[allow(clippy::redundant_closure_call)]
 pub fn copy_rows(src: &dyn Tx, dst: &mut dyn Tx) -> Result<CopiedRows, StoreError> {
     let mut n = CopiedRows::default();
     let mut err: Option<StoreError> = None;
@@ -216,10 +218,7 @@ fn copy_to_dir(
     let tmp: PathBuf = dest.join(format!(".locker.copy-{}", random_id()));
     let result = (|| {
         fs::DirBuilder::new().mode(0o700).create(&tmp).map_err(io_err(&tmp))?;
-        fs::DirBuilder::new()
-            .mode(0o700)
-            .create(tmp.join(OBJECTS_DIR))
-            .map_err(io_err(&tmp))?;
+        fs::DirBuilder::new().mode(0o700).create(tmp.join(OBJECTS_DIR)).map_err(io_err(&tmp))?;
         let config = Config {
             format: repo::FORMAT,
             repository_id: repo.config.repository_id.clone(),

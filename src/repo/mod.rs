@@ -319,7 +319,8 @@ pub fn repository_of(store: &mut dyn Store) -> Result<(String, i64), RepoError> 
     let q = store::JournalQuery { ascending: true, limit: 1, ..store::JournalQuery::default() };
     let first = tx.journal(&q)?.into_iter().next();
     let invalid = |reason: &str| RepoError::Invalid { path: PathBuf::new(), reason: reason.into() };
-    let row = first.ok_or_else(|| invalid("the store holds no repository (its journal is empty)"))?;
+    let row =
+        first.ok_or_else(|| invalid("the store holds no repository (its journal is empty)"))?;
     let entry = crate::domain::journal::Entry::decode(&row.entry)
         .map_err(|_| invalid("the store's first journal entry does not decode"))?;
     let id = entry.body.get("repository_id").and_then(serde_json::Value::as_str);

@@ -16,9 +16,12 @@ fn three_servers(env: &TestEnv) -> Vec<Server> {
     (0..3).map(|_| env.serve(&[])).collect()
 }
 
+#[allow(clippy::print_stderr)]
 fn skip() -> bool {
     if !on_postgres() {
-        eprintln!("skipped: the multi-server tests need LOCKER_TEST_STORE (scripts/test-postgres.sh)");
+        eprintln!(
+            "skipped: the multi-server tests need LOCKER_TEST_STORE (scripts/test-postgres.sh)"
+        );
         return true;
     }
     false
@@ -39,9 +42,8 @@ fn wait_all(children: Vec<Child>) -> Vec<Output> {
 }
 
 fn json_of(bytes: &[u8]) -> Value {
-    serde_json::from_slice(bytes).unwrap_or_else(|e| {
-        panic!("not one JSON object ({e}): {}", String::from_utf8_lossy(bytes))
-    })
+    serde_json::from_slice(bytes)
+        .unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", String::from_utf8_lossy(bytes)))
 }
 
 fn assert_verified(env: &TestEnv) {
@@ -107,7 +109,10 @@ fn test_postgres_multi_exactly_one_compare_and_swap_wins_across_servers() {
                 &env,
                 &servers[i % 3].url(),
                 Some(&token),
-                &["artifact", "publish", "shared", "--expect", "0", "--op", &op, "--data", &content],
+                &[
+                    "artifact", "publish", "shared", "--expect", "0", "--op", &op, "--data",
+                    &content,
+                ],
             )
         })
         .collect();
@@ -140,7 +145,10 @@ fn test_postgres_multi_exactly_one_compare_and_swap_wins_across_servers() {
                 &env,
                 &s.url(),
                 Some(&token),
-                &["artifact", "publish", "shared", "--expect", "0", "--op", &op, "--data", &content],
+                &[
+                    "artifact", "publish", "shared", "--expect", "0", "--op", &op, "--data",
+                    &content,
+                ],
             )
             .wait_with_output()
             .unwrap();
@@ -191,9 +199,10 @@ fn test_postgres_multi_a_lease_has_one_holder_across_servers() {
     // Every server sees the same holder.
     let holder = holders[0]["holder"].as_str().unwrap().to_owned();
     for s in &servers {
-        let out = spawn_remote(&env, &s.url(), None, &["lease", "acquire", "job-1", "--holder", "late"])
-            .wait_with_output()
-            .unwrap();
+        let out =
+            spawn_remote(&env, &s.url(), None, &["lease", "acquire", "job-1", "--holder", "late"])
+                .wait_with_output()
+                .unwrap();
         assert_eq!(out.status.code(), Some(4));
         let e = json_of(&out.stderr);
         assert_eq!(e["holder"], holder.as_str(), "{e}");
@@ -249,7 +258,8 @@ fn test_postgres_multi_a_server_killed_mid_load_loses_no_acknowledged_write() {
     for (pad_id, seq, data) in &acked {
         let pad = pads.iter().find(|p| &p.id == pad_id).unwrap();
         let s = seq.to_string();
-        let v = env.json(&["pad", "read", pad_id, "--ticket", &pad.ticket, "--from", &s, "--to", &s]);
+        let v =
+            env.json(&["pad", "read", pad_id, "--ticket", &pad.ticket, "--from", &s, "--to", &s]);
         use base64::Engine as _;
         let want = base64::engine::general_purpose::STANDARD.encode(data);
         assert_eq!(v["blocks"][0]["payload_b64"].as_str(), Some(want.as_str()), "{v}");

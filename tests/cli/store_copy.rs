@@ -45,6 +45,7 @@ fn test_store_copy_to_a_new_directory_keeps_every_hash() {
 }
 
 #[test]
+#[allow(clippy::print_stderr)]
 fn test_store_copy_sqlite_to_postgres_and_back() {
     if !on_postgres() {
         eprintln!("skipped: needs LOCKER_TEST_STORE (scripts/test-postgres.sh)");

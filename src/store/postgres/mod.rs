@@ -40,7 +40,8 @@ use crate::domain::pad::{StoredState, TicketType};
 use crate::domain::work::{Fence, LeaseState};
 
 /// Append-only migrations; the schema version is their count, recorded in `locker_schema`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("migrations/0001_init.sql"), include_str!("migrations/0002_work_retention.sql")];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -100,10 +101,8 @@ pub fn parse_url(url: &str) -> Result<postgres::Config> {
 /// A URL with any password replaced by `***`, for messages.
 pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
-    let (auth_end, _) = rest
-        .char_indices()
-        .find(|&(_, c)| c == '/' || c == '?')
-        .unwrap_or((rest.len(), ' '));
+    let (auth_end, _) =
+        rest.char_indices().find(|&(_, c)| c == '/' || c == '?').unwrap_or((rest.len(), ' '));
     let (authority, tail) = rest.split_at(auth_end);
     match authority.rsplit_once('@') {
         Some((userinfo, host)) => match userinfo.split_once(':') {
@@ -205,7 +204,11 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
         cfg.application_name("locker");
     }
     off_runtime(|| cfg.connect(NoTls)).map_err(|e| {
-        StoreError::Io(format!("cannot connect to PostgreSQL at {}: {}", redact(url), error_text(&e)))
+        StoreError::Io(format!(
+            "cannot connect to PostgreSQL at {}: {}",
+            redact(url),
+            error_text(&e)
+        ))
     })
 }
 
@@ -257,7 +260,13 @@ type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 impl Conn {
     fn new(client: Client) -> Self {
-        Self { client: Some(client), cache: HashMap::new(), cursors: 0, savepoints: 0, failed: false }
+        Self {
+            client: Some(client),
+            cache: HashMap::new(),
+            cursors: 0,
+            savepoints: 0,
+            failed: false,
+        }
     }
 
     fn client(&mut self) -> &mut Client {
@@ -563,7 +572,9 @@ impl Group for PgGroup<'_> {
     }
 
     fn is_open(&self) -> bool {
-        !self.finished && !self.conn.failed && !self.conn.client.as_ref().is_none_or(Client::is_closed)
+        !self.finished
+            && !self.conn.failed
+            && !self.conn.client.as_ref().is_none_or(Client::is_closed)
     }
 
     fn commit(mut self: Box<Self>) -> Result<()> {
@@ -804,7 +815,7 @@ fn payment_row(r: &Row) -> Result<PaymentRow> {
 }
 
 const LEASE_COLS: &str = "id, scope, work, fence, holder, state, ttl, acquired_at, expires_at, \
-                          heartbeats, heartbeat_at, details, ended_at, result";
+                          heartbeats, heartbeat_at, details, ended_at, result, pruned_at";
 
 fn lease_row(r: &Row) -> Result<LeaseRow> {
     let state = str_at(r, 5)?;
@@ -823,10 +834,11 @@ fn lease_row(r: &Row) -> Result<LeaseRow> {
         details: opt_str(r, 11)?,
         ended_at: opt_i64(r, 12)?,
         result: opt_str(r, 13)?,
+        pruned_at: opt_i64(r, 14)?,
     })
 }
 
-const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at";
+const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at, pruned_at";
 
 fn plan_row(r: &Row) -> Result<PlanRow> {
     Ok(PlanRow {
@@ -836,10 +848,12 @@ fn plan_row(r: &Row) -> Result<PlanRow> {
         lease_id: str_at(r, 3)?,
         steps_json: str_at(r, 4)?,
         committed_at: i64_at(r, 5)?,
+        pruned_at: opt_i64(r, 6)?,
     })
 }
 
-const STEP_COLS: &str = "scope, work, lease_id, step, planned, executed, gate, recorded_at";
+const STEP_COLS: &str =
+    "scope, work, lease_id, step, planned, executed, gate, recorded_at, pruned_at";
 
 fn step_row(r: &Row) -> Result<StepRow> {
     Ok(StepRow {
@@ -851,6 +865,7 @@ fn step_row(r: &Row) -> Result<StepRow> {
         executed: opt_str(r, 5)?,
         gate: str_at(r, 6)?,
         recorded_at: i64_at(r, 7)?,
+        pruned_at: opt_i64(r, 8)?,
     })
 }
 
@@ -885,7 +900,12 @@ impl<'c> PgTx<'c> {
         rows.iter().map(map).collect()
     }
 
-    fn one<T>(&self, sql: &str, params: Params<'_>, map: fn(&Row) -> Result<T>) -> Result<Option<T>> {
+    fn one<T>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        map: fn(&Row) -> Result<T>,
+    ) -> Result<Option<T>> {
         let row = self.conn.borrow_mut().query_opt(sql, params)?;
         row.as_ref().map(map).transpose()
     }
@@ -924,18 +944,16 @@ impl<'c> PgTx<'c> {
             name
         };
         let fetch = format!("FETCH {FETCH} FROM {name}");
-        let result = (|| {
-            loop {
-                let rows = self.conn.borrow_mut().query_unprepared(&fetch)?;
-                let n = rows.len();
-                for row in &rows {
-                    if f(map(row)?).is_break() {
-                        return Ok(());
-                    }
-                }
-                if n < FETCH {
+        let result = (|| loop {
+            let rows = self.conn.borrow_mut().query_unprepared(&fetch)?;
+            let n = rows.len();
+            for row in &rows {
+                if f(map(row)?).is_break() {
                     return Ok(());
                 }
+            }
+            if n < FETCH {
+                return Ok(());
             }
         })();
         let mut conn = self.conn.borrow_mut();
@@ -982,8 +1000,10 @@ impl Tx for PgTx<'_> {
     }
 
     fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
-        let sql =
-            format!("SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = {} ORDER BY seq", literal(pad)?);
+        let sql = format!(
+            "SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = {} ORDER BY seq",
+            literal(pad)?
+        );
         self.stream(&sql, block_row, f)
     }
 
@@ -1174,7 +1194,10 @@ impl Tx for PgTx<'_> {
             ],
         )?;
         if n == 0 {
-            return Err(StoreError::Duplicate(format!("block {} of pad {} exists", b.seq, b.pad_id)));
+            return Err(StoreError::Duplicate(format!(
+                "block {} of pad {} exists",
+                b.seq, b.pad_id
+            )));
         }
         Ok(())
     }
@@ -1221,6 +1244,7 @@ impl Tx for PgTx<'_> {
                 &l.details,
                 &l.ended_at,
                 &l.result,
+                &l.pruned_at,
             ],
         )
     }
@@ -1247,7 +1271,15 @@ impl Tx for PgTx<'_> {
         self.insert(
             "plans",
             PLAN_COLS,
-            &[&p.scope, &p.work, &sql_i64(p.version), &p.lease_id, &p.steps_json, &p.committed_at],
+            &[
+                &p.scope,
+                &p.work,
+                &sql_i64(p.version),
+                &p.lease_id,
+                &p.steps_json,
+                &p.committed_at,
+                &p.pruned_at,
+            ],
         )
     }
 
@@ -1264,6 +1296,7 @@ impl Tx for PgTx<'_> {
                 &s.executed,
                 &s.gate,
                 &s.recorded_at,
+                &s.pruned_at,
             ],
         )
     }
@@ -1505,6 +1538,22 @@ impl Tx for PgTx<'_> {
         )?;
         self.exec("UPDATE pads SET pruned_at = $2 WHERE id = $1", &[&pad_id, &now])?;
         Ok(n)
+    }
+
+    fn prune_lease_work(&mut self, lease_id: &str, now: i64) -> Result<()> {
+        self.exec(
+            "UPDATE leases SET details = NULL, result = NULL, pruned_at = $2 WHERE id = $1",
+            &[&lease_id, &now],
+        )?;
+        self.exec(
+            "UPDATE plans SET steps = '[]', pruned_at = $2 WHERE lease_id = $1",
+            &[&lease_id, &now],
+        )?;
+        self.exec(
+            "UPDATE steps SET planned = NULL, executed = NULL, pruned_at = $2 WHERE lease_id = $1",
+            &[&lease_id, &now],
+        )?;
+        Ok(())
     }
 
     fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>> {

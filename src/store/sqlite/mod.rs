@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_leases.sql"),
     include_str!("migrations/0004_payments.sql"),
     include_str!("migrations/0005_retention.sql"),
+    include_str!("migrations/0006_work_retention.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -725,7 +726,7 @@ fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
 }
 
 const LEASE_COLS: &str = "id, scope, work, fence, holder, state, ttl, acquired_at, expires_at, \
-                          heartbeats, heartbeat_at, details, ended_at, result";
+                          heartbeats, heartbeat_at, details, ended_at, result, pruned_at";
 
 fn lease_row(r: &Row<'_>) -> rusqlite::Result<LeaseRow> {
     let state: String = r.get(5)?;
@@ -744,10 +745,11 @@ fn lease_row(r: &Row<'_>) -> rusqlite::Result<LeaseRow> {
         details: r.get(11)?,
         ended_at: r.get(12)?,
         result: r.get(13)?,
+        pruned_at: r.get(14)?,
     })
 }
 
-const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at";
+const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at, pruned_at";
 
 fn plan_row(r: &Row<'_>) -> rusqlite::Result<PlanRow> {
     Ok(PlanRow {
@@ -757,10 +759,12 @@ fn plan_row(r: &Row<'_>) -> rusqlite::Result<PlanRow> {
         lease_id: r.get(3)?,
         steps_json: r.get(4)?,
         committed_at: r.get(5)?,
+        pruned_at: r.get(6)?,
     })
 }
 
-const STEP_COLS: &str = "scope, work, lease_id, step, planned, executed, gate, recorded_at";
+const STEP_COLS: &str =
+    "scope, work, lease_id, step, planned, executed, gate, recorded_at, pruned_at";
 
 fn step_row(r: &Row<'_>) -> rusqlite::Result<StepRow> {
     Ok(StepRow {
@@ -772,6 +776,7 @@ fn step_row(r: &Row<'_>) -> rusqlite::Result<StepRow> {
         executed: r.get(5)?,
         gate: r.get(6)?,
         recorded_at: r.get(7)?,
+        pruned_at: r.get(8)?,
     })
 }
 
@@ -1107,7 +1112,7 @@ impl Tx for SqliteTx<'_> {
         self.check_writable()?;
         let sql = format!(
             "INSERT INTO leases ({LEASE_COLS}) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
         );
         self.tx
             .prepare_cached(&sql)
@@ -1126,7 +1131,8 @@ impl Tx for SqliteTx<'_> {
                 l.heartbeat_at,
                 l.details,
                 l.ended_at,
-                l.result
+                l.result,
+                l.pruned_at
             ])
             .db()?;
         Ok(())
@@ -1156,7 +1162,7 @@ impl Tx for SqliteTx<'_> {
 
     fn insert_plan(&mut self, p: &PlanRow) -> Result<()> {
         self.check_writable()?;
-        let sql = format!("INSERT INTO plans ({PLAN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        let sql = format!("INSERT INTO plans ({PLAN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         self.tx
             .prepare_cached(&sql)
             .db()?
@@ -1166,7 +1172,8 @@ impl Tx for SqliteTx<'_> {
                 sql_i64(p.version),
                 p.lease_id,
                 p.steps_json,
-                p.committed_at
+                p.committed_at,
+                p.pruned_at
             ])
             .db()?;
         Ok(())
@@ -1175,7 +1182,7 @@ impl Tx for SqliteTx<'_> {
     fn insert_step(&mut self, s: &StepRow) -> Result<()> {
         self.check_writable()?;
         let sql =
-            format!("INSERT INTO steps ({STEP_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+            format!("INSERT INTO steps ({STEP_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
         self.tx
             .prepare_cached(&sql)
             .db()?
@@ -1187,7 +1194,8 @@ impl Tx for SqliteTx<'_> {
                 s.planned,
                 s.executed,
                 s.gate,
-                s.recorded_at
+                s.recorded_at,
+                s.pruned_at
             ])
             .db()?;
         Ok(())
@@ -1529,6 +1537,31 @@ impl Tx for SqliteTx<'_> {
             .execute(params![pad_id, now])
             .db()?;
         Ok(n as u64)
+    }
+
+    fn prune_lease_work(&mut self, lease_id: &str, now: i64) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE leases SET details = NULL, result = NULL, pruned_at = ?2 WHERE id = ?1",
+            )
+            .db()?
+            .execute(params![lease_id, now])
+            .db()?;
+        self.tx
+            .prepare_cached("UPDATE plans SET steps = '[]', pruned_at = ?2 WHERE lease_id = ?1")
+            .db()?
+            .execute(params![lease_id, now])
+            .db()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE steps SET planned = NULL, executed = NULL, pruned_at = ?2 \
+                 WHERE lease_id = ?1",
+            )
+            .db()?
+            .execute(params![lease_id, now])
+            .db()?;
+        Ok(())
     }
 
     fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>> {

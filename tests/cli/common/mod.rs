@@ -44,6 +44,7 @@ pub fn on_postgres() -> bool {
 
 /// Skips the calling test on PostgreSQL, for the one reason a test may not run on both stores:
 /// it reads or tampers with SQLite files directly. Returns whether to skip.
+#[allow(clippy::print_stderr)]
 pub fn sqlite_only(why: &str) -> bool {
     if on_postgres() {
         eprintln!("skipped on PostgreSQL: {why}");
