@@ -251,7 +251,7 @@ fn test_unknown_or_broken_config_is_refused() {
     assert_eq!(e["error"], "bad_repository");
     assert!(e["detail"].as_str().unwrap().contains("config.json is malformed"), "{e}");
 
-    std::fs::write(&cfg, original.replace("sqlite:locker.db", "postgres://x")).unwrap();
+    std::fs::write(&cfg, original.replace("sqlite:locker.db", "mysql://x")).unwrap();
     let e = env.json_err(&["pad", "create"], 8);
     assert_eq!(e["error"], "bad_repository");
     assert!(e["detail"].as_str().unwrap().contains("unknown store"), "{e}");

@@ -23,6 +23,7 @@ mod mcp;
 mod pad;
 mod payment;
 mod postgres_multi;
+mod postgres_tamper;
 mod quest;
 mod review;
 mod serve;
