@@ -64,7 +64,7 @@ struct Args {
     /// Where repositories, databases and logs go
     #[arg(long)]
     work: PathBuf,
-    /// Run only these scenarios (seq, concurrent, handoff, mcp, cli, verify, history)
+    /// Run only these scenarios (seq, concurrent, handoff, mcp, cli, verify, history, multi)
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Rebuild the cached large repositories
@@ -73,6 +73,10 @@ struct Args {
     /// Also write the raw figures as JSON here
     #[arg(long)]
     json_out: Option<PathBuf>,
+    /// A PostgreSQL server's admin URL (`postgres://USER@HOST:PORT/DB`): the `multi` scenario
+    /// runs 1, 2 and 3 `locker serve` processes on one new database there
+    #[arg(long)]
+    pg: Option<String>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -458,6 +462,93 @@ fn http_concurrent(
         return Err(e);
     }
     Ok(Sample { lat: all, secs })
+}
+
+/// `clients` clients spread over `addrs` (client i on server i mod n), each on its own pad,
+/// appending at once.
+fn http_spread(addrs: &[SocketAddr], clients: usize, per: usize) -> Res<Sample> {
+    let barrier = Arc::new(Barrier::new(clients + 1));
+    let mut handles = Vec::new();
+    for i in 0..clients {
+        let (b, addr) = (Arc::clone(&barrier), addrs[i % addrs.len()]);
+        handles.push(std::thread::spawn(move || -> Res<Vec<f64>> {
+            let mut c = Http::new(addr);
+            let setup = PadCursor::new(&mut c);
+            b.wait();
+            let mut pad = setup?;
+            let mut lat = Vec::with_capacity(per);
+            for i in 0..per {
+                pad.ensure_room(&mut c, APPEND_BYTES)?;
+                let p = payload(APPEND_BYTES, i as u64);
+                let t = Instant::now();
+                pad.append(&mut c, &p, "application/octet-stream")?;
+                lat.push(t.elapsed().as_secs_f64());
+            }
+            Ok(lat)
+        }));
+    }
+    barrier.wait();
+    let start = Instant::now();
+    let mut all = Vec::new();
+    let mut first_err = None;
+    for h in handles {
+        match h.join().map_err(|_| "a client panicked".to_owned()).and_then(|r| r) {
+            Ok(l) => all.extend(l),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(e) = first_err {
+        return Err(e);
+    }
+    Ok(Sample { lat: all, secs })
+}
+
+/// The `multi` scenario: for 1, 2 and 3 servers, a new database on `admin`'s server, that
+/// many `locker serve` processes on it, and `clients` clients spread over them.
+fn pg_multi(a: &Args, admin: &str, clients: usize, per: usize) -> Res<Vec<(usize, Measure)>> {
+    let (scheme, rest) = admin.split_once("://").ok_or("--pg is not a URL")?;
+    let host = rest.split('/').next().unwrap_or(rest);
+    let psql = |sql: &str| -> Res<()> {
+        let mut c = postgres::Client::connect(admin, postgres::NoTls)
+            .map_err(|e| format!("PostgreSQL at {admin}: {e}"))?;
+        c.batch_execute(sql).map_err(|e| format!("{sql}: {e}"))
+    };
+    let mut out = Vec::new();
+    for servers in 1..=3 {
+        let db = format!("locker_bench_{servers}");
+        psql(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))?;
+        psql(&format!("CREATE DATABASE {db}"))?;
+        let url = format!("{scheme}://{host}/{db}");
+        let repo = a.work.join(format!("pg-repo-{servers}"));
+        fresh_dir(&repo)?;
+        let mut init = Command::new(&a.locker);
+        base_env(&mut init, &a.work);
+        let o = init
+            .arg("-R")
+            .arg(&repo)
+            .args(["init", "--store", &url])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !o.status.success() {
+            return Err(format!("locker init --store: {}", String::from_utf8_lossy(&o.stderr)));
+        }
+        let procs = (0..servers)
+            .map(|i| start_locker(a, &repo, &a.work.join(format!("pg-serve-{servers}-{i}.log"))))
+            .collect::<Res<Vec<_>>>()?;
+        let addrs: Vec<SocketAddr> = procs.iter().map(|p| p.addr).collect();
+        eprintln!("bench: {clients} clients over {servers} server(s) on one PostgreSQL database");
+        let mut sample = Sample::default();
+        for _ in 0..ROUNDS {
+            sample.add(http_spread(&addrs, clients, per / ROUNDS)?);
+        }
+        out.push((servers, sample.measure()));
+        drop(procs);
+        let _ = psql(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
+    }
+    Ok(out)
 }
 
 /// One full handoff per round: create, envelope, artifact, seal, read everything.
@@ -1120,6 +1211,28 @@ fn run(a: &Args) -> Res<()> {
         }
     }
     drop(servers);
+
+    if let (true, Some(admin)) = (wanted(a, "multi"), a.pg.as_deref()) {
+        let figures = pg_multi(a, admin, n.clients, n.per_client)?;
+        let one = figures.first().map_or(1.0, |(_, m)| m.rate());
+        let mut json_rows = Vec::new();
+        for (servers, m) in &figures {
+            let ratio = m.rate() / one;
+            json_rows.push(json!({"servers": servers, "figures": m.json(), "vs_one": ratio}));
+            rows.push(Row {
+                scenario: format!(
+                    "PostgreSQL store, {} clients appending over {servers} `locker serve` process(es)",
+                    n.clients
+                ),
+                locker: rate_cell(m, ""),
+                other: "(1 server is the baseline)".into(),
+                ratio: format!("{ratio:.2}× of 1 server"),
+                target: "—".into(),
+                verdict: "(measured)".into(),
+            });
+        }
+        raw.insert("multi".into(), json!(json_rows));
+    }
 
     if wanted(a, "cli") {
         eprintln!("bench: one CLI append per process against the minimal SQLite program");

@@ -8,6 +8,9 @@
 #   cli         one `locker append` process vs a minimal Rust program committing one SQLite row
 #   verify      `locker verify` of 1,000,000 blocks of 1 KiB: blocks/s and peak RSS
 #   history     durable append latency at 1,000,000 journal entries vs at 1,000
+#   multi       PostgreSQL store: 16 clients appending over 1, 2 and 3 `locker serve` processes
+#               on one database (a throwaway loopback cluster, scripts/pg-cluster.sh; skipped
+#               when PostgreSQL is not installed)
 # It builds locker in release mode, installs the peer (lockermcp==0.1.5 from PyPI, which ships
 # lockerd) into a virtual environment under target/test-deps/ (scripts/test-deps.sh), and runs
 # the load generator examples/bench.rs. Large repositories are cached under target/bench/.
@@ -55,6 +58,27 @@ fi
 
 work="$root/target/bench"
 mkdir -p "$work"
+
+# The multi-server scenario needs PostgreSQL: a throwaway cluster, stopped on exit.
+wants_multi=1
+for a in "${args[@]}"; do
+    case "$a" in --only=*) [[ ",${a#--only=}," == *,multi,* ]] || wants_multi=0 ;; esac
+done
+for i in "${!args[@]}"; do
+    if [ "${args[$i]}" = "--only" ]; then
+        [[ ",${args[$((i + 1))]}," == *,multi,* ]] || wants_multi=0
+    fi
+done
+if [ "$wants_multi" -eq 1 ]; then
+    pgdir="$(mktemp -d "${TMPDIR:-/tmp}/locker-bench-pg.XXXXXX")"
+    chmod 0755 "$pgdir"
+    trap '"$root/scripts/pg-cluster.sh" stop "$pgdir" || true; rm -rf "$pgdir"' EXIT
+    if pgurl="$("$root/scripts/pg-cluster.sh" start "$pgdir")"; then
+        args+=(--pg "$pgurl")
+    else
+        echo "bench: PostgreSQL is not available; the multi-server scenario is skipped" >&2
+    fi
+fi
 echo "bench: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(uname -sr)" >&2
 "$bin/examples/bench" \
     --locker "$bin/locker" \
