@@ -14,7 +14,9 @@ bindir() {
         d="$(pg_config --bindir 2>/dev/null || true)"
         if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
     fi
-    for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -V -r); do
+    local found
+    found="$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -t/ -k4 -V -r)"
+    for d in $found; do
         if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
     done
     if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
@@ -43,7 +45,10 @@ free_port() {
 
 cmd="${1:-}"
 dir="${2:-}"
-[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+if [ -z "$cmd" ] || [ -z "$dir" ]; then
+    echo "usage: $0 start|stop DIR" >&2
+    exit 2
+fi
 bin="$(bindir)" || { echo "pg-cluster: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 3; }
 
 case "$cmd" in

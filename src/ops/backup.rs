@@ -113,6 +113,15 @@ fn absolute(p: &Path) -> OpResult<PathBuf> {
 /// Copies the repository `repo` into the new directory `dest` (absent, or an empty
 /// directory), verifies the copy, and only then puts it in place.
 pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<BackupDone> {
+    if repo.store.kind() != "sqlite" {
+        // Refused before anything is made.
+        return Err(OpError::from(crate::store::StoreError::Unsupported(
+            "a PostgreSQL store is not backed up file by file: use `locker store copy --to DIR` \
+             (a verified SQLite copy) or pg_dump"
+                .into(),
+        ))
+        .hint("`locker store copy --to DIR` writes a verified SQLite repository in DIR."));
+    }
     let dest = absolute(dest)?;
     match fs::symlink_metadata(&dest) {
         Ok(m) if m.file_type().is_symlink() => {

@@ -214,7 +214,10 @@ impl AppState {
                 ctx.settings = inner.settings;
                 f(&mut ctx)
             };
-            if let Ok(mut idle) = inner.idle.lock() {
+            // A store that failed as unavailable (a lost database connection) is not reused:
+            // the next request opens a fresh one.
+            let lost = matches!(&result, Err(e) if e.kind == ops::ErrorKind::Unavailable);
+            if let (false, Ok(mut idle)) = (lost, inner.idle.lock()) {
                 idle.push(store);
             }
             result

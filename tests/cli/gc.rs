@@ -382,6 +382,9 @@ fn abandoned_setup() -> (TestEnv, String) {
 
 #[test]
 fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let (mut env, old) = abandoned_setup();
     // Abandoned an hour ago: younger than 2h, older than 30m.
     env.now = NOW + 100 + 3600;
@@ -480,6 +483,9 @@ fn test_gc_dry_run_of_abandoned_work_changes_nothing() {
 /// caught: a pruned row must match a `repo.gc` entry, and a kept one its journal digests.
 #[test]
 fn test_verify_catches_tampering_with_abandoned_work() {
+    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
+        return;
+    }
     let tampers = [
         // Hiding text without a gc run.
         "UPDATE steps SET executed = NULL, pruned_at = 1 WHERE step = 'fetch'",

@@ -79,3 +79,52 @@ fn test_store_copy_sqlite_to_postgres_and_back() {
     drop(joined);
     drop_database(&url);
 }
+
+#[test]
+fn test_store_backup_of_a_postgres_store_is_refused_and_makes_nothing() {
+    let env = TestEnv::init();
+    if !on_postgres() {
+        return;
+    }
+    let dest = env.path().join("bak");
+    let before = env.snapshot();
+    let e = env.json_err(&["backup", dest.to_str().unwrap()], 2);
+    assert_eq!(e["error"], "unsupported_store", "{e}");
+    assert!(e["detail"].as_str().unwrap().contains("locker store copy --to DIR"), "{e}");
+    assert!(!dest.exists());
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn test_init_store_refuses_a_password_in_the_url_and_keeps_only_the_password_file_path() {
+    let env = TestEnv::new();
+    let e = env.json_err(&["init", "--store", "postgres://u:hunter2@127.0.0.1:1/db"], 2);
+    assert_eq!(e["error"], "usage", "{e}");
+    assert!(!e.to_string().contains("hunter2"), "{e}");
+    assert!(!env.path().join(".locker").exists());
+    let out = env.run(&["init", "--store-password-file", "pw"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--store"));
+    if let Some(url) = create_database() {
+        // The cluster trusts loopback, so any password does; what matters is where it goes.
+        let pw = env.file("pw", b"s3cret-pw\n");
+        let out =
+            env.locker().args(["init", "--store", &url, "--store-password-file", &pw]).output();
+        let out = out.unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let cfg = std::fs::read_to_string(env.path().join(".locker/config.json")).unwrap();
+        assert!(cfg.contains("store_password_file") && !cfg.contains("s3cret"), "{cfg}");
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!all.contains("s3cret"), "{all}");
+        assert_eq!(env.json(&["verify"])["ok"], true);
+        // Without the file the repository cannot be opened, and says why.
+        std::fs::remove_file(&pw).unwrap();
+        let e = env.json_err(&["verify"], 8);
+        assert!(e["detail"].as_str().unwrap().contains("password file"), "{e}");
+        drop_database(&url);
+    }
+}

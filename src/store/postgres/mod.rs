@@ -1600,3 +1600,34 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_checked_and_passwords_never_shown() {
+        assert!(is_url("postgres://u@h/db") && is_url("postgresql://u@h:5433/db"));
+        assert!(!is_url("sqlite:locker.db"));
+        assert!(parse_url("postgres://u@127.0.0.1:5432/db").is_ok());
+        let e = parse_url("postgres://u:hunter2@h/db").err().expect("a password is refused");
+        assert!(!e.to_string().contains("hunter2"), "{e}");
+        assert!(e.to_string().contains("u:***@h"), "{e}");
+        assert_eq!(redact("postgres://u:pw@h:1/db?x=1"), "postgres://u:***@h:1/db?x=1");
+        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+        assert!(parse_url("mysql://u@h/db").is_err());
+    }
+
+    #[test]
+    fn pgpass_lines_split_with_escapes() {
+        assert_eq!(split_pgpass(r"h:5432:db:u:p\:w\\d"), ["h", "5432", "db", "u", r"p:w\d"]);
+        assert_eq!(split_pgpass("*:*:*:*:x").len(), 5);
+    }
+
+    #[test]
+    fn literals_are_quoted() {
+        assert_eq!(literal("a'b").unwrap(), "'a''b'");
+        assert!(literal("a\0b").is_err());
+        assert_eq!(placeholders(3), "$1, $2, $3");
+    }
+}
