@@ -72,7 +72,15 @@ pub fn run(ctx: &mut Ctx, a: &InitArgs) -> CmdResult {
 
 impl Render for InitOutcome {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
-        if self.created {
+        if self.joined {
+            writeln!(
+                w,
+                "Joined repository {} in {} (store {}); nothing in the database changed",
+                self.repository_id,
+                self.path.display(),
+                self.store
+            )
+        } else if self.created {
             writeln!(w, "Initialized an empty locker repository in {}", self.path.display())
         } else {
             writeln!(

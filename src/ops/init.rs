@@ -15,6 +15,11 @@ pub struct InitOutcome {
     pub repository_id: String,
     /// `false` when the repository already existed (nothing was changed).
     pub created: bool,
+    /// Where the repository's data is: `sqlite:locker.db`, or a PostgreSQL URL.
+    pub store: String,
+    /// `true` when `.locker/` was made for a shared database that already held the repository
+    /// (another host's `locker init --store`): it joined it, and the database is unchanged.
+    pub joined: bool,
 }
 
 /// Creates a repository in `root`, or reports the one already there.
@@ -30,11 +35,13 @@ pub fn init_with(
     store: Option<&crate::store::Location>,
 ) -> OpResult<(InitOutcome, Repo)> {
     let now = clock.now();
+    let mut joined = false;
     let result = repo::init_with(root, now, store, |store, config| {
         let mut tx = store.write()?;
         if tx.journal_head()?.is_some() {
             // A shared database that holds a repository already (checked under the write
             // lock, so two hosts initialising at once make one repository).
+            joined = true;
             return Ok(());
         }
         let body = serde_json::json!({
@@ -55,6 +62,8 @@ pub fn init_with(
         path: repo.dot.clone(),
         repository_id: repo.config.repository_id.clone(),
         created,
+        store: repo.config.store.clone(),
+        joined: created && joined,
     };
     Ok((outcome, repo))
 }

@@ -57,7 +57,7 @@ fn test_postgres_verify_finds_altered_journal_bytes_and_a_cut_tail() {
     let before = env.snapshot();
     sql(&env, "UPDATE journal SET entry = entry || ' '::BYTEA WHERE seq = 3");
     assert_ne!(env.snapshot(), before, "the snapshot sees the change");
-    broken(&env, "journal", "journal:3");
+    broken(&env, "journal", "entry 3 has been altered");
     sql(
         &env,
         "UPDATE journal SET entry = substring(entry FROM 1 FOR length(entry) - 1) WHERE seq = 3",

@@ -61,6 +61,7 @@ fn test_store_copy_sqlite_to_postgres_and_back() {
     joined.pg = Some(url.clone());
     let j = joined.json(&["init", "--store", &url]);
     assert_eq!(j["repository_id"], out["repository_id"], "{j}");
+    assert_eq!((&j["created"], &j["joined"]), (&true.into(), &true.into()), "{j}");
     let v = joined.json(&["verify"]);
     assert_eq!(v["ok"], true, "{v}");
     assert_eq!(head(&v), head(&before));
