@@ -654,29 +654,32 @@ fn check_row(tx: &dyn Tx, row: &JournalRow, problems: &mut Vec<String>) -> OpRes
     Ok(Some(e))
 }
 
+/// Every journal entry `q` matches, oldest first, read a page at a time.
+fn all_entries(tx: &dyn Tx, mut q: JournalQuery) -> OpResult<Vec<JournalRow>> {
+    q.ascending = true;
+    q.limit = 1000;
+    let mut rows = Vec::new();
+    loop {
+        let page = tx.journal(&q)?;
+        let Some(last) = page.last() else { break };
+        q.after = Some(last.seq);
+        rows.extend(page);
+    }
+    Ok(rows)
+}
+
 /// Every journal entry of the work item with its integrity verdict, and its stored rows
 /// checked against them.
 pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
     check_work(work)?;
     let scope = ctx.actor.scope.clone();
     read_work(ctx, work, |tx, _| {
-        let subj = subject(work);
-        let mut rows = Vec::new();
-        let mut after = None;
-        loop {
-            let q = JournalQuery {
-                subject: Some(subj.clone()),
-                scope: Some(scope.clone()),
-                after,
-                ascending: true,
-                limit: 1000,
-                ..JournalQuery::default()
-            };
-            let page = tx.journal(&q)?;
-            let Some(last) = page.last() else { break };
-            after = Some(last.seq);
-            rows.extend(page);
-        }
+        let q = JournalQuery {
+            subject: Some(subject(work)),
+            scope: Some(scope.clone()),
+            ..JournalQuery::default()
+        };
+        let rows = all_entries(tx, q)?;
         if rows.is_empty() && tx.newest_lease(&scope, work)?.is_none() {
             return Err(OpError::new(
                 ErrorKind::NotFound,
@@ -711,31 +714,19 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
             );
         }
         // What `locker gc` pruned of this work item is recorded in `repo.gc` entries.
-        let mut after = None;
-        loop {
-            let q = JournalQuery {
-                kind: Some(super::gc::KIND.to_owned()),
-                after,
-                ascending: true,
-                limit: 1000,
-                ..JournalQuery::default()
-            };
-            let page = tx.journal(&q)?;
-            let Some(last) = page.last() else { break };
-            after = Some(last.seq);
-            for row in page {
-                let mut found = Vec::new();
-                if let Some(e) = check_row(tx, &row, &mut found)? {
-                    let (applied, problem) = replay.apply_gc(&e, Some((&scope, work)));
-                    found.extend(problem);
-                    if applied == 0 {
-                        continue;
-                    }
+        let q = JournalQuery { kind: Some(super::gc::KIND.to_owned()), ..JournalQuery::default() };
+        for row in all_entries(tx, q)? {
+            let mut found = Vec::new();
+            if let Some(e) = check_row(tx, &row, &mut found)? {
+                let (applied, problem) = replay.apply_gc(&e, Some((&scope, work)));
+                found.extend(problem);
+                if applied == 0 {
+                    continue;
                 }
-                problems.extend(
-                    found.into_iter().map(|detail| HistoryProblem { seq: Some(row.seq), detail }),
-                );
             }
+            problems.extend(
+                found.into_iter().map(|detail| HistoryProblem { seq: Some(row.seq), detail }),
+            );
         }
         check_store(tx, &replay, Some((&scope, work)), &mut |_, _, detail| {
             problems.push(HistoryProblem { seq: None, detail });
