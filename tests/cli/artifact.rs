@@ -124,9 +124,6 @@ fn publish_args<'a>(key: &'a str, data: &'a str, expect: &'a str, op: &'a str) -
 
 #[test]
 fn test_artifact_publish_get_log_list_round_trip() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let v1 = env.publish("notes/summary.md", "first draft", 0, "op-1");
     assert_eq!(v1["replayed"], false);
@@ -233,9 +230,6 @@ fn test_artifact_get_missing_key_or_version_is_not_found() {
 
 #[test]
 fn test_artifact_publish_stale_expectation_is_version_conflict() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     env.publish("k", "one", 0, "a");
     env.publish("k", "two", 1, "b");
@@ -259,9 +253,6 @@ fn test_artifact_publish_stale_expectation_is_version_conflict() {
 
 #[test]
 fn test_artifact_publish_replay_returns_the_original_even_after_newer_versions() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let mut env = TestEnv::init();
     let t0 = env.now;
     let v1 = env.publish("k", "one", 0, "op-1");
@@ -296,9 +287,6 @@ fn test_artifact_publish_replay_returns_the_original_even_after_newer_versions()
 
 #[test]
 fn test_artifact_publish_same_op_with_a_different_request_is_operation_conflict() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     env.publish("k", "one", 0, "op-1");
     env.publish("k", "two", 1, "op-2");
@@ -337,9 +325,6 @@ fn test_artifact_publish_same_op_with_a_different_request_is_operation_conflict(
 /// `version_conflict` naming version 1, and no one sees "database is locked".
 #[test]
 fn test_artifact_race_exactly_one_compare_and_swap_wins() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     const N: usize = 12;
     let env = TestEnv::init();
     let children: Vec<_> = (0..N)
@@ -381,9 +366,6 @@ fn test_artifact_race_exactly_one_compare_and_swap_wins() {
 /// Many identical retries at once: one write, every other a replay of it.
 #[test]
 fn test_artifact_race_identical_retries_write_once() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     const N: usize = 12;
     let env = TestEnv::init();
     let token = env.token("worker-a", "demo");
@@ -426,9 +408,6 @@ fn test_artifact_race_identical_retries_write_once() {
 
 #[test]
 fn test_artifact_scope_isolation() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let a = env.token("agent-a", "team-a");
     let a2 = env.token("agent-a2", "team-a");
@@ -656,9 +635,6 @@ fn three_versions() -> TestEnv {
 
 #[test]
 fn test_verify_catches_an_artifact_version_pointed_at_other_content() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = three_versions();
     // Version 2 now names version 3's (stored, intact) content.
     env.sql()
@@ -679,9 +655,6 @@ fn test_verify_catches_an_artifact_version_pointed_at_other_content() {
 
 #[test]
 fn test_verify_catches_a_renumbered_artifact_version() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = three_versions();
     env.sql()
         .execute_batch(
@@ -709,9 +682,6 @@ fn test_verify_catches_a_renumbered_artifact_version() {
 
 #[test]
 fn test_verify_catches_a_moved_head() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = three_versions();
     env.sql().execute_batch("UPDATE artifact_heads SET version = 1").unwrap();
     let r = env.verify_broken();
@@ -724,9 +694,6 @@ fn test_verify_catches_a_moved_head() {
 
 #[test]
 fn test_verify_catches_forged_edited_and_deleted_receipts() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     // Forged: a receipt that would make an unrelated request "replay" version 1.
     let env = three_versions();
     env.sql()
@@ -757,9 +724,6 @@ fn test_verify_catches_forged_edited_and_deleted_receipts() {
 
 #[test]
 fn test_verify_catches_a_deleted_journal_entry() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = three_versions();
     env.sql()
         .execute_batch("DELETE FROM journal WHERE kind = 'artifact.publish' AND seq = 3")

@@ -121,9 +121,6 @@ fn test_blob_deleted_file_is_named_by_verify() {
 
 #[test]
 fn test_blob_altered_inline_content_is_caught() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let sha = env.publish("k", "the real content", 0, "a")["artifact"]["sha256"]
         .as_str()

@@ -193,9 +193,6 @@ fn test_pad_export_bundle_format_is_exact() {
 
 #[test]
 fn test_pad_export_needs_a_ticket_except_for_the_operator() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let (pad, _, ticket) = deposit(&env);
     let out = env.path().join("x.bundle").to_str().unwrap().to_owned();
@@ -361,9 +358,6 @@ fn test_verify_bundle_names_a_tampered_block() {
 
 #[test]
 fn test_verify_bundle_names_a_block_tampered_in_the_repository() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let (pad, head, _) = deposit(&env);
     env.sql()
@@ -406,9 +400,6 @@ fn test_verify_bundle_malformed_files_exit_6() {
 
 #[test]
 fn test_pad_import_round_trip() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let src = TestEnv::init();
     let (pad, head, _) = deposit(&src);
     let file = export(&src, &pad, "pad.bundle");

@@ -25,9 +25,6 @@ fn failed(report: &Value) -> Vec<String> {
 
 #[test]
 fn test_pad_export_remote_from_locker_serve_pages_and_verifies() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let server_env = TestEnv::init();
     // Two blocks near 40 KB: the 64 KiB slice limit makes the client halve its pages.
     let pad = server_env.create_pad(&["--max-blocks", "8"]);

@@ -39,9 +39,6 @@ fn journal_kinds(env: &TestEnv) -> Vec<String> {
 
 #[test]
 fn test_deposit_makes_a_sealed_pad_with_content_types() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let e = env.file("envelope.json", ENVELOPE.as_bytes());
     let json = br#"{"task_id":"t-1","status":"done"}"#.to_vec();
@@ -126,9 +123,6 @@ fn test_deposit_envelope_only_and_from_stdin() {
 
 #[test]
 fn test_deposit_failures_create_nothing() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let good = env.file("good.json", ENVELOPE.as_bytes());
     let bad = env.file("bad.json", br#"{"schema":"locker.handoff.v1","task_id":""}"#);

@@ -62,9 +62,6 @@ fn test_init_creates_the_repository_with_restrictive_modes_and_config() {
 
 #[test]
 fn test_init_again_changes_nothing_and_says_so() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let dot = env.path().join(".locker");
     let config = std::fs::read(dot.join("config.json")).unwrap();

@@ -143,9 +143,6 @@ fn test_interop_demo_handoff_script_verifies_the_chain() {
 
 #[test]
 fn test_interop_inspect_pad_script_verifies_and_catches_tampering() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let Some(d) = deps() else { return };
     let env = TestEnv::init();
     let s = env.serve(&[]);

@@ -493,9 +493,6 @@ fn test_lease_work_names_and_ttls_are_validated() {
 
 #[test]
 fn test_lease_history_shows_every_transition_and_its_integrity() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let mut env = TestEnv::init();
     let a = acquire(&env, "job", "a", 60);
     let la = id(&a);
@@ -559,9 +556,6 @@ fn test_lease_history_shows_every_transition_and_its_integrity() {
 // history and in `locker log`.
 #[test]
 fn test_lease_history_names_a_tampered_row_unlike_agentstate() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let a = acquire(&env, "job-t", "a", 60);
     let la = id(&a);
@@ -579,9 +573,6 @@ fn test_lease_history_names_a_tampered_row_unlike_agentstate() {
 /// Tampering with a lease row in any field is caught by `verify`, naming the work item.
 #[test]
 fn test_lease_tampered_rows_are_caught_by_verify() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let tampers = [
         "UPDATE leases SET holder = 'mallory' WHERE fence = 1",
         "UPDATE leases SET fence = 7 WHERE fence = 2",
@@ -616,9 +607,6 @@ fn test_lease_tampered_rows_are_caught_by_verify() {
 // re-hashing the whole chain after an edit (no anchor); its leases table was not chained.
 #[test]
 fn test_lease_truncation_and_deletion_are_caught_unlike_agentstate() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let build = || {
         let env = TestEnv::init();
         let a = acquire(&env, "job-t", "a", 60);
@@ -674,9 +662,6 @@ fn publish_args<'a>(data: &'a str, expect: &'a str, op: &'a str, fence: &'a str)
 /// lease exists, in the publish's own transaction; its acknowledged publish still replays.
 #[test]
 fn test_lease_stale_fence_refuses_a_stalled_holders_publish() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let mut env = TestEnv::init();
     acquire(&env, "job", "a", 60);
     let v1 = env.json(&publish_args("a's draft", "0", "a-1", "job:1"));
@@ -734,9 +719,6 @@ fn test_lease_fence_check_reaps_but_only_a_newer_lease_makes_a_token_stale() {
 
 #[test]
 fn test_lease_tampered_receipt_fence_is_caught_by_verify() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     for sql in [
         "UPDATE artifact_receipts SET fence_token = 2",
         "UPDATE artifact_receipts SET fence_work = NULL",

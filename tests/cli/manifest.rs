@@ -209,9 +209,6 @@ fn test_manifest_diff_counts_only_the_newest_lease() {
 
 #[test]
 fn test_manifest_tampered_plans_are_caught_by_verify() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     for sql in [
         r#"UPDATE plans SET steps = '["only-this"]' WHERE version = 1"#,
         "UPDATE plans SET steps = 'not json' WHERE version = 2",

@@ -348,9 +348,6 @@ fn tamper_payload(env: &TestEnv, pad: &str, seq: i64, payload: &[u8]) {
 
 #[test]
 fn test_mcp_python_tampered_pad_fails_closed() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let Some(py) = python() else { return };
     for mode in MODES {
         let env = TestEnv::init();
@@ -394,9 +391,6 @@ fn test_mcp_python_tampered_pad_fails_closed() {
 
 #[test]
 fn test_mcp_python_consistent_rewrite_is_caught_by_the_expected_head() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let Some(py) = python() else { return };
     let env = TestEnv::init();
     let (pad, ticket, head) = deposit(&env, &py, "2026-07-28");
@@ -1082,9 +1076,6 @@ fn test_mcp_refuses_a_bad_server_url() {
 
 #[test]
 fn test_mcp_python_remote_server_handoff_and_fail_closed() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let Some(py) = python() else { return };
     let env = TestEnv::init();
     let server = env.serve(&[]);

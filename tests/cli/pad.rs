@@ -268,9 +268,6 @@ fn test_pad_append_check_order() {
 
 #[test]
 fn test_pad_append_quota_is_checked_before_the_envelope() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let pad = env.create_pad(&[]);
     // No honest pad can be full before block 0; make one look full behind locker's back.
@@ -500,9 +497,6 @@ fn test_pad_seal_an_empty_pad() {
 
 #[test]
 fn test_pad_ticket_mint_both_types() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let pad = env.pad_with_envelope(&[]);
     let t = env.json(&["pad", "ticket", &pad.id, "--key", &pad.key]);
@@ -540,9 +534,6 @@ fn test_pad_ticket_mint_both_types() {
 
 #[test]
 fn test_pad_revoke_ticket_by_ticket_and_by_id() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let pad = env.pad_with_envelope(&[]);
     let other = env.pad_with_envelope(&[]);
@@ -751,9 +742,6 @@ fn test_pad_read_ranges() {
 
 #[test]
 fn test_pad_read_slice_limits() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     // 257 blocks: a deposit makes them in one step.
     let mut args = vec![
@@ -805,9 +793,6 @@ fn test_pad_read_slice_limits() {
 
 #[test]
 fn test_pad_read_once_lease_moves_with_the_clock() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let pad = env.pad_with_envelope(&[]);
     env.append(&pad, "payload");

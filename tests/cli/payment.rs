@@ -167,9 +167,6 @@ fn payments(env: &TestEnv) -> i64 {
 
 #[test]
 fn test_payment_real_chain_pays_for_pads_and_refuses_every_cheat() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let Some(chain) = Anvil::start() else { return };
     let env = TestEnv::init();
     let s = paid_serve(&env, &chain.url, &[]);
@@ -289,9 +286,6 @@ fn test_payment_real_chain_pays_for_pads_and_refuses_every_cheat() {
 
 #[test]
 fn test_payment_misconfiguration_refuses_to_start() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let empty = TestEnv::new();
     let bad: [&[&str]; 5] = [
         &["--payment-mode", "txid"],
@@ -371,9 +365,6 @@ fn fake_rpc(chain: &'static str, answer: &'static str) -> String {
 
 #[test]
 fn test_payment_rpc_failures_are_502_without_detail() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let hash = format!("0x{}", "cd".repeat(32));
     let json_answer = |b: &'static str| -> &'static str {
         Box::leak(
@@ -420,9 +411,6 @@ fn test_payment_rpc_failures_are_502_without_detail() {
 
 #[test]
 fn test_payment_off_by_default_shows_nothing() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let s = env.serve(&[]);
     let (st, www, v) = post_pads(&s, Some(&format!("0x{}", "ab".repeat(32))), "{}");
@@ -457,9 +445,6 @@ fn mcp_calls(env: &TestEnv, url: &str, calls: &[(&str, Value)]) -> Vec<Value> {
 
 #[test]
 fn test_payment_cli_and_mcp_pass_proofs_and_surface_the_challenge() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let Some(chain) = Anvil::start() else { return };
     let env = TestEnv::init();
     let s = paid_serve(&env, &chain.url, &[]);

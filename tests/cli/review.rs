@@ -415,9 +415,6 @@ fn test_review_a_truncated_bundle_fails() {
 
 #[test]
 fn test_review_a_tampered_block_fails_in_a_bundle_and_in_the_repository() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let w = Work::new(&[]);
     let (pad, head) = w.deposit(Some(&w.attestation()));
     let file = w.bundle(&pad);

@@ -122,9 +122,6 @@ fn test_serve_pad_round_trip_with_curl() {
 
 #[test]
 fn test_serve_demo_pad_is_the_peers() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let s = env.serve(&[]);
     let m = s.curl_json("/v1/pads/demo-pad-v1/manifest", &[], 200);
@@ -165,9 +162,6 @@ fn test_serve_demo_pad_is_the_peers() {
 
 #[test]
 fn test_serve_every_error_status_in_the_peers_order() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     // Made an hour ago: a pad that has expired by now, and a read_once ticket whose lease
     // opened then.
@@ -624,9 +618,6 @@ fn test_serve_access_log_never_shows_a_secret() {
 
 #[test]
 fn test_serve_remote_mode_gives_the_local_answers() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let s = env.serve(&[]);
     let url = s.url();

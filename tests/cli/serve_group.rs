@@ -98,9 +98,6 @@ fn check(env: &TestEnv, pads: &[Pad], acks: &[Ack]) {
 
 #[test]
 fn test_serve_group_commit_concurrent_appends_are_each_stored_once() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let pads: Vec<Pad> = (0..5)
         .map(|_| {
@@ -144,9 +141,6 @@ fn test_serve_group_commit_concurrent_appends_are_each_stored_once() {
 
 #[test]
 fn test_serve_group_commit_failing_requests_do_not_affect_the_others() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let open: Vec<Pad> = (0..2)
         .map(|_| {

@@ -69,9 +69,6 @@ fn test_step_requires_a_real_current_lease_unlike_agentstate() {
 
 #[test]
 fn test_step_same_name_under_a_new_lease_is_a_new_record() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let l1 = id(&acquire(&env, "job", "a", 300));
     env.json(&["step", "job", "s", "--lease", &l1, "--executed", "first"]);
@@ -88,9 +85,6 @@ fn test_step_same_name_under_a_new_lease_is_a_new_record() {
 // agentstate: a step under a lease past its expiry was accepted (`late-step`).
 #[test]
 fn test_step_after_expiry_is_gone_unlike_agentstate() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let mut env = TestEnv::init();
     let l = id(&acquire(&env, "job-exp", "a", 1));
     env.now += 1;
@@ -134,9 +128,6 @@ fn test_step_reserved_names_are_ordinary_steps_unlike_agentstate() {
 // from one into the other undetected.
 #[test]
 fn test_step_delimiter_forgery_is_caught_unlike_agentstate() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let l = id(&acquire(&env, "job", "a", 300));
     env.json(&["step", "job", "pay|vendorA", "--lease", &l, "--planned", "100"]);
@@ -181,9 +172,6 @@ fn test_step_inputs_are_validated() {
 
 #[test]
 fn test_step_tampered_rows_are_caught_by_verify() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     for sql in [
         "UPDATE steps SET executed = 'FORGED' WHERE step = 'b'",
         "UPDATE steps SET planned = NULL WHERE step = 'a'",

@@ -44,6 +44,10 @@ struct Fixture {
 /// A copy of the fixture: it is built once per test run and copied for each test, which is
 /// much faster than building it again with a dozen processes.
 fn fixture() -> Fixture {
+    if crate::common::on_postgres() {
+        // Each test gets its own database: built afresh.
+        return build_fixture();
+    }
     type Template = (Vec<(std::ffi::OsString, Vec<u8>)>, [String; 7]);
     static TEMPLATE: OnceLock<Template> = OnceLock::new();
     let (files, s) = TEMPLATE.get_or_init(|| {
@@ -69,7 +73,7 @@ fn fixture() -> Fixture {
     });
     let env = TestEnv::new();
     let dot = env.path().join(".locker");
-    std::fs::create_dir_all(dot.join("objects")).unwrap();
+    std::fs::create_dir_all(dot.join(crate::common::OBJECTS)).unwrap();
     for (name, bytes) in files {
         std::fs::write(dot.join(name), bytes).unwrap();
     }
@@ -122,7 +126,7 @@ fn pad_broken(env: &TestEnv, pad: &Pad, needle: &str) {
     assert!(r["problems"].to_string().contains(needle), "{needle:?} not in {r:#}");
 }
 
-fn exec(env: &TestEnv, sql: &str, p: impl rusqlite::Params) {
+fn exec(env: &TestEnv, sql: &str, p: impl crate::common::sql::Args) {
     let n = env.sql().execute(sql, p).unwrap();
     assert!(n > 0, "the tampering statement changed nothing: {sql}");
 }
@@ -132,9 +136,6 @@ fn exec(env: &TestEnv, sql: &str, p: impl rusqlite::Params) {
 
 #[test]
 fn test_verify_clean_repository_is_intact() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let out = fx.env.locker().arg("verify").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -155,9 +156,6 @@ fn test_verify_clean_repository_is_intact() {
 
 #[test]
 fn test_verify_finds_an_altered_block_payload() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -178,9 +176,6 @@ fn test_verify_finds_an_altered_block_payload() {
 
 #[test]
 fn test_verify_finds_an_altered_curr_hash() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -194,9 +189,6 @@ fn test_verify_finds_an_altered_curr_hash() {
 
 #[test]
 fn test_verify_finds_an_altered_prev_hash() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -209,9 +201,6 @@ fn test_verify_finds_an_altered_prev_hash() {
 
 #[test]
 fn test_verify_finds_an_altered_pad_head() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -224,9 +213,6 @@ fn test_verify_finds_an_altered_pad_head() {
 
 #[test]
 fn test_verify_finds_altered_pad_accounting() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(&fx.env, "UPDATE pads SET block_count = 5 WHERE id = ?1", [&fx.sealed.id]);
     broken(&fx.env, &subject(&fx.sealed), "block count 5 does not match the 4 blocks stored");
@@ -238,9 +224,6 @@ fn test_verify_finds_altered_pad_accounting() {
 
 #[test]
 fn test_verify_finds_a_chain_rewritten_and_rehashed() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let env = &fx.env;
     let original =
@@ -281,9 +264,6 @@ fn test_verify_finds_a_chain_rewritten_and_rehashed() {
 
 #[test]
 fn test_verify_finds_a_deleted_middle_block() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(&fx.env, "DELETE FROM blocks WHERE pad_id = ?1 AND seq = 1", [&fx.sealed.id]);
     broken(&fx.env, &subject(&fx.sealed), "block 2 is out of sequence (expected block 1)");
@@ -292,9 +272,6 @@ fn test_verify_finds_a_deleted_middle_block() {
 
 #[test]
 fn test_verify_finds_a_deleted_last_block_with_the_pad_adjusted() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let env = &fx.env;
     let conn = env.sql();
@@ -318,9 +295,6 @@ fn test_verify_finds_a_deleted_last_block_with_the_pad_adjusted() {
 
 #[test]
 fn test_verify_finds_altered_pad_fields_the_chain_does_not_cover() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let cases: [(&str, &str); 8] = [
         ("UPDATE pads SET expires_at = expires_at + 86400 WHERE id = ?1", "expires_at"),
         ("UPDATE pads SET max_blocks = 4096 WHERE id = ?1", "max_blocks"),
@@ -341,9 +315,6 @@ fn test_verify_finds_altered_pad_fields_the_chain_does_not_cover() {
 
 #[test]
 fn test_verify_finds_a_pad_state_changed() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(
         &fx.env,
@@ -365,9 +336,6 @@ fn test_verify_finds_a_pad_state_changed() {
 
 #[test]
 fn test_verify_finds_a_deleted_pad() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let conn = fx.env.sql();
     for sql in [
@@ -390,9 +358,6 @@ fn last_seq(env: &TestEnv) -> i64 {
 
 #[test]
 fn test_verify_finds_altered_journal_bytes() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let conn = fx.env.sql();
     let entry: Vec<u8> =
@@ -407,9 +372,6 @@ fn test_verify_finds_altered_journal_bytes() {
 
 #[test]
 fn test_verify_finds_an_altered_journal_index_column() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     for (col, value) in [
         ("kind", "pad.seal"),
         ("actor", "mallory"),
@@ -429,9 +391,6 @@ fn test_verify_finds_an_altered_journal_index_column() {
 
 #[test]
 fn test_verify_finds_altered_journal_links() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(&fx.env, "UPDATE journal SET hash = ?1 WHERE seq = 3", ["ef".repeat(32)]);
     broken(&fx.env, "journal", "entry 3 has been altered");
@@ -443,9 +402,6 @@ fn test_verify_finds_altered_journal_links() {
 
 #[test]
 fn test_verify_finds_a_deleted_middle_journal_entry() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(&fx.env, "DELETE FROM journal WHERE seq = 3", []);
     let r = broken(&fx.env, "journal", "entry 3 is missing: the next stored entry is 4");
@@ -454,9 +410,6 @@ fn test_verify_finds_a_deleted_middle_journal_entry() {
 
 #[test]
 fn test_verify_finds_a_deleted_last_journal_entry() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     // With the journal head left alone.
     let fx = fixture();
     let last = last_seq(&fx.env);
@@ -522,9 +475,6 @@ fn test_verify_finds_a_deleted_last_journal_entry() {
 
 #[test]
 fn test_verify_finds_an_altered_journal_head_row() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     exec(&fx.env, "UPDATE journal_head SET hash = ?1", ["12".repeat(32)]);
     broken(&fx.env, "journal", "the journal head names entry");
@@ -541,9 +491,6 @@ fn test_verify_finds_an_altered_journal_head_row() {
 
 #[test]
 fn test_verify_finds_tickets_changed_behind_its_back() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     // Inserted.
     let fx = fixture();
     let forged = sha256_hex(&[b"a forged ticket"]);
@@ -605,9 +552,6 @@ fn test_verify_finds_tickets_changed_behind_its_back() {
 
 #[test]
 fn test_verify_pad_expect_head() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let env = &fx.env;
     let head = env.json(&["pad", "show", &fx.sealed.id])["head_hash"].as_str().unwrap().to_owned();
@@ -643,9 +587,6 @@ fn test_verify_pad_expect_head() {
 
 #[test]
 fn test_seal_refuses_an_inconsistent_pad() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let fx = fixture();
     let env = &fx.env;
     exec(

@@ -13,9 +13,6 @@ fn publish<'a>(key: &'a str, data: &'a str, expect: &'a str, op: &'a str) -> Vec
 
 #[test]
 fn test_token_create_prints_only_the_token_and_stores_only_its_digest() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     let out = env
         .locker()
@@ -95,9 +92,6 @@ fn test_token_names_are_never_reused() {
 
 #[test]
 fn test_token_revoke_is_idempotent_and_unknown_agents_are_not_found() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let env = TestEnv::init();
     env.token("worker-a", "demo");
     let first = env.json(&["token", "revoke", "--agent", "worker-a"]);
@@ -217,7 +211,7 @@ fn test_token_revocation_is_rechecked_inside_the_write_transaction() {
     let before = env.fingerprint();
     // Hold the write lock, revoke inside it, and start the publish meanwhile: it reads the
     // committed (unrevoked) agent, then waits for the lock.
-    let mut conn = env.sql();
+    let mut conn = rusqlite::Connection::open(env.db_path()).unwrap();
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).unwrap();
     tx.execute("UPDATE agents SET revoked_at = 1 WHERE name = 'worker-a'", []).unwrap();
     let child = env
@@ -242,9 +236,6 @@ fn test_token_revocation_is_rechecked_inside_the_write_transaction() {
 
 #[test]
 fn test_verify_catches_forged_and_edited_agent_rows() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let setup = || {
         let env = TestEnv::init();
         env.token("worker-a", "demo");

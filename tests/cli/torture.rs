@@ -231,9 +231,6 @@ fn round_pads(env: &TestEnv) -> Vec<Pad> {
 #[test]
 #[allow(clippy::print_stderr)]
 fn test_torture_sigkill_server_and_cli_writers_loses_no_acknowledged_write() {
-    if crate::common::sqlite_only("reads or tampers with the SQLite files directly") {
-        return;
-    }
     let rounds = env_num("LOCKER_TORTURE_ROUNDS", 3);
     let env = TestEnv::init();
     let mut rng = Rng::seeded("torture crash");

@@ -5,11 +5,15 @@
 
 pub mod http1;
 pub mod server;
+pub mod sql;
 
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
+
+/// The blob directory inside `.locker/` (SQLite stores).
+pub const OBJECTS: &str = "objects";
 
 /// The fixed time tests run at (`LOCKER_NOW`), unless they set another.
 pub const NOW: i64 = 1_800_000_000;
@@ -244,9 +248,15 @@ impl TestEnv {
         parts.join(" ")
     }
 
-    /// Opens the database directly, to tamper with it behind locker's back.
-    pub fn sql(&self) -> rusqlite::Connection {
-        rusqlite::Connection::open(self.db_path()).expect("the database opens")
+    /// Opens the store directly, to tamper with it behind locker's back: the SQLite file, or
+    /// (with `LOCKER_TEST_STORE`) the test's PostgreSQL database, in the same dialect.
+    pub fn sql(&self) -> sql::Db {
+        match &self.pg {
+            Some(url) => sql::Db::pg(url),
+            None => sql::Db::Lite(
+                rusqlite::Connection::open(self.db_path()).expect("the database opens"),
+            ),
+        }
     }
 }
 

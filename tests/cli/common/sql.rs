@@ -1,0 +1,337 @@
+//! Tampering with a repository's store behind locker's back, whichever store it is: the
+//! handful of `rusqlite::Connection` methods the tests use, run on the SQLite file as they are,
+//! or translated for PostgreSQL (placeholders become literals; `CAST(x AS BLOB)`, `X'…'` and
+//! `CAST(bytes AS TEXT)` become their PostgreSQL forms). Like a plain SQLite connection, which
+//! does not enforce foreign keys, the PostgreSQL session does not either
+//! (`session_replication_role = replica`).
+
+use std::cell::RefCell;
+
+use rusqlite::types::{FromSql, Value, ValueRef};
+use rusqlite::ToSql;
+
+/// A connection to a test repository's store.
+pub enum Db {
+    Lite(rusqlite::Connection),
+    Pg(RefCell<postgres::Client>),
+}
+
+/// Parameters, as rusqlite takes them: `[]`, `[a, b]`, `[&a]`, `rusqlite::params![…]`.
+pub trait Args {
+    fn values(&self) -> Vec<Value>;
+}
+
+fn value_of(v: &dyn ToSql) -> Value {
+    match v.to_sql() {
+        Ok(rusqlite::types::ToSqlOutput::Borrowed(r)) => match r {
+            ValueRef::Null => Value::Null,
+            ValueRef::Integer(i) => Value::Integer(i),
+            ValueRef::Real(f) => Value::Real(f),
+            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+            ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+        },
+        Ok(rusqlite::types::ToSqlOutput::Owned(v)) => v,
+        _ => Value::Null,
+    }
+}
+
+impl Args for [&(dyn ToSql + Send + Sync); 0] {
+    fn values(&self) -> Vec<Value> {
+        Vec::new()
+    }
+}
+
+impl Args for &[&dyn ToSql] {
+    fn values(&self) -> Vec<Value> {
+        self.iter().map(|v| value_of(*v)).collect()
+    }
+}
+
+macro_rules! args_for_arrays {
+    ($($n:literal)+) => {$(
+        impl<T: ToSql> Args for [T; $n] {
+            fn values(&self) -> Vec<Value> {
+                self.iter().map(|v| value_of(v)).collect()
+            }
+        }
+        impl<T: ToSql> Args for &[&T; $n] {
+            fn values(&self) -> Vec<Value> {
+                self.iter().map(|v| value_of(*v)).collect()
+            }
+        }
+    )+};
+}
+args_for_arrays!(1 2 3 4 5 6 7 8);
+
+/// One row, its columns as SQLite values.
+pub struct Row(Vec<Value>);
+
+/// A column index (only numbers: the tests never name columns).
+pub trait Idx {
+    fn idx(self) -> usize;
+}
+impl Idx for usize {
+    fn idx(self) -> usize {
+        self
+    }
+}
+
+impl Row {
+    pub fn get<I: Idx, T: FromSql>(&self, i: I) -> rusqlite::Result<T> {
+        let i = i.idx();
+        let v = self.0.get(i).ok_or(rusqlite::Error::InvalidColumnIndex(i))?;
+        T::column_result(ValueRef::from(v))
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, v.data_type(), Box::new(e)))
+    }
+}
+
+fn pg_err(e: impl std::error::Error + Send + Sync + 'static) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
+}
+
+fn lite_row(r: &rusqlite::Row<'_>, n: usize) -> rusqlite::Result<Row> {
+    (0..n).map(|i| r.get::<_, Value>(i)).collect::<rusqlite::Result<_>>().map(Row)
+}
+
+fn pg_row(r: &postgres::Row) -> rusqlite::Result<Row> {
+    use postgres::types::Type;
+    let mut out = Vec::new();
+    for (i, c) in r.columns().iter().enumerate() {
+        let t = c.type_();
+        let v = if *t == Type::INT8 {
+            r.try_get::<_, Option<i64>>(i).map_err(pg_err)?.map(Value::Integer)
+        } else if *t == Type::INT4 {
+            r.try_get::<_, Option<i32>>(i).map_err(pg_err)?.map(|v| Value::Integer(v.into()))
+        } else if *t == Type::INT2 {
+            r.try_get::<_, Option<i16>>(i).map_err(pg_err)?.map(|v| Value::Integer(v.into()))
+        } else if *t == Type::BOOL {
+            r.try_get::<_, Option<bool>>(i).map_err(pg_err)?.map(|v| Value::Integer(v.into()))
+        } else if *t == Type::FLOAT8 {
+            r.try_get::<_, Option<f64>>(i).map_err(pg_err)?.map(Value::Real)
+        } else if *t == Type::BYTEA {
+            r.try_get::<_, Option<Vec<u8>>>(i).map_err(pg_err)?.map(Value::Blob)
+        } else {
+            r.try_get::<_, Option<String>>(i).map_err(pg_err)?.map(Value::Text)
+        };
+        out.push(v.unwrap_or(Value::Null));
+    }
+    Ok(Row(out))
+}
+
+fn literal(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Integer(i) => i.to_string(),
+        Value::Real(f) => f.to_string(),
+        Value::Text(s) => format!("'{}'", s.replace('\'', "''")),
+        Value::Blob(b) => {
+            let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+            format!("'\\x{hex}'::BYTEA")
+        }
+    }
+}
+
+/// The index of the parenthesis closing the one at `open`.
+fn closing(s: &[u8], open: usize) -> Option<usize> {
+    let (mut depth, mut i, mut quoted) = (0i32, open, false);
+    while i < s.len() {
+        match s[i] {
+            b'\'' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Rewrites `CAST(x AS BLOB)` and `CAST(x AS TEXT)`, innermost first (the last `CAST(` of a
+/// statement has no other inside it); other casts stay.
+fn casts(sql: &str) -> String {
+    let mut s = sql.to_owned();
+    while let Some(at) = s.to_ascii_uppercase().rfind("CAST(") {
+        let open = at + 4;
+        let Some(close) = closing(s.as_bytes(), open) else { break };
+        let inner = s[open + 1..close].to_owned();
+        let iu = inner.to_ascii_uppercase();
+        let head = &inner[..inner.len().saturating_sub(8)];
+        let replaced = if iu.ends_with(" AS BLOB") {
+            format!("convert_to({head}, 'UTF8')")
+        } else if iu.ends_with(" AS TEXT") {
+            format!("convert_from({head}, 'UTF8')")
+        } else {
+            format!("\u{1}({inner})")
+        };
+        s = format!("{}{replaced}{}", &s[..at], &s[close + 1..]);
+    }
+    s.replace('\u{1}', "CAST")
+}
+
+/// Translates a statement of the tests' SQLite dialect for PostgreSQL.
+pub fn to_pg(sql: &str, args: &[Value]) -> String {
+    // Placeholders: `?N` or `?` (in order), outside string literals.
+    let mut out = String::new();
+    let (mut quoted, mut next) = (false, 0usize);
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            '?' if !quoted => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                let i = if digits.is_empty() {
+                    next += 1;
+                    next
+                } else {
+                    digits.parse().unwrap()
+                };
+                out.push_str(&literal(&args[i - 1]));
+            }
+            _ => out.push(c),
+        }
+    }
+    // X'hex' blob literals.
+    let re_blob = |s: &str| -> String {
+        let mut r = String::new();
+        let mut rest = s;
+        while let Some(p) = rest.find("X'") {
+            let before = &rest[..p];
+            let prev_ok = before.chars().last().is_none_or(|c| !c.is_ascii_alphanumeric());
+            let after = &rest[p + 2..];
+            match after.find('\'') {
+                Some(end) if prev_ok && after[..end].chars().all(|c| c.is_ascii_hexdigit()) => {
+                    r.push_str(before);
+                    r.push_str(&format!("'\\x{}'::BYTEA", &after[..end]));
+                    rest = &after[end + 1..];
+                }
+                _ => {
+                    r.push_str(&rest[..p + 2]);
+                    rest = after;
+                }
+            }
+        }
+        r.push_str(rest);
+        r
+    };
+    let out = re_blob(&out);
+    let out = casts(&out);
+    // PRAGMA foreign_keys: the session enforces none anyway.
+    out.split(';')
+        .filter(|st| !st.trim().to_ascii_uppercase().starts_with("PRAGMA FOREIGN_KEYS"))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+impl Db {
+    /// The SQLite connection itself (for a test that needs more than these methods).
+    pub fn lite(&self) -> &rusqlite::Connection {
+        match self {
+            Self::Lite(c) => c,
+            Self::Pg(_) => panic!("a SQLite-only test ran on PostgreSQL"),
+        }
+    }
+
+    /// Connects to a PostgreSQL test database.
+    pub fn pg(url: &str) -> Self {
+        let mut c = postgres::Client::connect(url, postgres::NoTls).expect("connects");
+        c.batch_execute("SET session_replication_role = replica").expect("a superuser session");
+        Self::Pg(RefCell::new(c))
+    }
+
+    pub fn execute<A: Args>(&self, sql: &str, args: A) -> rusqlite::Result<usize> {
+        match self {
+            Self::Lite(c) => c.execute(sql, rusqlite::params_from_iter(args.values())),
+            Self::Pg(c) => {
+                let sql = to_pg(sql, &args.values());
+                let n = c.borrow_mut().execute(sql.as_str(), &[]).map_err(pg_err)?;
+                Ok(usize::try_from(n).unwrap_or(usize::MAX))
+            }
+        }
+    }
+
+    pub fn execute_batch(&self, sql: &str) -> rusqlite::Result<()> {
+        match self {
+            Self::Lite(c) => c.execute_batch(sql),
+            Self::Pg(c) => c.borrow_mut().batch_execute(&to_pg(sql, &[])).map_err(pg_err),
+        }
+    }
+
+    fn rows<A: Args>(&self, sql: &str, args: A) -> rusqlite::Result<Vec<Row>> {
+        match self {
+            Self::Lite(c) => {
+                let mut stmt = c.prepare(sql)?;
+                let n = stmt.column_count();
+                let rows =
+                    stmt.query_map(rusqlite::params_from_iter(args.values()), |r| lite_row(r, n))?;
+                rows.collect()
+            }
+            Self::Pg(c) => {
+                let sql = to_pg(sql, &args.values());
+                let rows = c.borrow_mut().query(sql.as_str(), &[]).map_err(pg_err)?;
+                rows.iter().map(pg_row).collect()
+            }
+        }
+    }
+
+    pub fn query_row<A: Args, T, F: FnOnce(&Row) -> rusqlite::Result<T>>(
+        &self,
+        sql: &str,
+        args: A,
+        f: F,
+    ) -> rusqlite::Result<T> {
+        let rows = self.rows(sql, args)?;
+        let first = rows.into_iter().next().ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+        f(&first)
+    }
+
+    pub fn prepare(&self, sql: &str) -> rusqlite::Result<Stmt<'_>> {
+        Ok(Stmt { db: self, sql: sql.to_owned() })
+    }
+}
+
+/// A statement to run later ([`Db::prepare`]).
+pub struct Stmt<'a> {
+    db: &'a Db,
+    sql: String,
+}
+
+impl Stmt<'_> {
+    pub fn query_map<A: Args, T, F: FnMut(&Row) -> rusqlite::Result<T>>(
+        &mut self,
+        args: A,
+        mut f: F,
+    ) -> rusqlite::Result<std::vec::IntoIter<rusqlite::Result<T>>> {
+        let rows = self.db.rows(&self.sql, args)?;
+        Ok(rows.iter().map(&mut f).collect::<Vec<_>>().into_iter())
+    }
+}
+
+#[test]
+fn test_sql_translation_for_postgres() {
+    let v = [Value::Integer(3), Value::Text("a'b".into()), Value::Blob(vec![1, 2])];
+    assert_eq!(
+        to_pg("UPDATE t SET a = CAST(?2 AS BLOB), b = ?3 WHERE seq = ?1", &v),
+        "UPDATE t SET a = convert_to('a''b', 'UTF8'), b = '\\x0102'::BYTEA WHERE seq = 3"
+    );
+    assert_eq!(
+        to_pg("UPDATE j SET entry = CAST(replace(CAST(entry AS TEXT), 'x', 'y') AS BLOB)", &[]),
+        "UPDATE j SET entry = convert_to(replace(convert_from(entry, 'UTF8'), 'x', 'y'), 'UTF8')"
+    );
+    assert_eq!(
+        to_pg("UPDATE b SET p = X'00', q = X''", &[]),
+        "UPDATE b SET p = '\\x00'::BYTEA, q = '\\x'::BYTEA"
+    );
+    assert_eq!(to_pg("PRAGMA foreign_keys = OFF; DELETE FROM x", &[]), " DELETE FROM x");
+}
