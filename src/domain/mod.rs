@@ -12,5 +12,6 @@ pub mod limits;
 pub mod pad;
 pub mod payment;
 pub mod secret;
+pub mod sign;
 pub mod token;
 pub mod work;
