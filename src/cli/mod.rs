@@ -7,6 +7,7 @@ mod doctor;
 mod gc;
 mod init;
 mod input;
+mod key;
 mod lease;
 mod log;
 mod manifest;
@@ -141,6 +142,8 @@ pub enum Command {
     Artifact(artifact::ArtifactCommand),
     #[command(subcommand)]
     Token(token::TokenCommand),
+    #[command(subcommand)]
+    Key(key::KeyCommand),
     #[command(subcommand)]
     Lease(lease::LeaseCommand),
     #[command(subcommand)]
@@ -340,6 +343,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Deposit(a) => deposit::run(ctx, &a),
         Command::Artifact(c) => artifact::run(ctx, c),
         Command::Token(c) => token::run(ctx, c),
+        Command::Key(c) => key::run(ctx, c),
         Command::Lease(c) => lease::run(ctx, c),
         Command::Manifest(c) => manifest::run(ctx, c),
         Command::Step(a) => step::run(ctx, &a),

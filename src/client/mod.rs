@@ -17,6 +17,7 @@ use crate::domain::digest::Digest;
 use crate::domain::limits::PadLimits;
 use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
+use crate::domain::sign::Statement;
 use crate::domain::work::LeaseState;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
 use crate::ops::journal::LogPage;
@@ -27,6 +28,7 @@ use crate::ops::pad::{
     TicketMinted, TicketRevoked,
 };
 use crate::ops::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::sign::{KeyList, Signing};
 use crate::ops::step::{StepInput, StepView};
 use crate::ops::verify::{PadReport, RepoReport};
 use crate::ops::wire::{DepositRequest, NativePublish, RevokeRequest};
@@ -240,7 +242,7 @@ impl Client {
         auth: Option<&Secret>,
         body: Body<'_>,
     ) -> OpResult<(u16, Vec<u8>)> {
-        self.exchange_paid(method, path, auth, body, None)
+        self.exchange_with(method, path, auth, body, None, &[])
     }
 
     /// [`Self::exchange`] with an optional `X-Payment-Proof` (pay-per-pad servers).
@@ -251,6 +253,19 @@ impl Client {
         auth: Option<&Secret>,
         body: Body<'_>,
         proof: Option<&str>,
+    ) -> OpResult<(u16, Vec<u8>)> {
+        self.exchange_with(method, path, auth, body, proof, &[])
+    }
+
+    /// [`Self::exchange`] with an optional `X-Payment-Proof` and extra headers.
+    fn exchange_with(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Option<&Secret>,
+        body: Body<'_>,
+        proof: Option<&str>,
+        extra: &[(&str, String)],
     ) -> OpResult<(u16, Vec<u8>)> {
         let url = format!("{}{path}", self.base);
         let unreachable = |e: ureq::Error| {
@@ -273,6 +288,9 @@ impl Client {
                 }
                 if let Some(p) = proof {
                     req = req.header("x-payment-proof", p);
+                }
+                for (name, value) in extra {
+                    req = req.header(*name, value);
                 }
                 match body {
                     Body::None => req.send_empty(),
@@ -366,8 +384,70 @@ impl Client {
         payload: &[u8],
         content_type: Option<&str>,
     ) -> OpResult<Appended> {
+        self.append_signed(pad, key, payload, content_type, None)
+    }
+
+    /// `POST /v1/pads/{id}/append` with an agent's signature in `X-Locker-Signer` and
+    /// `X-Locker-Signature`; a private key signs here, for the block the pad's manifest says
+    /// comes next.
+    pub fn append_signed(
+        &self,
+        pad: &str,
+        key: Option<&Secret>,
+        payload: &[u8],
+        content_type: Option<&str>,
+        signing: Option<&Signing>,
+    ) -> OpResult<Appended> {
         let ct = content_type.unwrap_or(crate::ops::pad::DEFAULT_CONTENT_TYPE);
-        self.call("POST", &Self::pad_path(pad, "/append"), key, Body::Bytes(payload, ct))
+        let signed = self.sign_here(None, signing, |keys| {
+            let seq = self.manifest(pad)?.block_count;
+            Ok(Statement::pad_append(&keys.repository_id, pad, seq, &Digest::of(payload)))
+        })?;
+        let extra: Vec<(&str, String)> = signed
+            .map(|(signer, sig)| {
+                vec![
+                    (crate::ops::sign::SIGNER_HEADER, signer),
+                    (crate::ops::sign::SIGNATURE_HEADER, sig),
+                ]
+            })
+            .unwrap_or_default();
+        let path = Self::pad_path(pad, "/append");
+        let (status, bytes) =
+            self.exchange_with("POST", &path, key, Body::Bytes(payload, ct), None, &extra)?;
+        if !(200..300).contains(&status) {
+            return Err(error_from(status, &bytes));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
+            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
+        })
+    }
+
+    /// `GET /v1/keys`: the registered agent keys, the repository id and the signing policy.
+    pub fn keys(&self, token: Option<&Secret>) -> OpResult<KeyList> {
+        self.call("GET", "/v1/keys", token, Body::None)
+    }
+
+    /// The `(signer, base64 signature)` a request carries: a provided signature as is, or one
+    /// made here with a private key over the statement `build` makes from the server's keys
+    /// listing (its repository id and the caller's scope).
+    fn sign_here(
+        &self,
+        token: Option<&Secret>,
+        signing: Option<&Signing>,
+        build: impl FnOnce(&KeyList) -> OpResult<Statement>,
+    ) -> OpResult<Option<(String, String)>> {
+        match signing {
+            None => Ok(None),
+            Some(Signing::Provided { signer, signature }) => {
+                Ok(Some((signer.clone(), crate::domain::sign::encode_signature(signature))))
+            }
+            Some(Signing::Key(k)) => {
+                let keys = self.keys(token)?;
+                let st = build(&keys)?;
+                let sig = k.sign(&st.message());
+                Ok(Some((k.name.clone(), crate::domain::sign::encode_signature(&sig))))
+            }
+        }
     }
 
     /// `POST /v1/pads/{id}/seal`.
@@ -519,7 +599,22 @@ impl Client {
         req: &PublishRequest<'_>,
     ) -> OpResult<Published> {
         let fence = req.fence.map(ToString::to_string);
-        let body = NativePublish::new(req.key, req.expected_version, req.op_id, req.content, fence);
+        let mut body =
+            NativePublish::new(req.key, req.expected_version, req.op_id, req.content, fence);
+        let version = u64::try_from(req.expected_version).unwrap_or(0).saturating_add(1);
+        if let Some((signer, sig)) = self.sign_here(token, req.signing, |keys| {
+            Ok(Statement::artifact_publish(
+                &keys.repository_id,
+                &keys.scope,
+                req.key,
+                version,
+                &Digest::of(req.content),
+                req.fence.map(|f| (f.work.as_str(), f.token)),
+            ))
+        })? {
+            body.signer = Some(signer);
+            body.signature = Some(sig);
+        }
         self.post_json("/v1/artifact?format=locker", token, &body)
     }
 
@@ -697,10 +792,26 @@ impl Client {
         lease: &str,
         input: &StepInput<'_>,
     ) -> OpResult<StepView> {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "work_ref": work, "lease": lease, "step": input.step, "planned": input.planned,
             "executed": input.executed, "gate": input.gate,
         });
+        let gate = input.gate.unwrap_or(crate::domain::work::DEFAULT_GATE);
+        if let Some((signer, sig)) = self.sign_here(token, input.signing, |keys| {
+            let fence = self.lease_show(token, work)?.lease.fence;
+            Ok(Statement::step_record(
+                &keys.repository_id,
+                &keys.scope,
+                work,
+                lease,
+                input.step,
+                fence,
+                &crate::domain::sign::step_digest(input.planned, input.executed, gate),
+            ))
+        })? {
+            body["signer"] = signer.into();
+            body["signature"] = sig.into();
+        }
         self.post_json("/event", token, &body)
     }
 

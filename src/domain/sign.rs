@@ -260,12 +260,7 @@ impl PrivateKey {
     pub fn skey(&self) -> String {
         let mut bytes = vec![ED25519];
         bytes.extend_from_slice(&self.seed);
-        format!(
-            "{PRIVATE_PREFIX}{}+{}+{}",
-            self.name,
-            self.public().key_id(),
-            b64().encode(bytes)
-        )
+        format!("{PRIVATE_PREFIX}{}+{}+{}", self.name, self.public().key_id(), b64().encode(bytes))
     }
 
     /// Parses a private key line, checking its key id.

@@ -671,6 +671,7 @@ fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published
         op_id: &a.operation_id,
         content: &content,
         fence: fence.as_ref(),
+        signing: None,
     };
     server.run(|ctx| artifact::publish(ctx, &req), |c, t| c.artifact_publish(t, &req))
 }
@@ -983,6 +984,7 @@ fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
         planned: a.planned.as_deref(),
         executed: a.executed.as_deref(),
         gate: Some(&a.gate),
+        signing: None,
     };
     server.run(
         |ctx| step::record(ctx, &a.work, &a.lease_id, &input),

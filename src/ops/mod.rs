@@ -21,6 +21,7 @@ pub mod pad;
 pub mod payment;
 pub mod plan;
 pub mod review;
+pub mod sign;
 pub mod step;
 pub mod token;
 pub mod verify;

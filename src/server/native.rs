@@ -182,3 +182,13 @@ pub async fn export(
         Err(e) => bad(e),
     }
 }
+
+/// `GET /v1/keys`: the registered agent keys, the repository id and the signing policy (public;
+/// with a bearer token, `scope` is the token's scope), what a client needs to sign its writes.
+pub async fn keys(State(s): State<AppState>, headers: HeaderMap) -> Response {
+    let result = match http::bearer_token(&headers) {
+        Some(t) => s.run_as_token(t, crate::ops::sign::list).await,
+        None => s.run(anonymous(), crate::ops::sign::list).await,
+    };
+    http::respond(200, result)
+}

@@ -66,6 +66,7 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/pads/{pad_id}/export", get(native::export)),
         r("get", "/v1/verify", get(native::verify_repository)),
         r("get", "/v1/journal", get(native::journal)),
+        r("get", "/v1/keys", get(native::keys)),
         r("get", "/openapi.json", get(native::openapi)),
     ]
 }

@@ -256,6 +256,18 @@ pub struct ReceiptRow {
     pub fence: Option<crate::domain::work::Fence>,
 }
 
+/// An agent's registered signing key (`locker key generate`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentKeyRow {
+    pub agent: String,
+    /// The signed-note key id, 8 lowercase hex characters.
+    pub key_id: String,
+    /// The public key in signed-note form (`<agent>+<key id>+<base64>`).
+    pub vkey: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
 /// A redeemed payment: the transaction that paid for a pad (pay-per-pad).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PaymentRow {
@@ -500,6 +512,21 @@ pub trait Tx {
     /// Creates or moves a key's head.
     fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()>;
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()>;
+
+    // Agent signing keys and repository settings.
+    /// An agent's keys, oldest first.
+    fn agent_keys(&self, agent: &str) -> Result<Vec<AgentKeyRow>>;
+    /// Every agent key, by agent and key id, one at a time.
+    fn for_each_agent_key(&self, f: &mut dyn FnMut(AgentKeyRow) -> Flow) -> Result<()>;
+    fn insert_agent_key(&mut self, k: &AgentKeyRow) -> Result<()>;
+    /// Stores a key's `revoked_at`.
+    fn update_agent_key(&mut self, k: &AgentKeyRow) -> Result<()>;
+    /// A repository setting's value.
+    fn setting(&self, name: &str) -> Result<Option<String>>;
+    /// Every setting, by name.
+    fn for_each_setting(&self, f: &mut dyn FnMut((String, String)) -> Flow) -> Result<()>;
+    /// Creates or changes a setting.
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()>;
 
     // Redeemed payments (pay-per-pad).
     fn payment(&self, tx_hash: &str) -> Result<Option<PaymentRow>>;

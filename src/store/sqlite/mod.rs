@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats, BlobRow,
-    BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead, JournalQuery,
-    JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result,
-    StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    objects, AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow,
+    BackupStats, BlobRow, BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead,
+    JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow,
+    ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_leases.sql"),
     include_str!("migrations/0004_payments.sql"),
     include_str!("migrations/0005_retention.sql"),
+    include_str!("migrations/0007_agent_keys.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -701,6 +702,22 @@ fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
         block_number: u64_col(r, 7)?,
         redeemed_at: r.get(8)?,
     })
+}
+
+const AGENT_KEY_COLS: &str = "agent, key_id, vkey, created_at, revoked_at";
+
+fn agent_key_row(r: &Row<'_>) -> rusqlite::Result<AgentKeyRow> {
+    Ok(AgentKeyRow {
+        agent: r.get(0)?,
+        key_id: r.get(1)?,
+        vkey: r.get(2)?,
+        created_at: r.get(3)?,
+        revoked_at: r.get(4)?,
+    })
+}
+
+fn setting_row(r: &Row<'_>) -> rusqlite::Result<(String, String)> {
+    Ok((r.get(0)?, r.get(1)?))
 }
 
 fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
@@ -1450,6 +1467,72 @@ impl Tx for SqliteTx<'_> {
             )
             .db()?
             .execute(params![h.scope, h.key, sql_i64(h.version)])
+            .db()?;
+        Ok(())
+    }
+
+    fn agent_keys(&self, agent: &str) -> Result<Vec<AgentKeyRow>> {
+        let sql = format!(
+            "SELECT {AGENT_KEY_COLS} FROM agent_keys WHERE agent = ?1 ORDER BY created_at, key_id"
+        );
+        let mut out = Vec::new();
+        self.stream(&sql, &[&agent], agent_key_row, &mut |k| {
+            out.push(k);
+            Flow::Continue(())
+        })?;
+        Ok(out)
+    }
+
+    fn for_each_agent_key(&self, f: &mut dyn FnMut(AgentKeyRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {AGENT_KEY_COLS} FROM agent_keys ORDER BY agent, key_id");
+        self.stream(&sql, &[], agent_key_row, f)
+    }
+
+    fn insert_agent_key(&mut self, k: &AgentKeyRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO agent_keys ({AGENT_KEY_COLS}) VALUES (?1, ?2, ?3, ?4, ?5)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![k.agent, k.key_id, k.vkey, k.created_at, k.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn update_agent_key(&mut self, k: &AgentKeyRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE agent_keys SET revoked_at = ?3 WHERE agent = ?1 AND key_id = ?2",
+            )
+            .db()?
+            .execute(params![k.agent, k.key_id, k.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn setting(&self, name: &str) -> Result<Option<String>> {
+        self.tx
+            .prepare_cached("SELECT value FROM repo_settings WHERE name = ?1")
+            .db()?
+            .query_row([name], |r| r.get(0))
+            .optional()
+            .db()
+    }
+
+    fn for_each_setting(&self, f: &mut dyn FnMut((String, String)) -> Flow) -> Result<()> {
+        self.stream("SELECT name, value FROM repo_settings ORDER BY name", &[], setting_row, f)
+    }
+
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO repo_settings (name, value) VALUES (?1, ?2) \
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )
+            .db()?
+            .execute(params![name, value])
             .db()?;
         Ok(())
     }
