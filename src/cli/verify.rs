@@ -48,6 +48,10 @@ pub struct VerifyArgs {
     /// nothing the server says (without a ticket the server verifies and reports)
     #[command(flatten)]
     pub ticket: TicketArgs,
+    /// Also require every pad append, artifact publish and step to carry a good agent
+    /// signature: each unsigned one is a problem (exit 1)
+    #[arg(long, conflicts_with_all = ["pad", "bundle"])]
+    pub require_signed: bool,
 }
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
@@ -72,10 +76,15 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         report.ok
     } else {
         let report = match &remote {
-            Some(r) => r.verify_repository(expect)?,
+            Some(r) => r.verify_repository_with(expect, a.require_signed)?,
             None => {
                 let progress = ctx.printer.progress();
-                verify::repository(&mut ctx.ops()?, expect, progress.as_ref())?
+                verify::repository_with(
+                    &mut ctx.ops()?,
+                    expect,
+                    a.require_signed,
+                    progress.as_ref(),
+                )?
             }
         };
         ctx.printer.emit(&report)?;
@@ -150,6 +159,23 @@ impl Render for RepoReport {
             self.leases.plans,
             self.leases.steps,
             self.leases.broken
+        )?;
+        let sig = &self.signatures;
+        let mut signers: Vec<String> =
+            sig.by_signer.iter().map(|(who, n)| format!("{who} {n}")).collect();
+        if signers.is_empty() {
+            signers.push("none".into());
+        }
+        writeln!(
+            w,
+            "signatures: {} ({} keys, {} signed, {} unsigned{}; signed by: {}; {} broken)",
+            mark(sig.ok),
+            sig.keys,
+            sig.signed,
+            sig.unsigned,
+            if sig.required { ", all required" } else { "" },
+            signers.join(", "),
+            sig.broken
         )?;
         if let Some(at) = self.gc.last_at {
             writeln!(

@@ -576,10 +576,24 @@ impl Client {
 
     /// `GET /v1/verify`.
     pub fn verify_repository(&self, expect_head: Option<Digest>) -> OpResult<RepoReport> {
-        let path = match expect_head {
-            Some(h) => format!("/v1/verify?expect_head={h}"),
-            None => "/v1/verify".to_owned(),
-        };
+        self.verify_repository_with(expect_head, false)
+    }
+
+    /// `GET /v1/verify?expect_head=&require_signed=1`.
+    pub fn verify_repository_with(
+        &self,
+        expect_head: Option<Digest>,
+        require_signed: bool,
+    ) -> OpResult<RepoReport> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        if let Some(h) = expect_head {
+            q.append_pair("expect_head", &h.to_string());
+        }
+        if require_signed {
+            q.append_pair("require_signed", "1");
+        }
+        let q = q.finish();
+        let path = if q.is_empty() { "/v1/verify".to_owned() } else { format!("/v1/verify?{q}") };
         self.call("GET", &path, None, Body::None)
     }
 

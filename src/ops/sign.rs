@@ -363,3 +363,253 @@ pub fn set_required(ctx: &mut Ctx<'_>, on: bool) -> OpResult<PolicySet> {
     tx.commit()?;
     Ok(PolicySet { require_signed_appends: on, changed: true })
 }
+
+// ---------------------------------------------------------------------------------------------
+// Verification: the journal's account of keys, settings and signatures.
+
+/// The signature part of a `locker verify` report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct SignaturesSummary {
+    pub ok: bool,
+    /// Registered agent keys (stored rows checked against the journal).
+    pub keys: u64,
+    /// Appends, publishes and steps carrying a signature, all re-verified.
+    pub signed: u64,
+    /// Appends, publishes and steps without one.
+    pub unsigned: u64,
+    /// Signed entries by signing agent.
+    pub by_signer: std::collections::BTreeMap<String, u64>,
+    /// Whether every write had to be signed (`--require-signed`).
+    pub required: bool,
+    pub broken: u64,
+}
+
+/// What the journal says one key is.
+#[derive(Debug, Clone)]
+struct KeyRecord {
+    vkey: String,
+    created_at: i64,
+    revoked_at: Option<i64>,
+    found: bool,
+}
+
+/// Who signed one journal entry, as [`Replay::apply`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedBy {
+    pub signer: String,
+    pub key_id: String,
+}
+
+/// The journal replayed for signatures: the repository id, keys as registered and revoked,
+/// settings, and every signed entry re-verified against the key registered at that point.
+#[derive(Debug, Default)]
+pub(crate) struct Replay {
+    repository: Option<String>,
+    keys: std::collections::BTreeMap<(String, String), KeyRecord>,
+    settings: std::collections::BTreeMap<String, String>,
+    /// `--require-signed`: every append, publish and step must be signed.
+    pub require_all: bool,
+    pub summary: SignaturesSummary,
+}
+
+fn body_str<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
+    b.get(k).and_then(Value::as_str)
+}
+
+/// The statement a journal entry's signature must cover, rebuilt from the entry.
+pub fn statement_of(repository: &str, e: &crate::domain::journal::Entry) -> Option<Statement> {
+    let b = &e.body;
+    let digest = |k: &str| {
+        body_str(b, k).and_then(|s| crate::domain::digest::Digest::parse(s).ok())
+    };
+    match e.kind.as_str() {
+        "pad.append" => Some(Statement::pad_append(
+            repository,
+            body_str(b, "pad_id")?,
+            b.get("seq")?.as_u64()?,
+            &digest("sha256")?,
+        )),
+        "artifact.publish" => {
+            let fence = match b.get("fence") {
+                None | Some(Value::Null) => None,
+                Some(f) => Some((body_str(f, "work")?, f.get("token")?.as_u64()?)),
+            };
+            Some(Statement::artifact_publish(
+                repository,
+                &e.scope,
+                body_str(b, "key")?,
+                b.get("version")?.as_u64()?,
+                &digest("sha256")?,
+                fence,
+            ))
+        }
+        "step.record" => Some(Statement::step_record(
+            repository,
+            &e.scope,
+            body_str(b, "work")?,
+            body_str(b, "lease_id")?,
+            body_str(b, "step")?,
+            b.get("fence")?.as_u64()?,
+            &sign::step_digest(
+                body_str(b, "planned"),
+                body_str(b, "executed"),
+                body_str(b, "gate")?,
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// Whether entries of this kind may carry a signature.
+pub fn signable(kind: &str) -> bool {
+    matches!(kind, "pad.append" | "artifact.publish" | "step.record")
+}
+
+impl Replay {
+    /// Applies one intact journal entry; returns who signed it and the problems found.
+    pub fn apply(
+        &mut self,
+        e: &crate::domain::journal::Entry,
+    ) -> (Option<SignedBy>, Vec<String>) {
+        let b = &e.body;
+        let mut problems = Vec::new();
+        match e.kind.as_str() {
+            "repo.init" => self.repository = body_str(b, "repository_id").map(str::to_owned),
+            "key.register" => {
+                let (Some(agent), Some(id), Some(vkey)) =
+                    (body_str(b, "agent"), body_str(b, "key_id"), body_str(b, "vkey"))
+                else {
+                    return (None, vec![format!("entry {} (key.register) is malformed", e.seq)]);
+                };
+                match PublicKey::parse(vkey) {
+                    Ok(pk) if pk.name == agent && pk.key_id() == id => {}
+                    _ => problems.push(format!(
+                        "entry {} registers a key for agent {agent} that is not a valid key of that agent",
+                        e.seq
+                    )),
+                }
+                let rec = KeyRecord {
+                    vkey: vkey.to_owned(),
+                    created_at: e.time,
+                    revoked_at: None,
+                    found: false,
+                };
+                if self.keys.insert((agent.to_owned(), id.to_owned()), rec).is_some() {
+                    problems.push(format!("key {id} of agent {agent} is registered twice"));
+                }
+            }
+            "key.revoke" => {
+                let agent = body_str(b, "agent").unwrap_or_default();
+                let ids = b.get("key_ids").and_then(Value::as_array).cloned().unwrap_or_default();
+                for id in ids.iter().filter_map(Value::as_str) {
+                    match self.keys.get_mut(&(agent.to_owned(), id.to_owned())) {
+                        Some(k) if k.revoked_at.is_none() => k.revoked_at = Some(e.time),
+                        Some(_) => problems.push(format!("key {id} of agent {agent} is revoked twice")),
+                        None => problems.push(format!(
+                            "key {id} of agent {agent} is revoked but never registered"
+                        )),
+                    }
+                }
+            }
+            "repo.setting" => {
+                if let (Some(n), Some(v)) = (body_str(b, "name"), body_str(b, "value")) {
+                    self.settings.insert(n.to_owned(), v.to_owned());
+                }
+            }
+            _ => {}
+        }
+        if !signable(&e.kind) {
+            return (None, problems);
+        }
+        let Some(signed) = b.get("signed") else {
+            self.summary.unsigned += 1;
+            if self.require_all {
+                problems.push(format!("entry {} ({}) is not signed", e.seq, e.kind));
+            } else if self.settings.get(REQUIRE_SIGNED).map(String::as_str) == Some("true") {
+                problems.push(format!(
+                    "entry {} ({}) is not signed, but the repository required signatures then",
+                    e.seq, e.kind
+                ));
+            }
+            return (None, problems);
+        };
+        self.summary.signed += 1;
+        let (Some(signer), Some(key_id), Some(sig)) =
+            (body_str(signed, "signer"), body_str(signed, "key_id"), body_str(signed, "signature"))
+        else {
+            problems.push(format!("entry {} ({}) has a malformed signature", e.seq, e.kind));
+            return (None, problems);
+        };
+        *self.summary.by_signer.entry(signer.to_owned()).or_default() += 1;
+        let by = SignedBy { signer: signer.to_owned(), key_id: key_id.to_owned() };
+        let verdict = (|| {
+            let Some(k) = self.keys.get(&(signer.to_owned(), key_id.to_owned())) else {
+                return Err(format!("is signed by key {key_id} of agent {signer}, which was not registered then"));
+            };
+            if k.revoked_at.is_some() {
+                return Err(format!("is signed by key {key_id} of agent {signer} after it was revoked"));
+            }
+            let pk = PublicKey::parse(&k.vkey).map_err(|e| format!("names an unusable key: {e}"))?;
+            let repo = self.repository.as_deref().unwrap_or_default();
+            let st = statement_of(repo, e).ok_or("does not record what its signature covers")?;
+            let sig = sign::decode_signature(sig).map_err(|e| e.to_string())?;
+            pk.verify(&st.message(), &sig)
+                .map_err(|_| format!("has a signature by agent {signer} that does not verify"))
+        })();
+        if let Err(why) = verdict {
+            problems.push(format!("entry {} ({}) {why}", e.seq, e.kind));
+        }
+        (Some(by), problems)
+    }
+
+    /// Checks the stored keys and settings against the journal's account of them; `add` is
+    /// called with (kind, subject, detail) for each difference.
+    pub fn check_store(
+        &mut self,
+        tx: &dyn Tx,
+        add: &mut dyn FnMut(&str, String, String),
+    ) -> OpResult<()> {
+        let mut count = 0u64;
+        tx.for_each_agent_key(&mut |k| {
+            count += 1;
+            let subject = subject(&k.agent);
+            match self.keys.get_mut(&(k.agent.clone(), k.key_id.clone())) {
+                None => add(
+                    "key",
+                    subject,
+                    format!("key {} of agent {} has no record in the journal", k.key_id, k.agent),
+                ),
+                Some(r) => {
+                    r.found = true;
+                    if r.vkey != k.vkey {
+                        add("key", subject, format!("key {} of agent {} differs from the one the journal registered", k.key_id, k.agent));
+                    } else if r.created_at != k.created_at || r.revoked_at != k.revoked_at {
+                        add("key", subject, format!("key {} of agent {}'s times or revocation differ from the journal", k.key_id, k.agent));
+                    }
+                }
+            }
+            Flow::Continue(())
+        })?;
+        self.summary.keys = count;
+        for ((agent, id), _) in self.keys.iter().filter(|(_, r)| !r.found) {
+            add(
+                "key",
+                subject(agent),
+                format!("key {id} of agent {agent} is in the journal but missing from the store"),
+            );
+        }
+        let mut stored = std::collections::BTreeMap::new();
+        tx.for_each_setting(&mut |(n, v)| {
+            stored.insert(n, v);
+            Flow::Continue(())
+        })?;
+        if stored != self.settings {
+            add(
+                "setting",
+                "repo".into(),
+                "the repository's settings differ from the journal's `repo.setting` entries".into(),
+            );
+        }
+        Ok(())
+    }
+}

@@ -112,6 +112,9 @@ pub struct RepoReport {
     /// What `locker gc` removed, by the journal.
     #[serde(default)]
     pub gc: GcSummary,
+    /// Agent keys and signed writes: every signature re-verified, who signed what.
+    #[serde(default)]
+    pub signatures: super::sign::SignaturesSummary,
     /// The verdict against the journal head the caller expects, if one was given.
     pub expected_head: Option<ExpectedHead>,
     /// The first broken item of each kind, by kind.
@@ -992,11 +995,24 @@ pub fn repository(
     expect_head: Option<Digest>,
     progress: &dyn Progress,
 ) -> OpResult<RepoReport> {
+    repository_with(ctx, expect_head, false, progress)
+}
+
+/// [`repository`], where `require_signed` makes every unsigned pad append, artifact publish and
+/// step a problem (`locker verify --require-signed`).
+pub fn repository_with(
+    ctx: &mut Ctx<'_>,
+    expect_head: Option<Digest>,
+    require_signed: bool,
+    progress: &dyn Progress,
+) -> OpResult<RepoReport> {
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
     progress.start("verifying", counts.journal + counts.blocks);
     let mut f = Findings::default();
     let mut replay = Replay::default();
+    let mut signatures = super::sign::Replay::default();
+    signatures.require_all = require_signed;
 
     // 1. The journal.
     let mut expected = 1u64;
@@ -1007,6 +1023,10 @@ pub fn repository(
         if let Some(e) = check_entry(&row, expected, &prev, &mut f) {
             if let Some(problem) = replay.apply(&e) {
                 f.add("journal", "journal", Some(row.seq), problem);
+            }
+            for problem in signatures.apply(&e).1 {
+                signatures.summary.broken += 1;
+                f.add("signature", &e.subject, Some(row.seq), problem);
             }
         }
         prev = row.hash;
@@ -1097,6 +1117,13 @@ pub fn repository(
             f.add(kind, &subject, None, detail);
         },
     )?;
+    let mut key_problems = 0u64;
+    signatures.check_store(tx.as_ref(), &mut |kind, subject, detail| {
+        key_problems += 1;
+        f.add(kind, &subject, None, detail);
+    })?;
+    signatures.summary.broken += key_problems;
+    signatures.summary.required = require_signed;
     let leases = LeasesSummary {
         ok: broken == 0,
         leases: counts.leases,
@@ -1126,6 +1153,10 @@ pub fn repository(
         artifacts,
         leases,
         gc: replay.gc,
+        signatures: super::sign::SignaturesSummary {
+            ok: signatures.summary.broken == 0,
+            ..signatures.summary
+        },
         expected_head,
         first_broken: f.first,
         problem_count: f.count,

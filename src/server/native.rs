@@ -77,14 +77,20 @@ fn expected_head(q: &Query) -> Result<Option<crate::domain::digest::Digest>, OpE
     q.get("expect_head").map(verify::parse_expected_head).transpose()
 }
 
-/// `GET /v1/verify?expect_head=`: the whole repository, like `locker verify`. The report's
+/// `GET /v1/verify?expect_head=&require_signed=`: the whole repository, like `locker verify`. The report's
 /// `ok` says whether everything is intact; the status is 200 either way.
 pub async fn verify_repository(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
-    let expect = match expected_head(&Query::parse(raw.as_deref())) {
+    let q = Query::parse(raw.as_deref());
+    let expect = match expected_head(&q) {
         Ok(e) => e,
         Err(e) => return bad(e),
     };
-    let result = s.run(anonymous(), move |ctx| verify::repository(ctx, expect, &NoProgress)).await;
+    let require_signed = q.flag("require_signed");
+    let result = s
+        .run(anonymous(), move |ctx| {
+            verify::repository_with(ctx, expect, require_signed, &NoProgress)
+        })
+        .await;
     http::respond(200, result)
 }
 
