@@ -49,6 +49,9 @@ read `detail` and `hints` to correct the call.";
 pub struct Identity {
     pub token: Option<Secret>,
     pub scope: Option<String>,
+    /// The agent key (`LOCKER_SIGN_KEY`) that signs appends, publishes and steps whose call
+    /// carries no `signer`/`signature` of its own.
+    pub sign_key: Option<crate::domain::sign::PrivateKey>,
 }
 
 /// Where the tools' state lives: a local repository (found like every command's, opened at
@@ -83,6 +86,17 @@ impl Server {
         settings: Settings,
     ) -> Self {
         Self { backend, identity, clock, settings, tools: tools::all() }
+    }
+
+    /// The signature a write tool attaches: the call's own `signer` and `signature`, else the
+    /// server's key (`LOCKER_SIGN_KEY`), else none.
+    fn signing(
+        &self,
+        signer: Option<&str>,
+        signature: Option<&str>,
+    ) -> OpResult<Option<ops::sign::Signing>> {
+        Ok(ops::sign::from_fields(signer, signature)?
+            .or_else(|| self.identity.sign_key.clone().map(ops::sign::Signing::Key)))
     }
 
     /// The tools this server offers, in a fixed order.

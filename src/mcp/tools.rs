@@ -407,6 +407,14 @@ struct AppendIn {
     /// The block's content type (a label; it is not covered by the hash)
     #[serde(default = "default_content_type")]
     content_type: String,
+    /// locker's extension: the agent whose registered key signed this write (with signature)
+    #[serde(default)]
+    signer: Option<String>,
+    /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
+    /// canonical message (see `locker key`); without it, the server's own key signs, if it
+    /// has one
+    #[serde(default)]
+    signature: Option<String>,
 }
 
 fn default_content_type() -> String {
@@ -420,9 +428,11 @@ fn append(server: &Server, a: AppendIn) -> OpResult<Appended> {
         _ => return Err(OpError::bad_request("payload must be a string, an object or an array")),
     };
     let key = Secret::new(&a.write_key);
+    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
+    let ct = Some(a.content_type.as_str());
     server.run(
-        |ctx| pad::append(ctx, &a.pad_id, Some(&key), &payload, Some(&a.content_type)),
-        |c, _| c.append(&a.pad_id, Some(&key), &payload, Some(&a.content_type)),
+        |ctx| pad::append_signed(ctx, &a.pad_id, Some(&key), &payload, ct, signing.as_ref()),
+        |c, _| c.append_signed(&a.pad_id, Some(&key), &payload, ct, signing.as_ref()),
     )
 }
 
@@ -652,6 +662,14 @@ struct ArtifactPublishIn {
     /// locker_lease_acquire's work and fence): refused (stale_fence) once a newer lease exists
     #[serde(default)]
     fence: Option<String>,
+    /// locker's extension: the agent whose registered key signed this write (with signature)
+    #[serde(default)]
+    signer: Option<String>,
+    /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
+    /// canonical message (see `locker key`); without it, the server's own key signs, if it
+    /// has one
+    #[serde(default)]
+    signature: Option<String>,
 }
 
 fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published> {
@@ -665,13 +683,14 @@ fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published
         }
     };
     let fence = a.fence.as_deref().map(lease::parse_fence).transpose()?;
+    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let req = PublishRequest {
         key: &a.key,
         expected_version: a.expected_version,
         op_id: &a.operation_id,
         content: &content,
         fence: fence.as_ref(),
-        signing: None,
+        signing: signing.as_ref(),
     };
     server.run(|ctx| artifact::publish(ctx, &req), |c, t| c.artifact_publish(t, &req))
 }
@@ -972,6 +991,14 @@ struct StepIn {
     /// Who resolved the step: agent, human, ci, … (a–z, 0–9, -, _)
     #[serde(default = "default_gate")]
     gate: String,
+    /// locker's extension: the agent whose registered key signed this write (with signature)
+    #[serde(default)]
+    signer: Option<String>,
+    /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
+    /// canonical message (see `locker key`); without it, the server's own key signs, if it
+    /// has one
+    #[serde(default)]
+    signature: Option<String>,
 }
 
 fn default_gate() -> String {
@@ -979,12 +1006,13 @@ fn default_gate() -> String {
 }
 
 fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
+    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let input = StepInput {
         step: &a.step,
         planned: a.planned.as_deref(),
         executed: a.executed.as_deref(),
         gate: Some(&a.gate),
-        signing: None,
+        signing: signing.as_ref(),
     };
     server.run(
         |ctx| step::record(ctx, &a.work, &a.lease_id, &input),

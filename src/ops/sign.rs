@@ -419,9 +419,8 @@ fn body_str<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
 /// The statement a journal entry's signature must cover, rebuilt from the entry.
 pub fn statement_of(repository: &str, e: &crate::domain::journal::Entry) -> Option<Statement> {
     let b = &e.body;
-    let digest = |k: &str| {
-        body_str(b, k).and_then(|s| crate::domain::digest::Digest::parse(s).ok())
-    };
+    let digest =
+        |k: &str| body_str(b, k).and_then(|s| crate::domain::digest::Digest::parse(s).ok());
     match e.kind.as_str() {
         "pad.append" => Some(Statement::pad_append(
             repository,
@@ -467,10 +466,7 @@ pub fn signable(kind: &str) -> bool {
 
 impl Replay {
     /// Applies one intact journal entry; returns who signed it and the problems found.
-    pub fn apply(
-        &mut self,
-        e: &crate::domain::journal::Entry,
-    ) -> (Option<SignedBy>, Vec<String>) {
+    pub fn apply(&mut self, e: &crate::domain::journal::Entry) -> (Option<SignedBy>, Vec<String>) {
         let b = &e.body;
         let mut problems = Vec::new();
         match e.kind.as_str() {
@@ -504,7 +500,9 @@ impl Replay {
                 for id in ids.iter().filter_map(Value::as_str) {
                     match self.keys.get_mut(&(agent.to_owned(), id.to_owned())) {
                         Some(k) if k.revoked_at.is_none() => k.revoked_at = Some(e.time),
-                        Some(_) => problems.push(format!("key {id} of agent {agent} is revoked twice")),
+                        Some(_) => {
+                            problems.push(format!("key {id} of agent {agent} is revoked twice"))
+                        }
                         None => problems.push(format!(
                             "key {id} of agent {agent} is revoked but never registered"
                         )),
@@ -544,12 +542,17 @@ impl Replay {
         let by = SignedBy { signer: signer.to_owned(), key_id: key_id.to_owned() };
         let verdict = (|| {
             let Some(k) = self.keys.get(&(signer.to_owned(), key_id.to_owned())) else {
-                return Err(format!("is signed by key {key_id} of agent {signer}, which was not registered then"));
+                return Err(format!(
+                    "is signed by key {key_id} of agent {signer}, which was not registered then"
+                ));
             };
             if k.revoked_at.is_some() {
-                return Err(format!("is signed by key {key_id} of agent {signer} after it was revoked"));
+                return Err(format!(
+                    "is signed by key {key_id} of agent {signer} after it was revoked"
+                ));
             }
-            let pk = PublicKey::parse(&k.vkey).map_err(|e| format!("names an unusable key: {e}"))?;
+            let pk =
+                PublicKey::parse(&k.vkey).map_err(|e| format!("names an unusable key: {e}"))?;
             let repo = self.repository.as_deref().unwrap_or_default();
             let st = statement_of(repo, e).ok_or("does not record what its signature covers")?;
             let sig = sign::decode_signature(sig).map_err(|e| e.to_string())?;
@@ -582,9 +585,23 @@ impl Replay {
                 Some(r) => {
                     r.found = true;
                     if r.vkey != k.vkey {
-                        add("key", subject, format!("key {} of agent {} differs from the one the journal registered", k.key_id, k.agent));
+                        add(
+                            "key",
+                            subject,
+                            format!(
+                                "key {} of agent {} differs from the one the journal registered",
+                                k.key_id, k.agent
+                            ),
+                        );
                     } else if r.created_at != k.created_at || r.revoked_at != k.revoked_at {
-                        add("key", subject, format!("key {} of agent {}'s times or revocation differ from the journal", k.key_id, k.agent));
+                        add(
+                            "key",
+                            subject,
+                            format!(
+                                "key {} of agent {}'s times or revocation differ from the journal",
+                                k.key_id, k.agent
+                            ),
+                        );
                     }
                 }
             }
@@ -612,4 +629,60 @@ impl Replay {
         }
         Ok(())
     }
+}
+
+/// Who signed one block of a pad.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct BlockSigner {
+    /// The block number.
+    pub seq: u64,
+    /// The journal entry that appended it.
+    pub entry: u64,
+    /// The signing agent, or `null` for an unsigned block (or one deposited or imported).
+    pub signer: Option<String>,
+    pub key_id: Option<String>,
+}
+
+/// Who signed each appended block of `pad_id`, every signature re-verified against the key
+/// registered when it was made; the second list holds the problems found.
+pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec<String>)> {
+    let mut entries = Vec::new();
+    let mut problems = Vec::new();
+    let first = JournalQuery { ascending: true, limit: 1, ..JournalQuery::default() };
+    for row in tx.journal(&first)? {
+        if let Ok(e) = crate::domain::journal::Entry::decode(&row.entry) {
+            entries.push(e);
+        }
+    }
+    let mut collect = |row: &crate::store::JournalRow,
+                       e: Result<crate::domain::journal::Entry, String>| {
+        match e {
+            Ok(e) => entries.push(e),
+            Err(p) => problems.push(format!("entry {}: {p}", row.seq)),
+        }
+    };
+    for kind in ["key.register", "key.revoke"] {
+        let q = JournalQuery { kind: Some(kind.into()), ..JournalQuery::default() };
+        super::verify::for_each_entry(tx, &q, &mut collect)?;
+    }
+    let q = JournalQuery { subject: Some(super::pad::subject(pad_id)), ..JournalQuery::default() };
+    super::verify::for_each_entry(tx, &q, &mut collect)?;
+    drop(collect);
+    entries.sort_by_key(|e| e.seq);
+    entries.dedup_by_key(|e| e.seq);
+    let mut replay = Replay::default();
+    let mut signers = Vec::new();
+    for e in &entries {
+        let (by, found) = replay.apply(e);
+        problems.extend(found);
+        if e.kind == "pad.append" {
+            signers.push(BlockSigner {
+                seq: e.body.get("seq").and_then(Value::as_u64).unwrap_or_default(),
+                entry: e.seq,
+                signer: by.as_ref().map(|b| b.signer.clone()),
+                key_id: by.map(|b| b.key_id),
+            });
+        }
+    }
+    Ok((signers, problems))
 }

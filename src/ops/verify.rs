@@ -677,7 +677,7 @@ fn for_each_pad_entry(
 
 /// Calls `f` with every journal entry matching `base` (its subject and kind), oldest first,
 /// each checked against its own hash and its columns.
-fn for_each_entry(
+pub(crate) fn for_each_entry(
     tx: &dyn Tx,
     base: &JournalQuery,
     f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
