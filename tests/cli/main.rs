@@ -28,6 +28,7 @@ mod serve;
 mod serve_artifacts;
 mod serve_group;
 mod serve_leases;
+mod sign;
 mod skill;
 mod smoke;
 mod step;

@@ -12,11 +12,11 @@ CREATE TABLE agent_keys (
     created_at INTEGER NOT NULL,
     revoked_at INTEGER,
     PRIMARY KEY (agent, key_id)
-) WITHOUT ROWID;
+);
 
 -- Repository-wide settings changed through the journal (`repo.setting` entries), e.g.
 -- `require_signed_appends`.
 CREATE TABLE repo_settings (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
-) WITHOUT ROWID;
+);
