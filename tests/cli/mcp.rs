@@ -1229,3 +1229,66 @@ fn test_mcp_python_verifies_a_bundle_offline() {
         assert!(!elsewhere.path().join(".locker").exists());
     }
 }
+
+#[test]
+fn test_mcp_python_signed_writes() {
+    let Some(py) = python() else { return };
+    let env = TestEnv::init();
+    let keyfile = env.path().join("alice.key");
+    env.json(&["key", "generate", "--agent", "alice", "--out", keyfile.to_str().unwrap()]);
+    let skey = std::fs::read_to_string(&keyfile).unwrap();
+    let k = locker::domain::sign::PrivateKey::parse(&skey).unwrap();
+    let repo = env.json(&["key", "list"])["repository_id"].as_str().unwrap().to_owned();
+    env.json(&["key", "require"]);
+    let pad = env.create_pad(&[]);
+    // The client signs block 0 itself; the server's own key (LOCKER_SIGN_KEY) signs block 1
+    // and the publish; a call without either is refused.
+    let st = locker::domain::sign::Statement::pad_append(
+        &repo,
+        &pad.id,
+        0,
+        &locker::domain::digest::Digest::of(PY_ENVELOPE.as_bytes()),
+    );
+    let sig = locker::domain::sign::encode_signature(&k.sign(&st.message()));
+    let steps = json!([call(
+        "locker_append",
+        json!({"pad_id": pad.id, "write_key": pad.key, "payload": envelope(),
+            "signer": "alice", "signature": sig})
+    ),]);
+    let report = session(&env, &py, "legacy", &steps);
+    let (is_error, a) = outcome(&report["steps"][0]);
+    assert!(!is_error, "{a}");
+    let unsigned = json!([call(
+        "locker_append",
+        json!({"pad_id": pad.id, "write_key": pad.key,
+        "payload": "no signature"})
+    )]);
+    let report = session(&env, &py, "legacy", &unsigned);
+    let (is_error, e) = outcome(&report["steps"][0]);
+    assert!(is_error);
+    assert_eq!(e["error"], "signature_required");
+    let signed_by_server = json!([
+        call("locker_append", json!({"pad_id": pad.id, "write_key": pad.key, "payload": "second"})),
+        call(
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0,
+            "operation_id": "o1", "content": "c"})
+        ),
+    ]);
+    let report = session_in(
+        env.path(),
+        env.now,
+        &py,
+        "2026-07-28",
+        &[("LOCKER_SIGN_KEY", skey.trim())],
+        &signed_by_server,
+    );
+    for step in report["steps"].as_array().unwrap() {
+        let (is_error, v) = outcome(step);
+        assert!(!is_error, "{v}");
+    }
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["signatures"]["signed"], 3);
+    assert_eq!(v["signatures"]["by_signer"]["alice"], 3);
+}
