@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Create, fill and seal a pad in one atomic step')
             [CompletionResult]::new('artifact', 'artifact', [CompletionResultType]::ParameterValue, 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Manage agent signing keys (Ed25519) and whether writes must be signed')
             [CompletionResult]::new('lease', 'lease', [CompletionResultType]::ParameterValue, 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Commit, show and diff a work item''s plan (its manifest of steps)')
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
@@ -114,6 +115,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--content-type', '--content-type', [CompletionResultType]::ParameterName, 'The block''s content type')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The pad''s write key')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Read the write key from FILE (first line)')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -293,6 +295,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--content-type', '--content-type', [CompletionResultType]::ParameterName, 'The block''s content type')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The pad''s write key')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Read the write key from FILE (first line)')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -357,6 +360,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--expect', '--expect', [CompletionResultType]::ParameterName, 'The version you read and are replacing: 0 to create the key')
             [CompletionResult]::new('--op', '--op', [CompletionResultType]::ParameterName, 'This operation''s id (1–128 bytes): reuse it only to retry the identical request')
             [CompletionResult]::new('--fence', '--fence', [CompletionResultType]::ParameterName, 'Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4 (`stale_fence`) once a newer lease exists on WORK')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -505,6 +509,98 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;token;help;help' {
+            break
+        }
+        'locker;key' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
+            [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;key;generate' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent''s name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the private key to FILE (mode 0600) instead of printing it')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;list' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'locker;key;revoke' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent''s name')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;require' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--off', '--off', [CompletionResultType]::ParameterName, 'Stop requiring signatures')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;help' {
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
+            [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;key;help;generate' {
+            break
+        }
+        'locker;key;help;list' {
+            break
+        }
+        'locker;key;help;revoke' {
+            break
+        }
+        'locker;key;help;require' {
+            break
+        }
+        'locker;key;help;help' {
             break
         }
         'locker;lease' {
@@ -752,6 +848,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--planned', '--planned', [CompletionResultType]::ParameterName, 'What was planned for this step')
             [CompletionResult]::new('--executed', '--executed', [CompletionResultType]::ParameterName, 'What was executed')
             [CompletionResult]::new('--gate', '--gate', [CompletionResultType]::ParameterName, 'Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -792,6 +889,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--require-signed', '--require-signed', [CompletionResultType]::ParameterName, 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -874,6 +972,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;mcp' {
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -995,6 +1094,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Create, fill and seal a pad in one atomic step')
             [CompletionResult]::new('artifact', 'artifact', [CompletionResultType]::ParameterValue, 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Manage agent signing keys (Ed25519) and whether writes must be signed')
             [CompletionResult]::new('lease', 'lease', [CompletionResultType]::ParameterValue, 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Commit, show and diff a work item''s plan (its manifest of steps)')
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
@@ -1101,6 +1201,25 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;token;list' {
+            break
+        }
+        'locker;help;key' {
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
+            [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
+            break
+        }
+        'locker;help;key;generate' {
+            break
+        }
+        'locker;help;key;list' {
+            break
+        }
+        'locker;help;key;revoke' {
+            break
+        }
+        'locker;help;key;require' {
             break
         }
         'locker;help;lease' {

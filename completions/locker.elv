@@ -36,6 +36,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand deposit 'Create, fill and seal a pad in one atomic step'
             cand artifact 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
             cand token 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+            cand key 'Manage agent signing keys (Ed25519) and whether writes must be signed'
             cand lease 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
             cand manifest 'Commit, show and diff a work item''s plan (its manifest of steps)'
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
@@ -107,6 +108,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --content-type 'The block''s content type'
             cand --key 'The pad''s write key'
             cand --key-file 'Read the write key from FILE (first line)'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -265,6 +267,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --content-type 'The block''s content type'
             cand --key 'The pad''s write key'
             cand --key-file 'Read the write key from FILE (first line)'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -325,6 +328,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --expect 'The version you read and are replacing: 0 to create the key'
             cand --op 'This operation''s id (1–128 bytes): reuse it only to retry the identical request'
             cand --fence 'Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4 (`stale_fence`) once a newer lease exists on WORK'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -455,6 +459,87 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;token;help;list'= {
         }
         &'locker;token;help;help'= {
+        }
+        &'locker;key'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand list 'List the registered agent keys, the repository id and the signing policy'
+            cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
+            cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;key;generate'= {
+            cand --agent 'The agent''s name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`'
+            cand --out 'Write the private key to FILE (mode 0600) instead of printing it'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;list'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;key;revoke'= {
+            cand --agent 'The agent''s name'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;require'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --off 'Stop requiring signatures'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;help'= {
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand list 'List the registered agent keys, the repository id and the signing policy'
+            cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
+            cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;key;help;generate'= {
+        }
+        &'locker;key;help;list'= {
+        }
+        &'locker;key;help;revoke'= {
+        }
+        &'locker;key;help;require'= {
+        }
+        &'locker;key;help;help'= {
         }
         &'locker;lease'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -673,6 +758,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --planned 'What was planned for this step'
             cand --executed 'What was executed'
             cand --gate 'Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -711,6 +797,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --require-signed 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -787,6 +874,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;mcp'= {
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -898,6 +986,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand deposit 'Create, fill and seal a pad in one atomic step'
             cand artifact 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
             cand token 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+            cand key 'Manage agent signing keys (Ed25519) and whether writes must be signed'
             cand lease 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
             cand manifest 'Commit, show and diff a work item''s plan (its manifest of steps)'
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
@@ -980,6 +1069,20 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;token;revoke'= {
         }
         &'locker;help;token;list'= {
+        }
+        &'locker;help;key'= {
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand list 'List the registered agent keys, the repository id and the signing policy'
+            cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
+            cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
+        }
+        &'locker;help;key;generate'= {
+        }
+        &'locker;help;key;list'= {
+        }
+        &'locker;help;key;revoke'= {
+        }
+        &'locker;help;key;require'= {
         }
         &'locker;help;lease'= {
             cand acquire 'Acquire an exclusive lease on a work item and print its id'
