@@ -22,6 +22,7 @@ pub mod payment;
 pub mod plan;
 pub mod review;
 pub mod step;
+pub mod tlog;
 pub mod token;
 pub mod verify;
 pub mod wire;
