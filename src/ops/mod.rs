@@ -19,6 +19,7 @@ pub mod lease;
 pub mod ledger;
 pub mod pad;
 pub mod payment;
+pub mod pin;
 pub mod plan;
 pub mod review;
 pub mod step;

@@ -84,7 +84,12 @@ pub async fn verify_repository(State(s): State<AppState>, RawQuery(raw): RawQuer
         Ok(e) => e,
         Err(e) => return bad(e),
     };
-    let result = s.run(anonymous(), move |ctx| verify::repository(ctx, expect, &NoProgress)).await;
+    let key = s.options().log.as_ref().and_then(|l| l.signer().ok()).map(|k| k.verifier());
+    let result = s
+        .run(anonymous(), move |ctx| {
+            verify::repository_with_key(ctx, expect, &NoProgress, key.as_ref())
+        })
+        .await;
     http::respond(200, result)
 }
 
