@@ -159,7 +159,8 @@ fn commands(s: &mut String, cmd: &clap::Command) {
         return;
     }
     let about = cmd.get_about().map(ToString::to_string).unwrap_or_default();
-    let _ = writeln!(s, "\n### `{}`\n\n{about}.", path(cmd));
+    // One line for the heading and the summary keeps the skill under 500 lines.
+    let _ = writeln!(s, "\n### `{}`: {about}.", path(cmd));
     let usage = cmd.clone().render_usage().to_string();
     let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim()).to_owned();
     let _ = writeln!(s, "\n    {usage}");

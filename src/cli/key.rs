@@ -12,9 +12,15 @@ use crate::ops::sign::{self as op, KeyGenerated, KeyList, KeyRevoked, PolicySet}
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
 
-/// Manage agent signing keys (Ed25519) and whether writes must be signed
+/// Show the log's key; manage agent signing keys (Ed25519) and whether writes must be signed
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
+    /// Print the verifier key of the log's checkpoints
+    ///
+    /// In the signed-note format `name+keyid+base64(0x01 ‖ public key)`: give it to whoever
+    /// verifies proofs and bundles (`locker verify --proof FILE --key VKEY`). The private key
+    /// stays in `.locker/keys/log.key`.
+    Show,
     Generate(GenerateArgs),
     List(ListArgs),
     Revoke(RevokeArgs),
@@ -23,6 +29,7 @@ pub enum KeyCommand {
 
 pub fn run(ctx: &mut Ctx, cmd: KeyCommand) -> CmdResult {
     match cmd {
+        KeyCommand::Show => super::tlog::key(ctx, &super::tlog::KeyCommand::Show),
         KeyCommand::Generate(a) => generate(ctx, &a),
         KeyCommand::List(a) => list(ctx, &a),
         KeyCommand::Revoke(a) => revoke(ctx, &a),

@@ -20,6 +20,7 @@ mod serve;
 pub(crate) use serve::PAYMENT_HEADING;
 mod skill;
 mod step;
+mod tlog;
 mod token;
 mod util;
 mod verify;
@@ -151,6 +152,9 @@ pub enum Command {
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Checkpoint(tlog::CheckpointArgs),
+    #[command(subcommand)]
+    Proof(tlog::ProofCommand),
     Backup(backup::BackupArgs),
     Restore(backup::RestoreArgs),
     Gc(gc::GcArgs),
@@ -246,6 +250,12 @@ impl Ctx {
             self.repo = Some(Repo::open(&self.location()?)?);
         }
         Ok(self.repo.as_mut().expect("opened above"))
+    }
+
+    /// The repository's log identity (its `.locker/` and origin).
+    pub fn log_identity(&mut self) -> Result<ops::tlog::LogIdentity, OpError> {
+        let repo = self.repo()?;
+        Ok(ops::tlog::LogIdentity::new(&repo.dot, &repo.config))
     }
 
     /// An operations context on the repository, acting as the agent of `LOCKER_TOKEN` if it is
@@ -349,6 +359,8 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Checkpoint(a) => tlog::checkpoint(ctx, &a),
+        Command::Proof(c) => tlog::proof(ctx, &c),
         Command::Backup(a) => backup::backup(ctx, &a),
         Command::Restore(a) => backup::restore(ctx, &a),
         Command::Gc(a) => gc::run(ctx, &a),

@@ -171,6 +171,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
         require_token: a.require_token,
         payment,
+        log: Some(ops::tlog::LogIdentity::new(&repo.dot, &repo.config)),
         ..Options::default()
     };
     let state = AppState::new(

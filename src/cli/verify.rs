@@ -52,12 +52,20 @@ pub struct VerifyArgs {
     /// signature: each unsigned one is a problem (exit 1)
     #[arg(long, conflicts_with_all = ["pad", "bundle"])]
     pub require_signed: bool,
+    /// Verify this proof file (from `locker proof`) with --key, with no repository
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle"])]
+    pub proof: Option<PathBuf>,
+    #[command(flatten)]
+    pub trust: super::tlog::TrustArgs,
 }
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
     let remote = ctx.remote()?;
-    let ok = if let Some(file) = &a.bundle {
+    let ok = if let Some(file) = &a.proof {
+        let bytes = read_payload(Some(file), crate::domain::proof::MAX_PROOF_FILE_BYTES)?;
+        super::tlog::verify_proof(ctx, &bytes, &a.trust)?
+    } else if let Some(file) = &a.bundle {
         let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
         let report = bundle::verify(&bytes, Some(&file.display().to_string()), expect)?;
         ctx.printer.emit(&report)?;
@@ -79,11 +87,13 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
             Some(r) => r.verify_repository_with(expect, a.require_signed)?,
             None => {
                 let progress = ctx.printer.progress();
+                let key = ctx.log_identity()?.signer().ok().map(|s| s.verifier());
                 verify::repository_with(
                     &mut ctx.ops()?,
                     expect,
-                    a.require_signed,
                     progress.as_ref(),
+                    key.as_ref(),
+                    a.require_signed,
                 )?
             }
         };
@@ -177,6 +187,20 @@ impl Render for RepoReport {
             signers.join(", "),
             sig.broken
         )?;
+        let m = &self.merkle;
+        if m.pending {
+            writeln!(w, "merkle:  not built yet (built on the next write or `locker checkpoint`)")?;
+        } else {
+            let root = m.root.map(|r| r.to_hex()).unwrap_or_default();
+            writeln!(
+                w,
+                "merkle:  {} ({} leaves, root {root}, {} signed checkpoint(s){})",
+                mark(m.ok),
+                m.leaves,
+                m.checkpoints,
+                if m.signatures_checked { ", signatures checked" } else { "" }
+            )?;
+        }
         if let Some(at) = self.gc.last_at {
             writeln!(
                 w,

@@ -829,6 +829,44 @@ impl Client {
         self.post_json("/event", token, &body)
     }
 
+    /// `GET /v1/checkpoint`: the log's latest signed checkpoint.
+    pub fn checkpoint(&self) -> OpResult<crate::ops::tlog::CheckpointOutcome> {
+        self.call("GET", "/v1/checkpoint", None, Body::None)
+    }
+
+    /// `GET /v1/key`: the log's verifier key.
+    pub fn log_key(&self) -> OpResult<crate::ops::tlog::KeyOutcome> {
+        self.call("GET", "/v1/key", None, Body::None)
+    }
+
+    /// `GET /v1/proof/inclusion?seq=` or `?pad=&block=`.
+    pub fn prove_inclusion(
+        &self,
+        target: &crate::ops::tlog::Target,
+    ) -> OpResult<crate::ops::tlog::InclusionOutcome> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        match target {
+            crate::ops::tlog::Target::Entry(seq) => q.append_pair("seq", &seq.to_string()),
+            crate::ops::tlog::Target::Block { pad_id, seq } => {
+                q.append_pair("pad", pad_id).append_pair("block", &seq.to_string())
+            }
+        };
+        self.call("GET", &format!("/v1/proof/inclusion?{}", q.finish()), None, Body::None)
+    }
+
+    /// `GET /v1/proof/consistency?old=&new=`.
+    pub fn prove_consistency(
+        &self,
+        old: u64,
+        new: Option<u64>,
+    ) -> OpResult<crate::ops::tlog::ConsistencyOutcome> {
+        let mut path = format!("/v1/proof/consistency?old={old}");
+        if let Some(n) = new {
+            path.push_str(&format!("&new={n}"));
+        }
+        self.call("GET", &path, None, Body::None)
+    }
+
     /// `GET /v1/journal`.
     pub fn log(&self, q: &JournalQuery) -> OpResult<LogPage> {
         let mut s = form_urlencoded::Serializer::new(String::new());

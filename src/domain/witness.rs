@@ -94,7 +94,9 @@ impl CosignerKey {
             let time = u64::from_be_bytes(s.sig[..8].try_into().map_err(|_| bad())?);
             let sig: [u8; 64] = s.sig[8..].try_into().map_err(|_| bad())?;
             let msg = cosigned_message(&note.text, time);
-            self.key.verify_strict(msg.as_bytes(), &Signature::from_bytes(&sig)).map_err(|_| bad())?;
+            self.key
+                .verify_strict(msg.as_bytes(), &Signature::from_bytes(&sig))
+                .map_err(|_| bad())?;
             best = best.max(Some(time));
         }
         Ok(best)
@@ -271,7 +273,10 @@ impl Refusal {
     pub fn body(&self) -> String {
         match self {
             Self::Conflict(size) => format!("{size}\n"),
-            Self::BadRequest(d) | Self::Forbidden(d) | Self::UnknownLog(d) | Self::Inconsistent(d) => {
+            Self::BadRequest(d)
+            | Self::Forbidden(d)
+            | Self::UnknownLog(d)
+            | Self::Inconsistent(d) => {
                 format!("{d}\n")
             }
         }
@@ -284,8 +289,10 @@ pub fn check_request<'a>(
     req: &AddCheckpoint,
     log_key: impl FnOnce(&str) -> Option<&'a Verifier>,
 ) -> Result<Checkpoint, Refusal> {
-    let parsed = Note::parse(req.note.as_bytes()).map_err(|e| Refusal::BadRequest(e.to_string()))?;
-    let cp = Checkpoint::parse_text(&parsed.text).map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let parsed =
+        Note::parse(req.note.as_bytes()).map_err(|e| Refusal::BadRequest(e.to_string()))?;
+    let cp =
+        Checkpoint::parse_text(&parsed.text).map_err(|e| Refusal::BadRequest(e.to_string()))?;
     let v = log_key(&cp.origin)
         .ok_or_else(|| Refusal::UnknownLog(format!("unknown log `{}`", cp.origin)))?;
     parsed.verify(v).map_err(|e| Refusal::Forbidden(e.to_string()))?;
@@ -355,7 +362,9 @@ pub struct Policy {
 }
 
 /// How a checkpoint fared against a policy.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct QuorumReport {
     pub satisfied: bool,
     /// The quorum's name (`none` when the policy requires none).
@@ -389,7 +398,11 @@ impl Policy {
                         return Err(at(format!("`{name}` is defined twice")));
                     }
                     let k = CosignerKey::parse(vkey).map_err(|e| at(e.to_string()))?;
-                    p.witnesses.push(((*name).to_owned(), k, words.get(3).map(|u| (*u).to_owned())));
+                    p.witnesses.push((
+                        (*name).to_owned(),
+                        k,
+                        words.get(3).map(|u| (*u).to_owned()),
+                    ));
                 }
                 ["group", name, threshold, members @ ..] if !members.is_empty() => {
                     for m in members {
@@ -493,7 +506,8 @@ mod tests {
             t.push(merkle::leaf_hash(&[i]));
         }
         let (_, note) = checkpoint(&s, &mut t, 3);
-        let cosigned = add_signatures(&note, &[w.cosign(&Note::parse(note.as_bytes()).unwrap().text, 1234)]);
+        let cosigned =
+            add_signatures(&note, &[w.cosign(&Note::parse(note.as_bytes()).unwrap().text, 1234)]);
         let parsed = Note::parse(cosigned.as_bytes()).unwrap();
         assert_eq!(w.public().verify(&parsed).unwrap(), Some(1234));
         // key id (4) ‖ u64be time (8) ‖ signature (64), as tlog-cosignature lays it out.
@@ -556,11 +570,18 @@ mod tests {
         assert_eq!(decide(&rewrite, &cp, Some(&stored)).unwrap_err().status(), 422);
         // Same size, other root: 422; old > size: 400; an unknown log: 404; a bad signature: 403.
         let same = AddCheckpoint { old: 5, proof: vec![], note: checkpoint(&s, &mut forged, 5).1 };
-        assert_eq!(decide(&same, &check_request(&same, find).unwrap(), Some(&stored)).unwrap_err().status(), 422);
+        assert_eq!(
+            decide(&same, &check_request(&same, find).unwrap(), Some(&stored))
+                .unwrap_err()
+                .status(),
+            422
+        );
         let back = AddCheckpoint { old: 9, proof: vec![], note: note5.clone() };
         assert_eq!(check_request(&back, find).unwrap_err().status(), 400);
         let other = Signer::from_seed("other.example/log", &[2; 32]).unwrap();
-        let unknown = AddCheckpoint { old: 0, proof: vec![], note: other.sign(&cp5.to_text()) };
+        let elsewhere = Checkpoint { origin: other.name.clone(), ..cp5.clone() };
+        let unknown =
+            AddCheckpoint { old: 0, proof: vec![], note: other.sign(&elsewhere.to_text()) };
         assert_eq!(check_request(&unknown, find).unwrap_err().status(), 404);
         let impostor = Signer::from_seed("example.com/log", &[3; 32]).unwrap();
         let bad = AddCheckpoint { old: 0, proof: vec![], note: impostor.sign(&cp5.to_text()) };

@@ -5,6 +5,8 @@
 //!   config.json       0600  {"format": 1, "repository_id": …, "created_at": …, "store": "sqlite:locker.db"}
 //!   locker.db         0600  SQLite, WAL
 //!   objects/          0700  content-addressed blobs too large to keep inline
+//!   keys/             0700
+//!     log.key         0600  the log's Ed25519 signing key (`PRIVATE+KEY+<origin>+…`)
 //! ```
 
 use std::fs;
@@ -14,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::note;
 use crate::store::{self, Store, StoreError};
 
 /// The repository directory's name.
@@ -24,6 +27,10 @@ pub const CONFIG_FILE: &str = "config.json";
 pub const DB_FILE: &str = "locker.db";
 /// The blob directory inside it.
 pub const OBJECTS_DIR: &str = "objects";
+/// The key directory inside it.
+pub const KEYS_DIR: &str = "keys";
+/// The log's signing key inside the key directory.
+pub const LOG_KEY_FILE: &str = "log.key";
 /// The repository format this binary reads and writes.
 pub const FORMAT: u32 = 1;
 
@@ -34,6 +41,17 @@ pub struct Config {
     pub repository_id: String,
     pub created_at: i64,
     pub store: String,
+    /// The log's origin: the name its checkpoints and verifier key carry
+    /// (default `locker/<repository_id>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+}
+
+impl Config {
+    /// The log's origin.
+    pub fn origin(&self) -> String {
+        self.origin.clone().unwrap_or_else(|| format!("locker/{}", self.repository_id))
+    }
 }
 
 /// A failure to find, create or open a repository.
@@ -223,10 +241,12 @@ pub fn init(
             repository_id: crate::domain::secret::random_id(),
             created_at: now,
             store: format!("sqlite:{DB_FILE}"),
+            origin: None,
         };
         let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
         json.push(b'\n');
         write_new_file(&tmp.join(CONFIG_FILE), &json)?;
+        create_log_key(&tmp, &config.origin())?;
         let mut store = store::sqlite::create(&tmp.join(DB_FILE))?;
         seed(&mut store, &config)?;
         drop(store);
@@ -246,6 +266,50 @@ pub fn init(
     let created = result?;
     let repo = Repo::open_root(root)?;
     Ok(if created { Initialized::Created(repo) } else { Initialized::Existing(repo) })
+}
+
+/// Creates `dot/keys/log.key` with a new Ed25519 key named `origin`; an existing key is left
+/// as it is (another process made it first).
+pub fn create_log_key(dot: &Path, origin: &str) -> Result<(), RepoError> {
+    let dir = dot.join(KEYS_DIR);
+    refuse_symlink(&dir)?;
+    match fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(io(&dir)(e)),
+    }
+    let signer = note::Signer::generate(origin)
+        .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })?;
+    let path = dir.join(LOG_KEY_FILE);
+    match write_new_file(&path, format!("{}\n", signer.to_skey()).as_bytes()) {
+        Ok(()) => sync_dir(&dir),
+        Err(RepoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The log's signing key, named `origin` (created on first use in a repository made before
+/// signed checkpoints existed). The key never leaves `.locker/`.
+pub fn log_signer(dot: &Path, origin: &str) -> Result<note::Signer, RepoError> {
+    let path = dot.join(KEYS_DIR).join(LOG_KEY_FILE);
+    refuse_symlink(&path)?;
+    if fs::symlink_metadata(&path).is_err() {
+        create_log_key(dot, origin)?;
+    }
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let signer = note::Signer::parse(&text).map_err(|e| RepoError::Invalid {
+        path: dot.to_owned(),
+        reason: format!("{KEYS_DIR}/{LOG_KEY_FILE}: {e}"),
+    })?;
+    if signer.name == origin {
+        Ok(signer)
+    } else {
+        signer
+            .renamed(origin)
+            .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })
+    }
 }
 
 /// Writes a new file with mode 0600 and syncs it.

@@ -86,9 +86,10 @@ pub async fn verify_repository(State(s): State<AppState>, RawQuery(raw): RawQuer
         Err(e) => return bad(e),
     };
     let require_signed = q.flag("require_signed");
+    let key = s.options().log.as_ref().and_then(|l| l.signer().ok()).map(|k| k.verifier());
     let result = s
         .run(anonymous(), move |ctx| {
-            verify::repository_with(ctx, expect, require_signed, &NoProgress)
+            verify::repository_with(ctx, expect, &NoProgress, key.as_ref(), require_signed)
         })
         .await;
     http::respond(200, result)

@@ -107,6 +107,16 @@ pub struct JournalHead {
     pub hash: Digest,
 }
 
+/// A checkpoint the repository's log key signed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointRow {
+    pub size: u64,
+    pub root: Digest,
+    /// The C2SP signed note, exactly as signed.
+    pub note: String,
+    pub signed_at: i64,
+}
+
 /// A lease on a work item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeaseRow {
@@ -458,6 +468,22 @@ pub trait Tx {
     fn insert_step(&mut self, s: &StepRow) -> Result<()>;
     /// Appends a journal row and moves the journal head to it.
     fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
+
+    // The journal's Merkle tree and signed checkpoints (see `domain::merkle`).
+    /// How many Merkle hashes are stored (the highest position plus one).
+    fn merkle_count(&self) -> Result<u64>;
+    /// The Merkle hash stored at position `idx`.
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>>;
+    /// Every stored Merkle hash, by position, one at a time.
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()>;
+    /// Stores `hashes` at positions `start..`.
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()>;
+    /// The signed checkpoint with the largest tree size.
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>>;
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>>;
+    /// Every signed checkpoint, by size, one at a time.
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()>;
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()>;
 
     // Agents and their tokens.
     fn agent(&self, name: &str) -> Result<Option<AgentRow>>;

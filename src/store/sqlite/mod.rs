@@ -10,9 +10,10 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, Transactio
 
 use super::{
     objects, AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow,
-    BackupStats, BlobRow, BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead,
-    JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow,
-    ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    BackupStats, BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts, Flow,
+    Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow,
+    PaymentRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile,
+    TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -25,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_leases.sql"),
     include_str!("migrations/0004_payments.sql"),
     include_str!("migrations/0005_retention.sql"),
+    include_str!("migrations/0006_merkle.sql"),
     include_str!("migrations/0007_agent_keys.sql"),
 ];
 
@@ -690,6 +692,17 @@ const RECEIPT_COLS: &str =
 const PAYMENT_COLS: &str = "tx_hash, pad_id, payer, amount_units, token, recipient, chain_id, \
      block_number, redeemed_at";
 
+const CHECKPOINT_COLS: &str = "size, root, note, signed_at";
+
+fn checkpoint_row(r: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
+    Ok(CheckpointRow {
+        size: u64_col(r, 0)?,
+        root: digest_col(r, 1)?,
+        note: r.get(2)?,
+        signed_at: r.get(3)?,
+    })
+}
+
 fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
     Ok(PaymentRow {
         tx_hash: r.get(0)?,
@@ -1237,6 +1250,75 @@ impl Tx for SqliteTx<'_> {
             )
             .db()?
             .execute(params![sql_i64(j.seq), j.hash.to_hex()])
+            .db()?;
+        Ok(())
+    }
+
+    fn merkle_count(&self) -> Result<u64> {
+        let n: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT MAX(idx) FROM merkle_hashes")
+            .db()?
+            .query_row([], |r| r.get(0))
+            .db()?;
+        Ok(n.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+    }
+
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
+        self.tx
+            .prepare_cached("SELECT hash FROM merkle_hashes WHERE idx = ?1")
+            .db()?
+            .query_row([sql_i64(idx)], |r| digest_col(r, 0))
+            .optional()
+            .db()
+    }
+
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
+        self.stream(
+            "SELECT idx, hash FROM merkle_hashes ORDER BY idx",
+            &[],
+            |r| Ok((u64_col(r, 0)?, digest_col(r, 1)?)),
+            &mut |(i, h)| f(i, h),
+        )
+    }
+
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()> {
+        self.check_writable()?;
+        let mut stmt =
+            self.tx.prepare_cached("INSERT INTO merkle_hashes (idx, hash) VALUES (?1, ?2)").db()?;
+        for (i, h) in (start..).zip(hashes) {
+            stmt.execute(params![sql_i64(i), h.to_hex()]).db()?;
+        }
+        Ok(())
+    }
+
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size DESC LIMIT 1");
+        self.tx.prepare_cached(&sql).db()?.query_row([], checkpoint_row).optional().db()
+    }
+
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints WHERE size = ?1");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .query_row([sql_i64(size)], checkpoint_row)
+            .optional()
+            .db()
+    }
+
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size");
+        self.stream(&sql, &[], checkpoint_row, f)
+    }
+
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO checkpoints ({CHECKPOINT_COLS}) VALUES (?1, ?2, ?3, ?4)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![sql_i64(c.size), c.root.to_hex(), c.note, c.signed_at])
             .db()?;
         Ok(())
     }
