@@ -24,6 +24,7 @@ mod tlog;
 mod token;
 mod util;
 mod verify;
+mod witness;
 
 use std::io;
 use std::path::PathBuf;
@@ -164,6 +165,8 @@ pub enum Command {
     Skill(skill::SkillArgs),
     Serve(serve::ServeArgs),
     Quest(quest::QuestArgs),
+    #[command(subcommand)]
+    Witness(witness::WitnessCommand),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -370,6 +373,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Skill(a) => skill::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
         Command::Quest(a) => quest::run(ctx, &a),
+        Command::Witness(c) => witness::run(ctx, c),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// directory), as `locker init` would: for containers and services that start empty
     #[arg(long)]
     pub init: bool,
+    /// Ask the witness at URL (a `locker witness serve` or any C2SP tlog-witness) to cosign
+    /// every checkpoint `GET /v1/checkpoint` signs; the cosignatures are stored with it.
+    /// Repeatable
+    #[arg(long = "witness", value_name = "URL")]
+    pub witnesses: Vec<String>,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
     /// `off` (the default) shows nothing about payments; `locker serve --help` lists
@@ -172,6 +177,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         require_token: a.require_token,
         payment,
         log: Some(ops::tlog::LogIdentity::new(&repo.dot, &repo.config)),
+        witnesses: a.witnesses.clone(),
         ..Options::default()
     };
     let state = AppState::new(

@@ -92,9 +92,31 @@ pub fn with_fetch<T>(
 pub struct CheckpointArgs {
     #[command(flatten)]
     pub trust: TrustArgs,
+    /// Ask the witness at URL to cosign the checkpoint (C2SP tlog-witness), proving it
+    /// consistent with what the witness cosigned before; its cosignature is added to the
+    /// stored checkpoint. Repeatable. Exit 1 when a witness does not cosign
+    #[arg(long = "witness", value_name = "URL")]
+    pub witnesses: Vec<String>,
 }
 
 pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
+    if !a.witnesses.is_empty() {
+        if ctx.remote()?.is_some() {
+            return Err(OpError::usage(
+                "--witness works on the local repository (a server collects with `locker serve --witness`)",
+            )
+            .into());
+        }
+        let log = ctx.log_identity()?;
+        let out = crate::ops::cosign::collect(&mut ctx.ops()?, &log, &a.witnesses)?;
+        for w in &out.witnesses {
+            if let Some(e) = &w.error {
+                ctx.printer.status(format_args!("witness {}: {e}", w.url));
+            }
+        }
+        ctx.printer.emit(&out)?;
+        return Ok(if out.all_cosigned { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
     let cp = match ctx.remote()? {
         Some(r) => r.checkpoint()?,
         None => {
@@ -111,6 +133,12 @@ pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
         with_fetch(ctx, &v, |fetch| pin::check_checkpoint(&cp.note, &v, pins.as_ref(), fetch))?;
     ctx.printer.emit(&report)?;
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for crate::ops::cosign::Cosigned {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.checkpoint.note.as_bytes())
+    }
 }
 
 impl Render for CheckpointOutcome {

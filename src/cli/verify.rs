@@ -57,12 +57,43 @@ pub struct VerifyArgs {
     pub proof: Option<PathBuf>,
     #[command(flatten)]
     pub trust: super::tlog::TrustArgs,
+    /// Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`,
+    /// `witness`, `group` and `quorum` lines): signed by the policy's log key and cosigned by
+    /// a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository's
+    /// (or --remote's) latest. Exit 1 when it falls short
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle", "proof"])]
+    pub policy: Option<PathBuf>,
+    /// With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check
+    #[arg(long, value_name = "FILE", requires = "policy")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
     let remote = ctx.remote()?;
-    let ok = if let Some(file) = &a.proof {
+    let ok = if let Some(policy) = &a.policy {
+        let text = std::fs::read_to_string(policy).map_err(|e| {
+            crate::ops::OpError::bad_request(format!("cannot read {}: {e}", policy.display()))
+        })?;
+        let policy = crate::domain::witness::Policy::parse(&text).map_err(|e| {
+            crate::ops::OpError::bad_request(format!("the policy {}: {e}", policy.display()))
+        })?;
+        let note = match (&a.checkpoint, &remote) {
+            (Some(file), _) => {
+                let bytes = read_payload(Some(file), crate::domain::note::MAX_NOTE_BYTES)?;
+                String::from_utf8(bytes)
+                    .map_err(|_| crate::ops::OpError::bad_request("the checkpoint is not UTF-8"))?
+            }
+            (None, Some(r)) => r.checkpoint()?.note,
+            (None, None) => {
+                let log = ctx.log_identity()?;
+                crate::ops::tlog::checkpoint(&mut ctx.ops()?, &log)?.note
+            }
+        };
+        let report = crate::ops::cosign::check_policy(&policy, &note)?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    } else if let Some(file) = &a.proof {
         let bytes = read_payload(Some(file), crate::domain::proof::MAX_PROOF_FILE_BYTES)?;
         super::tlog::verify_proof(ctx, &bytes, &a.trust)?
     } else if let Some(file) = &a.bundle {
@@ -101,6 +132,31 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         report.ok
     };
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for crate::ops::cosign::PolicyReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "checkpoint: {} at size {}, root {}", self.origin, self.size, self.root)?;
+        writeln!(w, "log signature: {}", self.log_signature)?;
+        let by: Vec<String> =
+            self.quorum.cosigned_by.iter().map(|(n, t)| format!("{n} (time {t})")).collect();
+        writeln!(
+            w,
+            "quorum `{}`: {} (cosigned by: {}; missing: {})",
+            self.quorum.quorum,
+            if self.quorum.satisfied { "satisfied" } else { "NOT satisfied" },
+            if by.is_empty() { "none".to_owned() } else { by.join(", ") },
+            if self.quorum.missing.is_empty() {
+                "none".to_owned()
+            } else {
+                self.quorum.missing.join(", ")
+            }
+        )?;
+        match &self.failure {
+            Some(f) => writeln!(w, "FAILED: {f}"),
+            None => writeln!(w, "ok"),
+        }
+    }
 }
 
 impl Render for RepoReport {

@@ -9,6 +9,7 @@ pub mod artifact;
 pub mod audit;
 pub mod backup;
 pub mod bundle;
+pub mod cosign;
 pub mod doctor;
 pub mod gc;
 pub mod group;

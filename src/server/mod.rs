@@ -67,6 +67,9 @@ pub struct Options {
     pub payment: Option<ops::payment::PaymentConfig>,
     /// The log's key and origin, for checkpoints and proofs (none: those routes answer 404).
     pub log: Option<ops::tlog::LogIdentity>,
+    /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
+    /// (`--witness URL`).
+    pub witnesses: Vec<String>,
 }
 
 impl Default for Options {
@@ -83,6 +86,7 @@ impl Default for Options {
             require_token: false,
             payment: None,
             log: None,
+            witnesses: Vec::new(),
         }
     }
 }

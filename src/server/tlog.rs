@@ -27,13 +27,31 @@ fn unsigned(q: &Query, name: &str) -> Result<Option<u64>, OpError> {
         .transpose()
 }
 
-/// `GET /v1/checkpoint`: the latest signed checkpoint (signing one if the journal grew).
+/// `GET /v1/checkpoint`: the latest signed checkpoint (signing one if the journal grew, then
+/// collecting the configured witnesses' cosignatures on it).
 pub async fn checkpoint(State(s): State<AppState>) -> Response {
     let log = match log(&s) {
         Ok(l) => l,
         Err(r) => return r,
     };
-    http::respond(200, s.run(anonymous(), move |ctx| tlog::checkpoint(ctx, &log)).await)
+    let witnesses = s.options().witnesses.clone();
+    if witnesses.is_empty() {
+        return http::respond(
+            200,
+            s.run(anonymous(), move |ctx| tlog::checkpoint(ctx, &log)).await,
+        );
+    }
+    // A newly signed checkpoint is sent to the witnesses; one they already cosigned is not.
+    let result = s
+        .run(anonymous(), move |ctx| {
+            let cp = tlog::checkpoint(ctx, &log)?;
+            if !cp.signed_now {
+                return Ok(cp);
+            }
+            Ok(crate::ops::cosign::collect(ctx, &log, &witnesses)?.checkpoint)
+        })
+        .await;
+    http::respond(200, result)
 }
 
 /// `GET /v1/key`: the log's verifier key.

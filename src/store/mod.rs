@@ -484,6 +484,9 @@ pub trait Tx {
     /// Every signed checkpoint, by size, one at a time.
     fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()>;
     fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()>;
+    /// Replaces a stored checkpoint's note (the same checkpoint with witnesses' cosignatures
+    /// added).
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()>;
 
     // Agents and their tokens.
     fn agent(&self, name: &str) -> Result<Option<AgentRow>>;

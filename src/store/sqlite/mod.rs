@@ -1323,6 +1323,16 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached("UPDATE checkpoints SET note = ?2 WHERE size = ?1")
+            .db()?
+            .execute(params![sql_i64(size), note])
+            .db()?;
+        Ok(())
+    }
+
     fn agent(&self, name: &str) -> Result<Option<AgentRow>> {
         let sql = format!("SELECT {AGENT_COLS} FROM agents WHERE name = ?1");
         self.tx.prepare_cached(&sql).db()?.query_row([name], agent_row).optional().db()
