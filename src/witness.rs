@@ -350,11 +350,8 @@ pub async fn run(
 ) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let listener = tokio::net::TcpListener::from_std(listener)?;
-    crate::output::log_line(&format!(
-        "locker witness {} listening on http://{}",
-        w.key.name,
-        listener.local_addr()?
-    ));
+    crate::output::log_line(&format!("locker listening on http://{}", listener.local_addr()?));
+    crate::output::log_line(&format!("locker witness {} is ready", w.key.name));
     tokio::pin!(shutdown);
     loop {
         let (stream, _) = tokio::select! {

@@ -35,3 +35,4 @@ mod step;
 mod tamper;
 mod token;
 mod torture;
+mod witness;

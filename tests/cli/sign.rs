@@ -339,7 +339,7 @@ fn test_artifact_publish_and_step_signed_and_the_require_policy() {
 
 /// Rewrites journal entry `seq`'s bytes with `edit` and re-hashes the chain from there on, as
 /// an operator with the database could.
-fn rewrite_entry(env: &TestEnv, seq: i64, edit: impl Fn(&mut Value)) {
+pub fn rewrite_entry(env: &TestEnv, seq: i64, edit: impl Fn(&mut Value)) {
     let conn = env.sql();
     let rows: Vec<(i64, Vec<u8>)> = {
         let mut stmt =
