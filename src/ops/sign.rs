@@ -501,7 +501,7 @@ impl Replay {
                     match self.keys.get_mut(&(agent.to_owned(), id.to_owned())) {
                         Some(k) if k.revoked_at.is_none() => k.revoked_at = Some(e.time),
                         Some(_) => {
-                            problems.push(format!("key {id} of agent {agent} is revoked twice"))
+                            problems.push(format!("key {id} of agent {agent} is revoked twice"));
                         }
                         None => problems.push(format!(
                             "key {id} of agent {agent} is revoked but never registered"
@@ -667,7 +667,6 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
     }
     let q = JournalQuery { subject: Some(super::pad::subject(pad_id)), ..JournalQuery::default() };
     super::verify::for_each_entry(tx, &q, &mut collect)?;
-    drop(collect);
     entries.sort_by_key(|e| e.seq);
     entries.dedup_by_key(|e| e.seq);
     let mut replay = Replay::default();
