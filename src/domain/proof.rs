@@ -243,7 +243,7 @@ impl ConsistencyProof {
 }
 
 /// The hash a journal entry records for block `seq` of its pad, if it recorded that block
-/// (`pad.append` records one block, `pad.deposit` all of a pad's blocks).
+/// (`pad.append` records one block, `pad.deposit` and `pad.import` all of a pad's blocks).
 pub fn recorded_block(e: &Entry, seq: u64) -> Option<Digest> {
     let hash_of = |b: &serde_json::Value| -> Option<Digest> {
         (b.get("seq")?.as_u64()? == seq)
@@ -252,7 +252,7 @@ pub fn recorded_block(e: &Entry, seq: u64) -> Option<Digest> {
     };
     match e.kind.as_str() {
         "pad.append" => hash_of(&e.body),
-        "pad.deposit" => e.body.get("blocks")?.as_array()?.iter().find_map(hash_of),
+        "pad.deposit" | "pad.import" => e.body.get("blocks")?.as_array()?.iter().find_map(hash_of),
         _ => None,
     }
 }
