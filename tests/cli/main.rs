@@ -32,5 +32,6 @@ mod skill;
 mod smoke;
 mod step;
 mod tamper;
+mod tlog;
 mod token;
 mod torture;
