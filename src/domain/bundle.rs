@@ -658,6 +658,7 @@ mod tests {
                     exported_at: 9,
                     exporter: "locker test".into(),
                 },
+                log: None,
             },
             blocks,
         }
