@@ -41,6 +41,9 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand checkpoint 'Print the log''s latest signed checkpoint'
+            cand key 'Show the log''s key'
+            cand proof 'Prove journal entries included in, and checkpoints consistent with, the log'
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
@@ -707,6 +710,48 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --expect-head 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash'
             cand --ticket 'A read ticket for the pad'
             cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand --proof 'Verify this proof file (from `locker proof`) with --key, with no repository'
+            cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
+            cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;checkpoint'= {
+            cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
+            cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand show 'Print the verifier key of the log''s checkpoints'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;key;show'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -716,6 +761,67 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --quiet 'Print no status lines, only data'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;help'= {
+            cand show 'Print the verifier key of the log''s checkpoints'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;key;help;show'= {
+        }
+        &'locker;key;help;help'= {
+        }
+        &'locker;proof'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand inclusion 'Prove a journal entry (or the entry that recorded a pad block) included in the log'
+            cand consistency 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;proof;inclusion'= {
+            cand --pad 'Prove the entry that recorded a block of this pad'
+            cand --block 'The block''s sequence number in the pad (0 is the envelope)'
+            cand -o 'Write the proof file to FILE instead of stdout'
+            cand --output 'Write the proof file to FILE instead of stdout'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;proof;consistency'= {
+            cand -o 'Write the proof file to FILE instead of stdout'
+            cand --output 'Write the proof file to FILE instead of stdout'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;proof;help'= {
+            cand inclusion 'Prove a journal entry (or the entry that recorded a pad block) included in the log'
+            cand consistency 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;proof;help;inclusion'= {
+        }
+        &'locker;proof;help;consistency'= {
+        }
+        &'locker;proof;help;help'= {
         }
         &'locker;backup'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -903,6 +1009,9 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand checkpoint 'Print the log''s latest signed checkpoint'
+            cand key 'Show the log''s key'
+            cand proof 'Prove journal entries included in, and checkpoints consistent with, the log'
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
@@ -1023,6 +1132,21 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;log'= {
         }
         &'locker;help;verify'= {
+        }
+        &'locker;help;checkpoint'= {
+        }
+        &'locker;help;key'= {
+            cand show 'Print the verifier key of the log''s checkpoints'
+        }
+        &'locker;help;key;show'= {
+        }
+        &'locker;help;proof'= {
+            cand inclusion 'Prove a journal entry (or the entry that recorded a pad block) included in the log'
+            cand consistency 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW'
+        }
+        &'locker;help;proof;inclusion'= {
+        }
+        &'locker;help;proof;consistency'= {
         }
         &'locker;help;backup'= {
         }
