@@ -1057,13 +1057,17 @@ _locker() {
             return 0
             ;;
         locker__subcmd__gc)
-            opts="-R -q -h --dry-run --pads-older-than --blobs --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --dry-run --pads-older-than --blobs --abandoned-older-than --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --pads-older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --abandoned-older-than)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

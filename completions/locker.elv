@@ -46,7 +46,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand proof 'Prove journal entries included in, and checkpoints consistent with, the log'
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
-            cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand gc 'Remove what the retention policy allows: old pads'' payloads, abandoned work, unreferenced blobs'
             cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
             cand review 'Review a handed-off pad against this git checkout, for CI'
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'
@@ -849,6 +849,7 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;gc'= {
             cand --pads-older-than 'Prune the payloads of pads sealed or expired at least AGE ago'
+            cand --abandoned-older-than 'Prune the text of leases abandoned at least AGE ago, and of their plans and steps'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -1014,7 +1015,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand proof 'Prove journal entries included in, and checkpoints consistent with, the log'
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
-            cand gc 'Remove what the retention policy allows: old pads'' payloads, unreferenced blobs'
+            cand gc 'Remove what the retention policy allows: old pads'' payloads, abandoned work, unreferenced blobs'
             cand doctor 'Check the repository and its surroundings, and say what to do about each finding'
             cand review 'Review a handed-off pad against this git checkout, for CI'
             cand mcp 'Serve locker''s operations as MCP tools over stdio, for agents'

@@ -219,12 +219,13 @@ impl Render for RepoReport {
         if let Some(at) = self.gc.last_at {
             writeln!(
                 w,
-                "gc:      {} run(s), last {}: pruned {} pads ({} payload bytes), removed {} \
-                 blobs ({} bytes)",
+                "gc:      {} run(s), last {}: pruned {} pads ({} payload bytes) and {} \
+                 abandoned leases, removed {} blobs ({} bytes)",
                 self.gc.runs,
                 crate::output::rfc3339(at),
                 self.gc.pads,
                 self.gc.payload_bytes,
+                self.gc.leases,
                 self.gc.blobs,
                 self.gc.blob_bytes
             )?;
