@@ -25,6 +25,9 @@ _locker() {
             locker,backup)
                 cmd="locker__subcmd__backup"
                 ;;
+            locker,checkpoint)
+                cmd="locker__subcmd__checkpoint"
+                ;;
             locker,completions)
                 cmd="locker__subcmd__completions"
                 ;;
@@ -61,6 +64,9 @@ _locker() {
             locker,pad)
                 cmd="locker__subcmd__pad"
                 ;;
+            locker,proof)
+                cmd="locker__subcmd__proof"
+                ;;
             locker,quest)
                 cmd="locker__subcmd__quest"
                 ;;
@@ -90,6 +96,9 @@ _locker() {
                 ;;
             locker,verify)
                 cmd="locker__subcmd__verify"
+                ;;
+            locker,witness)
+                cmd="locker__subcmd__witness"
                 ;;
             locker__subcmd__artifact,get)
                 cmd="locker__subcmd__artifact__subcmd__get"
@@ -130,6 +139,9 @@ _locker() {
             locker__subcmd__help,backup)
                 cmd="locker__subcmd__help__subcmd__backup"
                 ;;
+            locker__subcmd__help,checkpoint)
+                cmd="locker__subcmd__help__subcmd__checkpoint"
+                ;;
             locker__subcmd__help,completions)
                 cmd="locker__subcmd__help__subcmd__completions"
                 ;;
@@ -166,6 +178,9 @@ _locker() {
             locker__subcmd__help,pad)
                 cmd="locker__subcmd__help__subcmd__pad"
                 ;;
+            locker__subcmd__help,proof)
+                cmd="locker__subcmd__help__subcmd__proof"
+                ;;
             locker__subcmd__help,quest)
                 cmd="locker__subcmd__help__subcmd__quest"
                 ;;
@@ -196,6 +211,9 @@ _locker() {
             locker__subcmd__help,verify)
                 cmd="locker__subcmd__help__subcmd__verify"
                 ;;
+            locker__subcmd__help,witness)
+                cmd="locker__subcmd__help__subcmd__witness"
+                ;;
             locker__subcmd__help__subcmd__artifact,get)
                 cmd="locker__subcmd__help__subcmd__artifact__subcmd__get"
                 ;;
@@ -219,6 +237,9 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__key,revoke)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__revoke"
+                ;;
+            locker__subcmd__help__subcmd__key,show)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__show"
                 ;;
             locker__subcmd__help__subcmd__lease,acquire)
                 cmd="locker__subcmd__help__subcmd__lease__subcmd__acquire"
@@ -283,6 +304,12 @@ _locker() {
             locker__subcmd__help__subcmd__pad,ticket)
                 cmd="locker__subcmd__help__subcmd__pad__subcmd__ticket"
                 ;;
+            locker__subcmd__help__subcmd__proof,consistency)
+                cmd="locker__subcmd__help__subcmd__proof__subcmd__consistency"
+                ;;
+            locker__subcmd__help__subcmd__proof,inclusion)
+                cmd="locker__subcmd__help__subcmd__proof__subcmd__inclusion"
+                ;;
             locker__subcmd__help__subcmd__token,create)
                 cmd="locker__subcmd__help__subcmd__token__subcmd__create"
                 ;;
@@ -294,6 +321,12 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__util,generate-docs)
                 cmd="locker__subcmd__help__subcmd__util__subcmd__generate__subcmd__docs"
+                ;;
+            locker__subcmd__help__subcmd__witness,init)
+                cmd="locker__subcmd__help__subcmd__witness__subcmd__init"
+                ;;
+            locker__subcmd__help__subcmd__witness,serve)
+                cmd="locker__subcmd__help__subcmd__witness__subcmd__serve"
                 ;;
             locker__subcmd__key,generate)
                 cmd="locker__subcmd__key__subcmd__generate"
@@ -310,6 +343,9 @@ _locker() {
             locker__subcmd__key,revoke)
                 cmd="locker__subcmd__key__subcmd__revoke"
                 ;;
+            locker__subcmd__key,show)
+                cmd="locker__subcmd__key__subcmd__show"
+                ;;
             locker__subcmd__key__subcmd__help,generate)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__generate"
                 ;;
@@ -324,6 +360,9 @@ _locker() {
                 ;;
             locker__subcmd__key__subcmd__help,revoke)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__revoke"
+                ;;
+            locker__subcmd__key__subcmd__help,show)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__show"
                 ;;
             locker__subcmd__lease,acquire)
                 cmd="locker__subcmd__lease__subcmd__acquire"
@@ -469,6 +508,24 @@ _locker() {
             locker__subcmd__pad__subcmd__help,ticket)
                 cmd="locker__subcmd__pad__subcmd__help__subcmd__ticket"
                 ;;
+            locker__subcmd__proof,consistency)
+                cmd="locker__subcmd__proof__subcmd__consistency"
+                ;;
+            locker__subcmd__proof,help)
+                cmd="locker__subcmd__proof__subcmd__help"
+                ;;
+            locker__subcmd__proof,inclusion)
+                cmd="locker__subcmd__proof__subcmd__inclusion"
+                ;;
+            locker__subcmd__proof__subcmd__help,consistency)
+                cmd="locker__subcmd__proof__subcmd__help__subcmd__consistency"
+                ;;
+            locker__subcmd__proof__subcmd__help,help)
+                cmd="locker__subcmd__proof__subcmd__help__subcmd__help"
+                ;;
+            locker__subcmd__proof__subcmd__help,inclusion)
+                cmd="locker__subcmd__proof__subcmd__help__subcmd__inclusion"
+                ;;
             locker__subcmd__token,create)
                 cmd="locker__subcmd__token__subcmd__create"
                 ;;
@@ -505,6 +562,24 @@ _locker() {
             locker__subcmd__util__subcmd__help,help)
                 cmd="locker__subcmd__util__subcmd__help__subcmd__help"
                 ;;
+            locker__subcmd__witness,help)
+                cmd="locker__subcmd__witness__subcmd__help"
+                ;;
+            locker__subcmd__witness,init)
+                cmd="locker__subcmd__witness__subcmd__init"
+                ;;
+            locker__subcmd__witness,serve)
+                cmd="locker__subcmd__witness__subcmd__serve"
+                ;;
+            locker__subcmd__witness__subcmd__help,help)
+                cmd="locker__subcmd__witness__subcmd__help__subcmd__help"
+                ;;
+            locker__subcmd__witness__subcmd__help,init)
+                cmd="locker__subcmd__witness__subcmd__help__subcmd__init"
+                ;;
+            locker__subcmd__witness__subcmd__help,serve)
+                cmd="locker__subcmd__witness__subcmd__help__subcmd__serve"
+                ;;
             *)
                 ;;
         esac
@@ -512,7 +587,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token key lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc doctor review mcp skill serve quest witness completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -911,6 +986,48 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__checkpoint)
+            opts="-R -q -h --key --state --no-pin --witness --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__completions)
             opts="-R -q -h --repo --json --quiet --remote --scope --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1018,13 +1135,17 @@ _locker() {
             return 0
             ;;
         locker__subcmd__gc)
-            opts="-R -q -h --dry-run --pads-older-than --blobs --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --dry-run --pads-older-than --blobs --abandoned-older-than --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --pads-older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --abandoned-older-than)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1052,7 +1173,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token key lease manifest step log verify backup restore gc doctor review mcp skill serve quest completions util help"
+            opts="init pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc doctor review mcp skill serve quest witness completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1163,6 +1284,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__checkpoint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1248,7 +1383,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key)
-            opts="generate list revoke require"
+            opts="show generate list revoke require"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1304,6 +1439,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1681,6 +1830,48 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__proof)
+            opts="inclusion consistency"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__proof__subcmd__consistency)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__proof__subcmd__inclusion)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__quest)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1877,6 +2068,48 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__witness)
+            opts="init serve"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__witness__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__witness__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__init)
             opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1908,7 +2141,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help generate list revoke require help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help show generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1976,7 +2209,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help)
-            opts="generate list revoke require help"
+            opts="show generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2046,6 +2279,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2130,6 +2377,36 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__show)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3499,6 +3776,176 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__proof)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help inclusion consistency help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__proof__subcmd__consistency)
+            opts="-o -R -q -h --output --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__proof__subcmd__help)
+            opts="inclusion consistency help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__proof__subcmd__help__subcmd__consistency)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__proof__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__proof__subcmd__help__subcmd__inclusion)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__proof__subcmd__inclusion)
+            opts="-o -R -q -h --pad --block --output --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pad)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__quest)
             opts="-R -q -h --keep --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -3660,7 +4107,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__serve)
-            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --init --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --listen --allow-remote-http --header-timeout --body-timeout --max-connections --require-token --max-concurrent --init --witness --payment-mode --payment-wallet --payment-rpc-url --payment-token --payment-amount --payment-confirmations --payment-chain-id --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3683,6 +4130,10 @@ _locker() {
                     return 0
                     ;;
                 --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4122,7 +4573,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4141,6 +4592,184 @@ _locker() {
                     return 0
                     ;;
                 --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proof)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --checkpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help)
+            opts="init serve help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__init)
+            opts="-R -q -h --name --log --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__serve)
+            opts="-R -q -h --listen --allow-remote-http --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -9,14 +9,17 @@ use super::{CmdResult, Ctx};
 use crate::ops::gc::{self as op, GcOutcome, Policy};
 use crate::output::{rfc3339, Render};
 
-/// Remove what the retention policy allows: old pads' payloads, unreferenced blobs
+/// Remove what the retention policy allows: old pads' payloads, abandoned work, unreferenced blobs
 ///
 /// With `--pads-older-than AGE`, pads sealed (or expired) at least AGE ago lose their blocks'
 /// payloads; their hashes, lengths, heads, tickets and journal entries stay, so `locker verify`
 /// still checks their chains and reports them as pruned, and `locker pad read` answers
-/// `pruned` (exit 7). With `--blobs`, blobs that no artifact version names and stray blob
-/// files left by killed processes are removed. Lease, plan and step records are kept: the
-/// journal holds all of their text anyway.
+/// `pruned` (exit 7). With `--abandoned-older-than AGE`, leases abandoned (expired without
+/// being completed or released) at least AGE ago lose their heartbeat details, and the plans
+/// and steps recorded under them lose their steps, planned and executed text; fencing tokens,
+/// versions, step names and times stay, the rows show `pruned_at`, and `locker verify` checks
+/// them against the journal, which records those texts only by digest. With `--blobs`, blobs
+/// that no artifact version names and stray blob files left by killed processes are removed.
 ///
 /// Every run (except `--dry-run`) is one `repo.gc` journal entry listing what went, and
 /// checkpoints the database's write-ahead log afterwards. One run removes at most 1000 pads and
@@ -33,10 +36,18 @@ pub struct GcArgs {
     /// Remove unreferenced blobs and stray blob files
     #[arg(long)]
     pub blobs: bool,
+    /// Prune the text of leases abandoned at least AGE ago, and of their plans and steps
+    #[arg(long, value_name = "AGE", value_parser = op::parse_age)]
+    pub abandoned_older_than: Option<i64>,
 }
 
 pub fn run(ctx: &mut Ctx, a: &GcArgs) -> CmdResult {
-    let policy = Policy { pads_older_than: a.pads_older_than, blobs: a.blobs, dry_run: a.dry_run };
+    let policy = Policy {
+        pads_older_than: a.pads_older_than,
+        blobs: a.blobs,
+        abandoned_older_than: a.abandoned_older_than,
+        dry_run: a.dry_run,
+    };
     let out = op::gc(&mut ctx.ops()?, &policy)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -57,6 +68,21 @@ impl Render for GcOutcome {
                 p.bytes
             )?;
         }
+        for l in &self.leases {
+            writeln!(
+                w,
+                "{verb} lease {} of work item {} ({}, fence {}, abandoned since {}): {} plans, \
+                 {} steps, {} bytes of text",
+                l.lease_id,
+                l.work,
+                l.scope,
+                l.fence,
+                rfc3339(l.abandoned_at),
+                l.plans,
+                l.steps,
+                l.bytes
+            )?;
+        }
         let verb = if self.dry_run { "would remove" } else { "removed" };
         for b in &self.blobs {
             writeln!(
@@ -70,10 +96,13 @@ impl Render for GcOutcome {
         }
         writeln!(
             w,
-            "{}: {} pads ({} payload bytes), {} blobs and {} stray files ({} bytes){}",
+            "{}: {} pads ({} payload bytes), {} abandoned leases ({} bytes of text), {} blobs \
+             and {} stray files ({} bytes){}",
             if self.dry_run { "dry run, nothing changed" } else { "gc" },
             self.pads.len(),
             self.payload_bytes,
+            self.leases.len(),
+            self.work_bytes,
             self.blobs.len(),
             self.stray_files.len(),
             self.blob_bytes,

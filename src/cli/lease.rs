@@ -329,11 +329,11 @@ fn summary(kind: &str, b: &serde_json::Value) -> String {
         "lease.acquire" => format!("fence {} to {} (ttl {}s)", s("fence"), s("holder"), s("ttl")),
         "lease.heartbeat" => format!("fence {} until {}", s("fence"), s("expires_at")),
         "lease.abandon" => format!("fence {} of {} expired", s("fence"), s("holder")),
-        "manifest.commit" => format!(
-            "v{} {}",
-            s("version"),
-            b.get("steps").map_or(String::new(), ToString::to_string)
-        ),
+        // Older entries hold the steps; newer ones their count and digest.
+        "manifest.commit" => match b.get("steps") {
+            Some(steps) => format!("v{} {steps}", s("version")),
+            None => format!("v{} ({} steps)", s("version"), s("steps_count")),
+        },
         "step.record" => format!("{} [{}] under fence {}", s("step"), s("gate"), s("fence")),
         _ => format!("fence {}", s("fence")),
     }

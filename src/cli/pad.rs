@@ -425,7 +425,13 @@ fn export(ctx: &mut Ctx, a: &ExportArgs) -> CmdResult {
     let ticket = a.ticket.secret()?;
     let b = match ctx.remote()? {
         Some(r) => r.export_pad(&a.pad, ticket.as_ref(), ctx.now())?,
-        None => bundle_op::export(&mut ctx.ops()?, &a.pad, ticket.as_ref())?,
+        None => {
+            let log = ctx.log_identity()?;
+            let mut octx = ctx.ops()?;
+            let mut b = bundle_op::export(&mut octx, &a.pad, ticket.as_ref())?;
+            bundle_op::attach_log(&mut octx, &log, &mut b)?;
+            b
+        }
     };
     let bytes = bundle::encode(&b);
     match a.output.as_deref().filter(|_| !to_stdout) {

@@ -30,6 +30,14 @@ use crate::output::Render;
 /// `internal_consistency_only`: whoever wrote the file could have written a consistent forgery,
 /// so pin the head you got from the pad's writer.
 ///
+/// With --bundle FILE --key VKEY: also the bundle's signed checkpoint (by the log's key) and
+/// the inclusion proof of every block's journal entry (verdict `trusted_log_checkpoint`), and
+/// the checkpoint against the one pinned for the log (see `locker checkpoint`).
+///
+/// With --proof FILE --key VKEY: a proof file from `locker proof` (no repository needed);
+/// the checkpoint it leads to is checked against the pinned one (consistency proofs come from
+/// --remote or the repository here). Exit 0 verified, 1 failed or forked, 6 not a proof.
+///
 /// With --remote URL, PAD and a ticket: the pad is read through the server's pad API (a
 /// `locker serve` or an agent-locker daemon) and checked here like a bundle.
 #[derive(Debug, Args)]
@@ -98,12 +106,18 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         super::tlog::verify_proof(ctx, &bytes, &a.trust)?
     } else if let Some(file) = &a.bundle {
         let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
-        let report = bundle::verify(&bytes, Some(&file.display().to_string()), expect)?;
+        let key = a.trust.verifier()?;
+        let name = file.display().to_string();
+        let mut report = bundle::verify_with_key(&bytes, Some(&name), expect, key.as_ref())?;
+        pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let (Some(pad), Some(r), Some(ticket)) = (&a.pad, &remote, a.ticket.secret()?) {
         let b = r.export_pad(pad, Some(&ticket), ctx.now())?;
-        let report = bundle::verify(&crate::domain::bundle::encode(&b), None, expect)?;
+        let key = a.trust.verifier()?;
+        let bytes = crate::domain::bundle::encode(&b);
+        let mut report = bundle::verify_with_key(&bytes, None, expect, key.as_ref())?;
+        pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let Some(pad) = &a.pad {
@@ -157,6 +171,29 @@ impl Render for crate::ops::cosign::PolicyReport {
             None => writeln!(w, "ok"),
         }
     }
+}
+
+/// With a trusted key, checks a verified bundle's checkpoint against the pinned one.
+fn pin_bundle(
+    ctx: &mut Ctx,
+    bytes: &[u8],
+    report: &mut BundleReport,
+    trust: &super::tlog::TrustArgs,
+) -> Result<(), crate::ops::OpError> {
+    let Some(v) = trust.verifier()? else { return Ok(()) };
+    if !report.ok {
+        return Ok(());
+    }
+    let Some(note) = bundle::parse(bytes)?.header.log.map(|l| l.checkpoint) else { return Ok(()) };
+    let Ok(signed) = crate::domain::note::SignedCheckpoint::verify(&note, &v) else {
+        return Ok(());
+    };
+    let pins = trust.pins()?;
+    let (pin, evidence) = super::tlog::with_fetch(ctx, &v, |fetch| {
+        crate::ops::pin::check(pins.as_ref(), &v, &signed, fetch)
+    })?;
+    report.apply_pin(pin, evidence);
+    Ok(())
 }
 
 impl Render for RepoReport {
@@ -260,12 +297,13 @@ impl Render for RepoReport {
         if let Some(at) = self.gc.last_at {
             writeln!(
                 w,
-                "gc:      {} run(s), last {}: pruned {} pads ({} payload bytes), removed {} \
-                 blobs ({} bytes)",
+                "gc:      {} run(s), last {}: pruned {} pads ({} payload bytes) and {} \
+                 abandoned leases, removed {} blobs ({} bytes)",
                 self.gc.runs,
                 crate::output::rfc3339(at),
                 self.gc.pads,
                 self.gc.payload_bytes,
+                self.gc.leases,
                 self.gc.blobs,
                 self.gc.blob_bytes
             )?;
@@ -348,9 +386,20 @@ impl Render for BundleReport {
         )?;
         writeln!(w, "head:    {} (recomputed)", self.computed_head)?;
         render_checks(w, &self.checks)?;
+        if let Some(e) = &self.evidence {
+            writeln!(w, "evidence of a fork ({}):", e.failure)?;
+            writeln!(w, "--- pinned checkpoint")?;
+            w.write_all(e.pinned.as_bytes())?;
+            writeln!(w, "--- presented checkpoint")?;
+            w.write_all(e.presented.as_bytes())?;
+        }
         match (&self.first_failure, self.expected_head) {
             (Some(c), _) => writeln!(w, "BROKEN: {}: {}", c.name, c.detail),
             (None, Some(_)) => writeln!(w, "intact: the head is the expected one"),
+            (None, None) if self.verdict == "trusted_log_checkpoint" => writeln!(
+                w,
+                "intact: every block is in the log whose checkpoint the trusted key signed"
+            ),
             (None, None) => writeln!(
                 w,
                 "intact (internally consistent only: pass --expect-head to pin the head)"

@@ -547,9 +547,16 @@ impl Client {
             exported_at: now,
             exporter: crate::ops::bundle::exporter(),
         };
-        crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
+        let mut bundle = crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
             OpError::unavailable(format!("the server's answer is not a pad: {}", e.detail))
-        })
+        })?;
+        // A locker server also proves the blocks in its log; a peer has no log.
+        if kind == "locker" {
+            let path =
+                format!("{}?blocks={}", Self::pad_path(pad, "/log-proofs"), bundle.blocks.len());
+            bundle.header.log = self.call("GET", &path, None, Body::None).ok();
+        }
+        Ok(bundle)
     }
 
     /// `GET /v1/pads?state=&limit=`.

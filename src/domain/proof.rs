@@ -242,6 +242,21 @@ impl ConsistencyProof {
     }
 }
 
+/// The hash a journal entry records for block `seq` of its pad, if it recorded that block
+/// (`pad.append` records one block, `pad.deposit` and `pad.import` all of a pad's blocks).
+pub fn recorded_block(e: &Entry, seq: u64) -> Option<Digest> {
+    let hash_of = |b: &serde_json::Value| -> Option<Digest> {
+        (b.get("seq")?.as_u64()? == seq)
+            .then(|| Digest::parse(b.get("curr_hash")?.as_str()?).ok())
+            .flatten()
+    };
+    match e.kind.as_str() {
+        "pad.append" => hash_of(&e.body),
+        "pad.deposit" | "pad.import" => e.body.get("blocks")?.as_array()?.iter().find_map(hash_of),
+        _ => None,
+    }
+}
+
 /// What kind of proof file `bytes` is, by its first line.
 pub fn kind_of(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(INCLUSION_HEADER.as_bytes()) {

@@ -144,8 +144,16 @@ impl Statement {
 }
 
 /// The digest a step signature covers: the SHA-256 of the JSON array
-/// `[planned, executed, gate]` (nulls where absent).
+/// `[sha256(planned), sha256(executed), gate]`, each text's digest as lowercase hex (`null`
+/// where absent), so that it can be re-checked from the journal, which keeps only the texts'
+/// digests.
 pub fn step_digest(planned: Option<&str>, executed: Option<&str>, gate: &str) -> Digest {
+    let text = |t: Option<&str>| t.map(|t| Digest::of(t.as_bytes()).to_hex());
+    step_digest_of_hashes(text(planned).as_deref(), text(executed).as_deref(), gate)
+}
+
+/// [`step_digest`] from the texts' digests (lowercase hex).
+pub fn step_digest_of_hashes(planned: Option<&str>, executed: Option<&str>, gate: &str) -> Digest {
     let v = serde_json::json!([planned, executed, gate]);
     Digest::of(&serde_json::to_vec(&v).expect("JSON always serialises"))
 }
@@ -411,7 +419,9 @@ mod tests {
     #[test]
     fn step_digests_cover_each_field() {
         let d = step_digest(Some("p"), None, "agent");
-        assert_eq!(d, Digest::of(br#"["p",null,"agent"]"#));
+        let p = Digest::of(b"p").to_hex();
+        assert_eq!(d, Digest::of(format!(r#"["{p}",null,"agent"]"#).as_bytes()));
+        assert_eq!(d, step_digest_of_hashes(Some(&p), None, "agent"));
         assert_ne!(d, step_digest(None, Some("p"), "agent"));
         assert_ne!(d, step_digest(Some("p"), None, "human"));
     }

@@ -112,6 +112,15 @@ impl Server {
         local: impl FnOnce(&mut ops::Ctx<'_>) -> OpResult<T>,
         remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
     ) -> OpResult<T> {
+        self.run_log(|ctx, _| local(ctx), remote)
+    }
+
+    /// [`Self::run`] for the log operations, which also need the repository's log identity.
+    fn run_log<T>(
+        &self,
+        local: impl FnOnce(&mut ops::Ctx<'_>, &ops::tlog::LogIdentity) -> OpResult<T>,
+        remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
+    ) -> OpResult<T> {
         let (location, repo) = match &self.backend {
             Backend::Remote(client) => return remote(client, self.identity.token.as_ref()),
             Backend::Local { location, repo } => (location, repo),
@@ -128,9 +137,10 @@ impl Server {
             self.identity.token.as_ref(),
             self.identity.scope.as_deref(),
         )?;
+        let log = ops::tlog::LogIdentity::new(&repo.dot, &repo.config);
         let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
         ctx.settings = self.settings;
-        local(&mut ctx)
+        local(&mut ctx, &log)
     }
 
     fn call(&self, request: CallToolRequestParams) -> Result<CallToolResult, ErrorData> {

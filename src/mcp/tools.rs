@@ -31,6 +31,7 @@ use crate::ops::pad::{
 };
 use crate::ops::plan::{self, Diff, PlanCommitted, PlanView};
 use crate::ops::step::{self, StepInput, StepView};
+use crate::ops::tlog;
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::JournalQuery;
@@ -266,6 +267,34 @@ pub fn all() -> Vec<ToolDef> {
             verify_bundle,
         ),
         def("locker_log", "Read the journal", Effect::ReadOnly, LOG, log),
+        def(
+            "locker_checkpoint",
+            "The log's signed checkpoint",
+            Effect::AdditiveIdempotent,
+            CHECKPOINT,
+            checkpoint,
+        ),
+        def(
+            "locker_proof_inclusion",
+            "Prove an entry or pad block in the log",
+            Effect::AdditiveIdempotent,
+            PROOF_INCLUSION,
+            proof_inclusion,
+        ),
+        def(
+            "locker_proof_consistency",
+            "Prove two checkpoints consistent",
+            Effect::AdditiveIdempotent,
+            PROOF_CONSISTENCY,
+            proof_consistency,
+        ),
+        def(
+            "locker_verify_proof",
+            "Verify a log proof offline",
+            Effect::ReadOnly,
+            VERIFY_PROOF,
+            verify_proof,
+        ),
     ]
 }
 
@@ -1077,6 +1106,10 @@ struct VerifyBundleIn {
     /// The head you expect (64 lowercase hex), e.g. the head_hash the depositor handed you
     #[serde(default)]
     expected_head_hash: Option<String>,
+    /// The log's verifier key (name+keyid+AQ…, from `locker key show`): also check the
+    /// bundle's signed checkpoint and every block's inclusion proof against it
+    #[serde(default)]
+    key: Option<String>,
 }
 
 fn verify_bundle(
@@ -1084,7 +1117,88 @@ fn verify_bundle(
     a: VerifyBundleIn,
 ) -> OpResult<crate::ops::bundle::BundleReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    crate::ops::bundle::verify(a.bundle.as_bytes(), None, expect)
+    let key = a.key.as_deref().map(tlog::parse_verifier).transpose()?;
+    crate::ops::bundle::verify_with_key(a.bundle.as_bytes(), None, expect, key.as_ref())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The journal as a transparency log.
+
+const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle tree over its entries). Returns the latest C2SP checkpoint (origin, size, root) as a signed note, signing one if the journal grew, with the log's verifier key. A checkpoint is only signed when consistent with the last one signed.";
+
+/// `locker_checkpoint`'s arguments (none).
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CheckpointIn {}
+
+fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<tlog::CheckpointOutcome> {
+    server.run_log(|ctx, log| tlog::checkpoint(ctx, log), |c, _| c.checkpoint())
+}
+
+const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
+
+/// `locker_proof_inclusion`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ProofInclusionIn {
+    /// The journal entry's sequence number
+    #[serde(default)]
+    seq: Option<u64>,
+    /// A pad's id (with block)
+    #[serde(default)]
+    pad_id: Option<String>,
+    /// The block's sequence number in the pad (with pad_id)
+    #[serde(default)]
+    block: Option<u64>,
+}
+
+fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<tlog::InclusionOutcome> {
+    let target = match (a.seq, a.pad_id, a.block) {
+        (Some(seq), None, None) => tlog::Target::Entry(seq),
+        (None, Some(pad_id), Some(seq)) => tlog::Target::Block { pad_id, seq },
+        _ => return Err(OpError::bad_request("give either seq, or pad_id and block")),
+    };
+    server.run_log(
+        |ctx, log| tlog::prove_inclusion(ctx, log, &target),
+        |c, _| c.prove_inclusion(&target),
+    )
+}
+
+const PROOF_CONSISTENCY: &str = "Prove the log's checkpoint at old entries consistent with the one at new (default: the whole journal): both signed checkpoints and the RFC 6962 consistency proof, as a proof file.";
+
+/// `locker_proof_consistency`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ProofConsistencyIn {
+    /// The older tree size
+    old: u64,
+    /// The newer tree size (default: the whole journal)
+    #[serde(default)]
+    new: Option<u64>,
+}
+
+fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<tlog::ConsistencyOutcome> {
+    server.run_log(
+        |ctx, log| tlog::prove_consistency(ctx, log, a.old, a.new),
+        |c, _| c.prove_consistency(a.old, a.new),
+    )
+}
+
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that).";
+
+/// `locker_verify_proof`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyProofIn {
+    /// The proof file's whole text
+    proof: String,
+    /// The log's verifier key (name+keyid+AQ…)
+    key: String,
+}
+
+fn verify_proof(_server: &Server, a: VerifyProofIn) -> OpResult<crate::ops::pin::ProofReport> {
+    let v = tlog::parse_verifier(&a.key)?;
+    crate::ops::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
 }
 
 /// `locker_verify`'s arguments.

@@ -9,9 +9,13 @@
 //!   writing a blob file and committing its row leaves behind). Listed under the write lock,
 //!   so no writer is between those two steps.
 //!
-//! Lease, plan and step rows are not pruned: each is rebuilt from and checked against its
-//! journal entry, which holds all of its text, so removing the rows would free little and
-//! lose `lease show` and `manifest diff`.
+//! - **Abandoned work**: leases abandoned (expired without being completed or released) at
+//!   least `abandoned_older_than` ago lose their text, and so do the plans committed and the
+//!   steps logged under them: heartbeat details, plan steps, planned and executed. The rows
+//!   stay with their fencing tokens, versions, step names and times (later leases and plans
+//!   number on from them), marked `pruned_at`. The journal records these texts by digest only
+//!   (see `ledger::text_sha256`), so nothing of them is left; entries written before that
+//!   hold the text itself and keep it.
 //!
 //! Every run that is not a dry run writes one `repo.gc` journal entry listing what went, in
 //! the same transaction, then checkpoints the store's write-ahead log. At most
@@ -24,6 +28,7 @@ use serde_json::json;
 use super::{journal, Ctx, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::pad::StoredState;
+use crate::domain::work::LeaseState;
 use crate::store::Flow;
 
 /// Most pads, and most blobs and stray files, one run removes.
@@ -31,6 +36,8 @@ pub const MAX_ITEMS: usize = 1000;
 
 /// The journal subject of repository-wide housekeeping.
 pub const SUBJECT: &str = "repo";
+/// The kind of a gc run's journal entry.
+pub const KIND: &str = "repo.gc";
 
 /// What the operator allows to go.
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,6 +46,9 @@ pub struct Policy {
     pub pads_older_than: Option<i64>,
     /// Remove unreferenced blobs and stray blob files.
     pub blobs: bool,
+    /// Prune the text of leases abandoned at least this many seconds ago, with their plans
+    /// and steps.
+    pub abandoned_older_than: Option<i64>,
     /// Only report what would go.
     pub dry_run: bool,
 }
@@ -53,6 +63,23 @@ pub struct PrunedPad {
     /// When it was sealed, or expired.
     pub since: i64,
     pub blocks: u64,
+    pub bytes: u64,
+}
+
+/// An abandoned lease whose text, and its plans' and steps', went (or would go).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PrunedWork {
+    pub lease_id: String,
+    pub scope: String,
+    pub work: String,
+    pub fence: u64,
+    pub holder: String,
+    /// When it was abandoned.
+    pub abandoned_at: i64,
+    /// Plans committed and steps logged under it.
+    pub plans: u64,
+    pub steps: u64,
+    /// Bytes of text removed.
     pub bytes: u64,
 }
 
@@ -86,13 +113,18 @@ pub struct GcOutcome {
     pub dry_run: bool,
     pub pads_older_than: Option<i64>,
     pub blobs_policy: bool,
+    pub abandoned_older_than: Option<i64>,
     pub pads: Vec<PrunedPad>,
+    /// Abandoned leases pruned, with their plans and steps.
+    pub leases: Vec<PrunedWork>,
     pub blobs: Vec<RemovedBlob>,
     pub stray_files: Vec<RemovedFile>,
     /// Payload bytes of the pruned pads.
     pub payload_bytes: u64,
     /// Bytes of the removed blobs and stray files.
     pub blob_bytes: u64,
+    /// Bytes of text of the pruned leases, plans and steps.
+    pub work_bytes: u64,
     /// More was eligible than one run removes: run gc again.
     pub more: bool,
     /// The `repo.gc` journal entry (absent in a dry run).
@@ -103,11 +135,14 @@ pub struct GcOutcome {
 /// Runs one gc under `policy` (operator only).
 pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     super::token::operator_only(&ctx.actor, "run gc")?;
-    if policy.pads_older_than.is_none() && !policy.blobs {
-        return Err(OpError::usage("gc needs a policy: nothing would be removed")
-            .hint("Pass `--pads-older-than 30d`, `--blobs`, or both."));
+    if policy.pads_older_than.is_none() && !policy.blobs && policy.abandoned_older_than.is_none() {
+        return Err(OpError::usage("gc needs a policy: nothing would be removed").hint(
+            "Pass `--pads-older-than 30d`, `--abandoned-older-than 30d`, `--blobs`, or several.",
+        ));
     }
-    if policy.pads_older_than.is_some_and(|a| a < 0) {
+    if policy.pads_older_than.is_some_and(|a| a < 0)
+        || policy.abandoned_older_than.is_some_and(|a| a < 0)
+    {
         return Err(OpError::usage("the age must not be negative"));
     }
     let now = ctx.now();
@@ -146,6 +181,51 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
         })?;
     }
 
+    let mut leases = Vec::new();
+    if let Some(age) = policy.abandoned_older_than {
+        let cutoff = now.saturating_sub(age);
+        let mut found = Vec::new();
+        tx.for_each_lease(&mut |l| {
+            let abandoned = l.state == LeaseState::Abandoned && l.pruned_at.is_none();
+            match l.ended_at {
+                Some(at) if abandoned && at <= cutoff => {
+                    if found.len() >= MAX_ITEMS {
+                        more = true;
+                        return Flow::Break(());
+                    }
+                    found.push(l);
+                }
+                _ => {}
+            }
+            Flow::Continue(())
+        })?;
+        for l in found {
+            let len = |t: &Option<String>| t.as_ref().map_or(0, |t| t.len() as u64);
+            let plans: Vec<_> =
+                tx.plans(&l.scope, &l.work)?.into_iter().filter(|p| p.lease_id == l.id).collect();
+            let steps: Vec<_> = tx
+                .work_steps(&l.scope, &l.work)?
+                .into_iter()
+                .filter(|s| s.lease_id == l.id)
+                .collect();
+            let bytes = len(&l.details)
+                + len(&l.result)
+                + plans.iter().map(|p| p.steps_json.len() as u64).sum::<u64>()
+                + steps.iter().map(|s| len(&s.planned) + len(&s.executed)).sum::<u64>();
+            leases.push(PrunedWork {
+                abandoned_at: l.ended_at.unwrap_or(l.expires_at),
+                lease_id: l.id,
+                scope: l.scope,
+                work: l.work,
+                fence: l.fence,
+                holder: l.holder,
+                plans: plans.len() as u64,
+                steps: steps.len() as u64,
+                bytes,
+            });
+        }
+    }
+
     let mut blobs = Vec::new();
     let mut stray_files = Vec::new();
     if policy.blobs {
@@ -173,15 +253,19 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     }
     let payload_bytes = pads.iter().map(|p| p.bytes).sum();
     let blob_bytes = blobs.iter().map(|b| b.size).chain(stray_files.iter().map(|f| f.bytes)).sum();
+    let work_bytes = leases.iter().map(|l| l.bytes).sum();
     let mut outcome = GcOutcome {
         dry_run: policy.dry_run,
         pads_older_than: policy.pads_older_than,
         blobs_policy: policy.blobs,
+        abandoned_older_than: policy.abandoned_older_than,
         pads,
+        leases,
         blobs,
         stray_files,
         payload_bytes,
         blob_bytes,
+        work_bytes,
         more,
         journal_seq: None,
         checkpoint: None,
@@ -193,13 +277,10 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     for p in &outcome.pads {
         tx.prune_pad(&p.pad_id, now)?;
     }
-    let row = journal::append(
-        tx.as_mut(),
-        &actor,
-        now,
-        "repo.gc",
-        SUBJECT,
-        json!({
+    for l in &outcome.leases {
+        tx.prune_lease_work(&l.lease_id, now)?;
+    }
+    let mut body = json!({
             "policy": {"pads_older_than": policy.pads_older_than, "blobs": policy.blobs},
             "pads": outcome.pads.iter().map(|p| json!({
                 "pad_id": p.pad_id, "scope": p.scope, "reason": p.reason, "since": p.since,
@@ -214,8 +295,22 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
             "payload_bytes": outcome.payload_bytes,
             "blob_bytes": outcome.blob_bytes,
             "more": outcome.more,
-        }),
-    )?;
+    });
+    // Runs that prune abandoned work say so; the others keep the body they always had.
+    if let Some(age) = policy.abandoned_older_than {
+        body["policy"]["abandoned_older_than"] = json!(age);
+        body["leases"] = json!(outcome
+            .leases
+            .iter()
+            .map(|l| json!({
+                "lease_id": l.lease_id, "scope": l.scope, "work": l.work, "fence": l.fence,
+                "abandoned_at": l.abandoned_at, "plans": l.plans, "steps": l.steps,
+                "bytes": l.bytes,
+            }))
+            .collect::<Vec<_>>());
+        body["work_bytes"] = json!(outcome.work_bytes);
+    }
+    let row = journal::append(tx.as_mut(), &actor, now, KIND, SUBJECT, body)?;
     tx.commit()?;
     outcome.journal_seq = Some(row.seq);
     // Housekeeping after the fact: a checkpoint that fails changes nothing that matters.

@@ -44,6 +44,9 @@ pub struct LeaseView {
     pub heartbeat_details: Option<String>,
     pub ended_at: Option<i64>,
     pub result: Option<String>,
+    /// When `locker gc` removed the text of this abandoned lease (absent until then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned_at: Option<i64>,
 }
 
 impl From<&LeaseRow> for LeaseView {
@@ -63,6 +66,7 @@ impl From<&LeaseRow> for LeaseView {
             heartbeat_details: l.details.clone(),
             ended_at: l.ended_at,
             result: l.result.clone(),
+            pruned_at: l.pruned_at,
         }
     }
 }
@@ -408,6 +412,7 @@ pub fn acquire(
             details: None,
             ended_at: None,
             result: None,
+            pruned_at: None,
         };
         tx.insert_lease(&lease)?;
         journal::append(
@@ -461,7 +466,7 @@ pub fn heartbeat(
                 "work": work,
                 "fence": lease.fence,
                 "expires_at": lease.expires_at,
-                "details": lease.details,
+                "details_sha256": super::ledger::text_sha256(lease.details.as_deref()),
             }),
         )?;
         Ok((&lease).into())

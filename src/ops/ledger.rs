@@ -30,6 +30,10 @@ pub struct WorkReplay {
     plans: BTreeMap<(String, String, u64), PlanRow>,
     last_version: HashMap<(String, String), u64>,
     steps: BTreeMap<(String, String), StepRow>,
+    /// Plans and steps recorded under each lease, for checking what `repo.gc` says it pruned.
+    per_lease: HashMap<String, (u64, u64)>,
+    /// Leases whose text `repo.gc` pruned, with the time.
+    pruned: HashMap<String, i64>,
 }
 
 fn str_at<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
@@ -41,6 +45,24 @@ fn opt_str(b: &Value, k: &str) -> Result<Option<String>, ()> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(_) => Err(()),
+    }
+}
+
+/// How the journal records a text that `locker gc` may later remove from its row (heartbeat
+/// details, plan steps, a step's planned and executed): by its SHA-256, never the text, so
+/// that pruning the row leaves no copy behind. `None` stays `None`.
+pub(crate) fn text_sha256(text: Option<&str>) -> Option<String> {
+    text.map(|t| Digest::of(t.as_bytes()).to_hex())
+}
+
+/// A text field of a work entry as its digest: `<k>_sha256` in entries written since
+/// retention existed, the text itself (`<k>`) in older ones.
+fn text_digest_at(b: &Value, k: &str) -> Result<Option<String>, ()> {
+    match b.get(format!("{k}_sha256")) {
+        Some(Value::String(d)) => Digest::parse(d).map(|d| Some(d.to_hex())).map_err(|_| ()),
+        Some(Value::Null) => Ok(None),
+        Some(_) => Err(()),
+        None => opt_str(b, k).map(|t| text_sha256(t.as_deref())),
     }
 }
 
@@ -111,6 +133,7 @@ impl WorkReplay {
                     details: None,
                     ended_at: None,
                     result: None,
+                    pruned_at: None,
                 },
             );
             return problem;
@@ -147,7 +170,7 @@ impl WorkReplay {
         match e.kind.as_str() {
             "lease.heartbeat" => {
                 let (Some(expires_at), Ok(details)) =
-                    (b.get("expires_at").and_then(Value::as_i64), opt_str(b, "details"))
+                    (b.get("expires_at").and_then(Value::as_i64), text_digest_at(b, "details"))
                 else {
                     return malformed();
                 };
@@ -173,15 +196,31 @@ impl WorkReplay {
                 let Some(version) = b.get("version").and_then(Value::as_u64) else {
                     return malformed();
                 };
-                let Some(steps) = b.get("steps").and_then(Value::as_array).and_then(|a| {
-                    a.iter().map(|s| s.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>()
-                }) else {
-                    return malformed();
+                // Entries written since retention existed hold the steps' digest; older ones
+                // the steps themselves, which are checked as well.
+                let steps_digest = match b.get("steps_sha256") {
+                    Some(d) => match d.as_str().map(Digest::parse) {
+                        Some(Ok(d)) => d.to_hex(),
+                        _ => return malformed(),
+                    },
+                    None => {
+                        let Some(steps) = b.get("steps").and_then(Value::as_array).and_then(|a| {
+                            a.iter()
+                                .map(|s| s.as_str().map(str::to_owned))
+                                .collect::<Option<Vec<_>>>()
+                        }) else {
+                            return malformed();
+                        };
+                        if let Err(err) = work::check_plan(&steps) {
+                            problem = Some(format!(
+                                "plan v{version} of work item {work} is invalid: {err}"
+                            ));
+                        }
+                        let json =
+                            serde_json::to_string(&steps).expect("a list of strings serialises");
+                        Digest::of(json.as_bytes()).to_hex()
+                    }
                 };
-                if let Err(err) = work::check_plan(&steps) {
-                    problem =
-                        Some(format!("plan v{version} of work item {work} is invalid: {err}"));
-                }
                 let last = self.last_version.get(&key).copied().unwrap_or(0);
                 self.last_version.insert(key.clone(), last.max(version));
                 if version != last + 1 {
@@ -193,18 +232,19 @@ impl WorkReplay {
                         scope: e.scope.clone(),
                         work: work.to_owned(),
                         version,
-                        lease_id: id,
-                        steps_json: serde_json::to_string(&steps)
-                            .expect("a list of strings serialises"),
+                        lease_id: id.clone(),
+                        steps_json: steps_digest,
                         committed_at: e.time,
+                        pruned_at: None,
                     },
                 );
+                self.per_lease.entry(id).or_default().0 += 1;
             }
             "step.record" => {
                 let (Some(step), Ok(planned), Ok(executed), Some(gate)) = (
                     str_at(b, "step"),
-                    opt_str(b, "planned"),
-                    opt_str(b, "executed"),
+                    text_digest_at(b, "planned"),
+                    text_digest_at(b, "executed"),
                     str_at(b, "gate"),
                 ) else {
                     return malformed();
@@ -220,14 +260,16 @@ impl WorkReplay {
                     StepRow {
                         scope: e.scope.clone(),
                         work: work.to_owned(),
-                        lease_id: id,
+                        lease_id: id.clone(),
                         step: step.to_owned(),
                         planned,
                         executed,
                         gate: gate.to_owned(),
                         recorded_at: e.time,
+                        pruned_at: None,
                     },
                 );
+                self.per_lease.entry(id).or_default().1 += 1;
             }
             _ => {}
         }
@@ -235,56 +277,154 @@ impl WorkReplay {
     }
 }
 
+impl WorkReplay {
+    /// Applies the abandoned leases a `repo.gc` entry pruned (its `leases`, absent from runs
+    /// that pruned none). Each must be abandoned by then, not pruned before, and have had the
+    /// plans and steps the entry counts. `only` limits this to one work item (scope, work).
+    /// Returns the leases applied and the first problem.
+    pub fn apply_gc(&mut self, e: &Entry, only: Option<(&str, &str)>) -> (u64, Option<String>) {
+        let Some(list) = e.body.get("leases") else { return (0, None) };
+        let malformed = || Some(format!("entry {} (repo.gc) has a malformed body", e.seq));
+        let Some(list) = list.as_array() else { return (0, malformed()) };
+        let (mut applied, mut problem) = (0, None);
+        for l in list {
+            let (Some(id), Some(scope), Some(work), Some(plans), Some(steps)) = (
+                str_at(l, "lease_id"),
+                str_at(l, "scope"),
+                str_at(l, "work"),
+                l.get("plans").and_then(Value::as_u64),
+                l.get("steps").and_then(Value::as_u64),
+            ) else {
+                return (applied, malformed());
+            };
+            if only.is_some_and(|o| o != (scope, work)) {
+                continue;
+            }
+            applied += 1;
+            let detail = match self.leases.get(id) {
+                None => Some(format!("lease {id} is pruned but was never acquired")),
+                Some(j) if j.scope != scope || j.work != work => Some(format!(
+                    "lease {id} is pruned as work item {work}'s, but it is {}'s",
+                    j.work
+                )),
+                Some(_) if self.pruned.contains_key(id) => {
+                    Some(format!("lease {id} is pruned twice"))
+                }
+                Some(j) if j.state != LeaseState::Abandoned => Some(format!(
+                    "lease {id} on work item {work} was pruned while {}, not abandoned",
+                    j.state.as_str()
+                )),
+                Some(_) => {
+                    let had = self.per_lease.get(id).copied().unwrap_or_default();
+                    (had != (plans, steps)).then(|| {
+                        format!(
+                            "lease {id} on work item {work} was pruned with {plans} plan(s) and \
+                             {steps} step(s), but it had {} and {}",
+                            had.0, had.1
+                        )
+                    })
+                }
+            };
+            self.pruned.insert(id.to_owned(), e.time);
+            if let Some(d) = detail {
+                problem.get_or_insert(d);
+            }
+        }
+        (applied, problem)
+    }
+}
+
 /// What kind of row a problem is about: `lease`, `plan` or `step`.
 pub type RowKind = &'static str;
 
-fn field_diffs(pairs: &[(&str, String, String)]) -> Option<String> {
+/// The fields that differ; `texts` are (name, stored text, the journal's digest of it).
+fn field_diffs(
+    pairs: &[(&str, String, String)],
+    texts: &[(&str, Option<&str>, Option<&str>)],
+) -> Option<String> {
+    let shown = |t: Option<&str>| match t {
+        None => "absent".to_owned(),
+        Some(t) => {
+            let digest = text_sha256(Some(t)).unwrap_or_default();
+            match t.char_indices().nth(64) {
+                Some((cut, _)) => format!("{:?}… (sha256 {digest})", &t[..cut]),
+                None => format!("{t:?} (sha256 {digest})"),
+            }
+        }
+    };
+
     let diffs: Vec<String> = pairs
         .iter()
         .filter(|(_, s, j)| s != j)
         .map(|(name, s, j)| format!("{name} is {s} in the store but {j} in the journal"))
+        .chain(texts.iter().filter(|(_, s, j)| text_sha256(*s).as_deref() != *j).map(
+            |(name, s, j)| {
+                let j = j.map_or_else(|| "absent".to_owned(), |d| format!("sha256 {d}"));
+                format!("{name} is {} in the store but {j} in the journal", shown(*s))
+            },
+        ))
         .collect();
     (!diffs.is_empty()).then(|| diffs.join("; "))
 }
 
-fn lease_diff(s: &LeaseRow, j: &LeaseRow) -> Option<String> {
+/// Compares a stored lease with the replayed one, whose texts are digests (see
+/// [`text_sha256`]); `pruned` is when `repo.gc` pruned it, if it did: then the texts must be
+/// gone.
+fn lease_diff(s: &LeaseRow, j: &LeaseRow, pruned: Option<i64>) -> Option<String> {
     let d = |v: &dyn std::fmt::Debug| format!("{v:?}");
-    field_diffs(&[
-        ("scope", d(&s.scope), d(&j.scope)),
-        ("work", d(&s.work), d(&j.work)),
-        ("fence", d(&s.fence), d(&j.fence)),
-        ("holder", d(&s.holder), d(&j.holder)),
-        ("state", d(&s.state.as_str()), d(&j.state.as_str())),
-        ("ttl", d(&s.ttl), d(&j.ttl)),
-        ("acquired_at", d(&s.acquired_at), d(&j.acquired_at)),
-        ("expires_at", d(&s.expires_at), d(&j.expires_at)),
-        ("heartbeats", d(&s.heartbeats), d(&j.heartbeats)),
-        ("heartbeat_at", d(&s.heartbeat_at), d(&j.heartbeat_at)),
-        ("details", d(&s.details), d(&j.details)),
-        ("ended_at", d(&s.ended_at), d(&j.ended_at)),
-        ("result", d(&s.result), d(&j.result)),
-    ])
+    let text = |t: &Option<String>| if pruned.is_some() { None } else { t.clone() };
+    field_diffs(
+        &[
+            ("scope", d(&s.scope), d(&j.scope)),
+            ("work", d(&s.work), d(&j.work)),
+            ("fence", d(&s.fence), d(&j.fence)),
+            ("holder", d(&s.holder), d(&j.holder)),
+            ("state", d(&s.state.as_str()), d(&j.state.as_str())),
+            ("ttl", d(&s.ttl), d(&j.ttl)),
+            ("acquired_at", d(&s.acquired_at), d(&j.acquired_at)),
+            ("expires_at", d(&s.expires_at), d(&j.expires_at)),
+            ("heartbeats", d(&s.heartbeats), d(&j.heartbeats)),
+            ("heartbeat_at", d(&s.heartbeat_at), d(&j.heartbeat_at)),
+            ("ended_at", d(&s.ended_at), d(&j.ended_at)),
+            ("result", d(&s.result), d(&text(&j.result))),
+            ("pruned_at", d(&s.pruned_at), d(&pruned)),
+        ],
+        &[("details", s.details.as_deref(), text(&j.details).as_deref())],
+    )
 }
 
-fn plan_diff(s: &PlanRow, j: &PlanRow) -> Option<String> {
+fn plan_diff(s: &PlanRow, j: &PlanRow, pruned: Option<i64>) -> Option<String> {
     let d = |v: &dyn std::fmt::Debug| format!("{v:?}");
-    field_diffs(&[
-        ("lease_id", d(&s.lease_id), d(&j.lease_id)),
-        ("steps", s.steps_json.clone(), j.steps_json.clone()),
-        ("committed_at", d(&s.committed_at), d(&j.committed_at)),
-    ])
+    let steps = match pruned {
+        Some(_) => text_sha256(Some("[]")),
+        None => Some(j.steps_json.clone()),
+    };
+    field_diffs(
+        &[
+            ("lease_id", d(&s.lease_id), d(&j.lease_id)),
+            ("committed_at", d(&s.committed_at), d(&j.committed_at)),
+            ("pruned_at", d(&s.pruned_at), d(&pruned)),
+        ],
+        &[("steps", Some(&s.steps_json), steps.as_deref())],
+    )
 }
 
-fn step_diff(s: &StepRow, j: &StepRow) -> Option<String> {
+fn step_diff(s: &StepRow, j: &StepRow, pruned: Option<i64>) -> Option<String> {
     let d = |v: &dyn std::fmt::Debug| format!("{v:?}");
-    field_diffs(&[
-        ("scope", d(&s.scope), d(&j.scope)),
-        ("work", d(&s.work), d(&j.work)),
-        ("planned", d(&s.planned), d(&j.planned)),
-        ("executed", d(&s.executed), d(&j.executed)),
-        ("gate", d(&s.gate), d(&j.gate)),
-        ("recorded_at", d(&s.recorded_at), d(&j.recorded_at)),
-    ])
+    let text = |t: &Option<String>| if pruned.is_some() { None } else { t.clone() };
+    field_diffs(
+        &[
+            ("scope", d(&s.scope), d(&j.scope)),
+            ("work", d(&s.work), d(&j.work)),
+            ("gate", d(&s.gate), d(&j.gate)),
+            ("recorded_at", d(&s.recorded_at), d(&j.recorded_at)),
+            ("pruned_at", d(&s.pruned_at), d(&pruned)),
+        ],
+        &[
+            ("planned", s.planned.as_deref(), text(&j.planned).as_deref()),
+            ("executed", s.executed.as_deref(), text(&j.executed).as_deref()),
+        ],
+    )
 }
 
 /// Counts of what [`check_store`] looked at.
@@ -335,7 +475,7 @@ pub fn check_store(
                 "lease {} (fence {}, holder {}) on work item {} has no record in the journal",
                 l.id, l.fence, l.holder, l.work
             )),
-            Some(j) => lease_diff(l, j).map(|d| {
+            Some(j) => lease_diff(l, j, replay.pruned.get(&l.id).copied()).map(|d| {
                 format!("lease {} on work item {} differs from the journal: {d}", l.id, j.work)
             }),
         };
@@ -364,7 +504,7 @@ pub fn check_store(
                 "plan v{} of work item {} has no record in the journal",
                 p.version, p.work
             )),
-            Some(j) => plan_diff(p, j).map(|d| {
+            Some(j) => plan_diff(p, j, replay.pruned.get(&p.lease_id).copied()).map(|d| {
                 format!("plan v{} of work item {} differs from the journal: {d}", p.version, p.work)
             }),
         };
@@ -393,7 +533,7 @@ pub fn check_store(
                 "step {:?} under lease {} of work item {} has no record in the journal",
                 s.step, s.lease_id, s.work
             )),
-            Some(j) => step_diff(s, j).map(|d| {
+            Some(j) => step_diff(s, j, replay.pruned.get(&s.lease_id).copied()).map(|d| {
                 format!(
                     "step {:?} under lease {} of work item {} differs from the journal: {d}",
                     s.step, s.lease_id, j.work
@@ -514,29 +654,32 @@ fn check_row(tx: &dyn Tx, row: &JournalRow, problems: &mut Vec<String>) -> OpRes
     Ok(Some(e))
 }
 
+/// Every journal entry `q` matches, oldest first, read a page at a time.
+fn all_entries(tx: &dyn Tx, mut q: JournalQuery) -> OpResult<Vec<JournalRow>> {
+    q.ascending = true;
+    q.limit = 1000;
+    let mut rows = Vec::new();
+    loop {
+        let page = tx.journal(&q)?;
+        let Some(last) = page.last() else { break };
+        q.after = Some(last.seq);
+        rows.extend(page);
+    }
+    Ok(rows)
+}
+
 /// Every journal entry of the work item with its integrity verdict, and its stored rows
 /// checked against them.
 pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
     check_work(work)?;
     let scope = ctx.actor.scope.clone();
     read_work(ctx, work, |tx, _| {
-        let subj = subject(work);
-        let mut rows = Vec::new();
-        let mut after = None;
-        loop {
-            let q = JournalQuery {
-                subject: Some(subj.clone()),
-                scope: Some(scope.clone()),
-                after,
-                ascending: true,
-                limit: 1000,
-                ..JournalQuery::default()
-            };
-            let page = tx.journal(&q)?;
-            let Some(last) = page.last() else { break };
-            after = Some(last.seq);
-            rows.extend(page);
-        }
+        let q = JournalQuery {
+            subject: Some(subject(work)),
+            scope: Some(scope.clone()),
+            ..JournalQuery::default()
+        };
+        let rows = all_entries(tx, q)?;
         if rows.is_empty() && tx.newest_lease(&scope, work)?.is_none() {
             return Err(OpError::new(
                 ErrorKind::NotFound,
@@ -566,6 +709,21 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
                 ok: found.is_empty(),
                 body: e.map_or(Value::Null, |e| e.body),
             });
+            problems.extend(
+                found.into_iter().map(|detail| HistoryProblem { seq: Some(row.seq), detail }),
+            );
+        }
+        // What `locker gc` pruned of this work item is recorded in `repo.gc` entries.
+        let q = JournalQuery { kind: Some(super::gc::KIND.to_owned()), ..JournalQuery::default() };
+        for row in all_entries(tx, q)? {
+            let mut found = Vec::new();
+            if let Some(e) = check_row(tx, &row, &mut found)? {
+                let (applied, problem) = replay.apply_gc(&e, Some((&scope, work)));
+                found.extend(problem);
+                if applied == 0 {
+                    continue;
+                }
+            }
             problems.extend(
                 found.into_iter().map(|detail| HistoryProblem { seq: Some(row.seq), detail }),
             );

@@ -289,7 +289,7 @@ pub fn verify_proof(
     bytes: &[u8],
     v: &Verifier,
     pins: Option<&PinStore>,
-    mut fetch: Option<&mut Fetch<'_>>,
+    fetch: Option<&mut Fetch<'_>>,
 ) -> OpResult<ProofReport> {
     let bad = |e: ProofFileError| {
         OpError::new(super::ErrorKind::BadRequest, "bad_proof", e.to_string())
@@ -354,7 +354,7 @@ pub fn verify_proof(
     };
     report.size = Some(checkpoint.checkpoint.size);
     report.root = Some(checkpoint.checkpoint.root);
-    let (pin, evidence) = check(pins, v, &checkpoint, fetch.as_deref_mut())?;
+    let (pin, evidence) = check(pins, v, &checkpoint, fetch)?;
     report.ok = pin.ok();
     if !pin.ok() {
         report.failure = Some(pin.detail.clone());

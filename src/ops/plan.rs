@@ -31,7 +31,12 @@ pub struct PlanView {
     pub lease_id: String,
     pub fence: u64,
     pub committed_at: i64,
+    /// Empty once pruned.
     pub steps: Vec<String>,
+    /// When `locker gc` removed the steps with the rest of an abandoned lease (absent until
+    /// then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned_at: Option<i64>,
 }
 
 /// The outcome of `manifest commit`.
@@ -84,6 +89,7 @@ fn view(tx: &dyn Tx, p: &PlanRow, versions: u64) -> OpResult<PlanView> {
         fence,
         committed_at: p.committed_at,
         steps: stored_steps(p)?,
+        pruned_at: p.pruned_at,
     })
 }
 
@@ -151,6 +157,7 @@ pub fn commit(
             lease_id: lease.id.clone(),
             steps_json,
             committed_at: now,
+            pruned_at: None,
         };
         tx.insert_plan(&row)?;
         journal::append(
@@ -164,7 +171,8 @@ pub fn commit(
                 "version": version,
                 "lease_id": lease.id,
                 "fence": lease.fence,
-                "steps": steps,
+                "steps_count": steps.len(),
+                "steps_sha256": super::ledger::text_sha256(Some(&row.steps_json)),
             }),
         )?;
         let plan = PlanView {
@@ -176,6 +184,7 @@ pub fn commit(
             fence: lease.fence,
             committed_at: now,
             steps,
+            pruned_at: None,
         };
         Ok(PlanCommitted { plan, replayed: false })
     })

@@ -449,14 +449,30 @@ pub fn statement_of(repository: &str, e: &crate::domain::journal::Entry) -> Opti
             body_str(b, "lease_id")?,
             body_str(b, "step")?,
             b.get("fence")?.as_u64()?,
-            &sign::step_digest(
-                body_str(b, "planned"),
-                body_str(b, "executed"),
-                body_str(b, "gate")?,
-            ),
+            &step_record_digest(b)?,
         )),
         _ => None,
     }
+}
+
+/// The step digest a `step.record` entry's signature covers: from the texts' digests
+/// (`planned_sha256`, `executed_sha256`), or from the texts themselves in older entries.
+fn step_record_digest(b: &Value) -> Option<crate::domain::digest::Digest> {
+    let hashed = |k: &str| -> Option<Option<String>> {
+        match b.get(format!("{k}_sha256")) {
+            Some(Value::String(d)) => Some(Some(d.clone())),
+            Some(Value::Null) => Some(None),
+            Some(_) => None,
+            None => Some(
+                body_str(b, k).map(|t| crate::domain::digest::Digest::of(t.as_bytes()).to_hex()),
+            ),
+        }
+    };
+    Some(sign::step_digest_of_hashes(
+        hashed("planned")?.as_deref(),
+        hashed("executed")?.as_deref(),
+        body_str(b, "gate")?,
+    ))
 }
 
 /// Whether entries of this kind may carry a signature.

@@ -24,6 +24,10 @@ pub struct StepView {
     pub executed: Option<String>,
     pub gate: String,
     pub recorded_at: i64,
+    /// When `locker gc` removed `planned` and `executed` with the rest of an abandoned lease
+    /// (absent until then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned_at: Option<i64>,
     /// `true` when this exact record was already stored (nothing changed).
     pub replayed: bool,
 }
@@ -70,6 +74,7 @@ pub fn record(
             executed: s.executed.clone(),
             gate: s.gate.clone(),
             recorded_at: s.recorded_at,
+            pruned_at: s.pruned_at,
             replayed,
         };
         if let Some(s) = tx.step(&lease.id, input.step)? {
@@ -110,6 +115,7 @@ pub fn record(
             executed,
             gate: gate.to_owned(),
             recorded_at: now,
+            pruned_at: None,
         };
         tx.insert_step(&row)?;
         let mut body = json!({
@@ -117,8 +123,8 @@ pub fn record(
             "lease_id": lease.id,
             "fence": lease.fence,
             "step": row.step,
-            "planned": row.planned,
-            "executed": row.executed,
+            "planned_sha256": super::ledger::text_sha256(row.planned.as_deref()),
+            "executed_sha256": super::ledger::text_sha256(row.executed.as_deref()),
             "gate": row.gate,
         });
         if let Some(signed) = signed {

@@ -276,6 +276,10 @@ pub struct InclusionOutcome {
     pub block: Option<BlockRef>,
     /// The proof file (c2sp.org/tlog-proof@v1, the entry's bytes as its extra data).
     pub proof: String,
+    /// The entry's exact bytes (in the proof file as its extra data).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub entry: Vec<u8>,
 }
 
 /// A pad block and the hash the journal entry records for it.
@@ -338,16 +342,7 @@ pub fn block_entry(tx: &dyn Tx, pad_id: &str, seq: u64) -> OpResult<(JournalRow,
 /// The hash `row` records for block `seq`, if it recorded that block.
 fn recorded_block(row: &JournalRow, seq: u64) -> Option<Digest> {
     let e = crate::domain::journal::Entry::decode(&row.entry).ok()?;
-    let hash_of = |b: &serde_json::Value| -> Option<Digest> {
-        (b.get("seq")?.as_u64()? == seq)
-            .then(|| Digest::parse(b.get("curr_hash")?.as_str()?).ok())
-            .flatten()
-    };
-    match e.kind.as_str() {
-        "pad.append" => hash_of(&e.body),
-        "pad.deposit" => e.body.get("blocks")?.as_array()?.iter().find_map(hash_of),
-        _ => None,
-    }
+    crate::domain::proof::recorded_block(&e, seq)
 }
 
 /// Proves the entry or block `target` included in the log's latest checkpoint (signing one
@@ -406,6 +401,7 @@ fn inclusion_in(
         hashes,
         block,
         proof: file.encode(),
+        entry: row.entry.clone(),
     })
 }
 

@@ -92,6 +92,9 @@ pub struct GcSummary {
     /// Unreferenced blobs and stray blob files removed, and their bytes.
     pub blobs: u64,
     pub blob_bytes: u64,
+    /// Abandoned leases whose text (and their plans' and steps') was pruned.
+    #[serde(default)]
+    pub leases: u64,
 }
 
 /// The lease, plan and step part of a report.
@@ -486,6 +489,11 @@ impl Replay {
         };
         let strays = b.get("stray_files").and_then(Value::as_array);
         let mut problem = None;
+        if self.only_pad.is_none() {
+            let (leases, p) = self.work.apply_gc(e, None);
+            self.gc.leases += leases;
+            problem = p;
+        }
         if self.only_pad.is_none() {
             self.gc.runs += 1;
             self.gc.last_at = Some(e.time);

@@ -177,7 +177,17 @@ pub async fn export(
 ) -> Response {
     let q = Query::parse(raw.as_deref());
     let ticket = http::read_ticket(&headers, q.get("ticket"));
-    match s.run(anonymous(), move |ctx| bundle::export(ctx, &id, ticket.as_ref())).await {
+    let log = s.options().log.clone();
+    let exported = s
+        .run(anonymous(), move |ctx| {
+            let mut b = bundle::export(ctx, &id, ticket.as_ref())?;
+            if let Some(log) = &log {
+                bundle::attach_log(ctx, log, &mut b)?;
+            }
+            Ok(b)
+        })
+        .await;
+    match exported {
         Ok(b) => {
             let mut r = Response::new(Body::from(crate::domain::bundle::encode(&b)));
             r.headers_mut().insert(

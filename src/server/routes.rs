@@ -71,6 +71,7 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/key", get(tlog::key)),
         r("get", "/v1/proof/inclusion", get(tlog::inclusion)),
         r("get", "/v1/proof/consistency", get(tlog::consistency)),
+        r("get", "/v1/pads/{pad_id}/log-proofs", get(tlog::pad_log_proofs)),
         r("get", "/openapi.json", get(native::openapi)),
     ]
 }

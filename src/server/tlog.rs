@@ -105,3 +105,36 @@ pub async fn consistency(State(s): State<AppState>, RawQuery(raw): RawQuery) -> 
     let result = s.run(anonymous(), move |ctx| tlog::prove_consistency(ctx, &log, old, new)).await;
     http::respond(200, result)
 }
+
+/// `GET /v1/pads/{pad_id}/log-proofs?blocks=N`: the latest signed checkpoint and the inclusion
+/// proofs of the journal entries that recorded blocks `0..N` of the pad (default: all), as a
+/// bundle carries them.
+pub async fn pad_log_proofs(
+    State(s): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let log = match log(&s) {
+        Ok(l) => l,
+        Err(r) => return r,
+    };
+    let q = Query::parse(raw.as_deref());
+    let blocks = match unsigned(&q, "blocks") {
+        Ok(b) => b,
+        Err(e) => return http::error_response(&e),
+    };
+    let result = s
+        .run(anonymous(), move |ctx| {
+            let n = match blocks {
+                Some(n) => n,
+                None => {
+                    let tx = ctx.store.read()?;
+                    tx.pad(&id)?.ok_or_else(|| OpError::not_found("pad not found"))?.block_count
+                }
+            };
+            let seqs: Vec<u64> = (0..n.min(4096)).collect();
+            crate::ops::bundle::log_proofs(ctx, &log, &id, &seqs)
+        })
+        .await;
+    http::respond(200, result)
+}

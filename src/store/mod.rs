@@ -136,6 +136,8 @@ pub struct LeaseRow {
     pub details: Option<String>,
     pub ended_at: Option<i64>,
     pub result: Option<String>,
+    /// When `locker gc` removed the text of this abandoned lease and of its plans and steps.
+    pub pruned_at: Option<i64>,
 }
 
 /// One version of a work item's plan.
@@ -151,6 +153,8 @@ pub struct PlanRow {
     /// reported rather than fatal).
     pub steps_json: String,
     pub committed_at: i64,
+    /// When `locker gc` removed the steps (then `[]`) with the rest of its abandoned lease.
+    pub pruned_at: Option<i64>,
 }
 
 /// One step logged under a lease.
@@ -164,6 +168,8 @@ pub struct StepRow {
     pub executed: Option<String>,
     pub gate: String,
     pub recorded_at: i64,
+    /// When `locker gc` removed `planned` and `executed` with the rest of its abandoned lease.
+    pub pruned_at: Option<i64>,
 }
 
 /// Filters for listing leases.
@@ -567,6 +573,10 @@ pub trait Tx {
     /// Removes the payloads of a pad's blocks, keeping their hashes and lengths, and records
     /// `now` as the pad's `pruned_at`. Returns the blocks pruned.
     fn prune_pad(&mut self, pad_id: &str, now: i64) -> Result<u64>;
+    /// Removes the text of an abandoned lease (details, result), of the plans committed under
+    /// it (steps become `[]`) and of its steps (planned, executed), recording `now` as each
+    /// row's `pruned_at`. Fencing tokens, versions, names and times stay.
+    fn prune_lease_work(&mut self, lease_id: &str, now: i64) -> Result<()>;
     /// Blobs that no artifact version names, by digest.
     fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>>;
     /// Deletes a blob's row; a file holding its bytes is removed once the transaction commits.

@@ -352,3 +352,151 @@ fn test_verify_catches_tampering_with_pruned_pads() {
     let out = env.run(&["verify", id]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Abandoned work at NOW + 100: `old-job`'s lease (a plan, a heartbeat with details, a step)
+/// expired at NOW + 60 and was reaped; `done-job`'s lease was completed; `live-job`'s is active.
+fn abandoned_setup() -> (TestEnv, String) {
+    let mut env = TestEnv::init();
+    let lease = |v: Value| v["lease_id"].as_str().unwrap().to_owned();
+    let old = lease(env.json(&["lease", "acquire", "old-job", "--holder", "a", "--ttl", "60"]));
+    env.json(&["manifest", "commit", "old-job", "--lease", &old, "fetch", "build"]);
+    env.json(&["lease", "heartbeat", "old-job", "--lease", &old, "--details", "half way"]);
+    env.json(&["step", "old-job", "fetch", "--lease", &old, "--executed", "fetched 3 files"]);
+    let done = lease(env.json(&["lease", "acquire", "done-job", "--holder", "b", "--ttl", "600"]));
+    env.json(&["lease", "heartbeat", "done-job", "--lease", &done, "--details", "kept"]);
+    env.json(&["lease", "complete", "done-job", "--lease", &done, "--result", "ok"]);
+    env.now = NOW + 100;
+    env.json(&["lease", "acquire", "live-job", "--holder", "c", "--ttl", "86400"]);
+    assert_eq!(env.json(&["lease", "reap"])["abandoned"][0]["lease_id"], old.as_str());
+    (env, old)
+}
+
+#[test]
+fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
+    let (mut env, old) = abandoned_setup();
+    // Abandoned an hour ago: younger than 2h, older than 30m.
+    env.now = NOW + 100 + 3600;
+    assert_eq!(env.json(&["gc", "--abandoned-older-than", "2h"])["leases"], Value::Array(vec![]));
+    let out = env.json(&["gc", "--abandoned-older-than", "30m"]);
+    assert_eq!(out["abandoned_older_than"], 1800);
+    let leases = out["leases"].as_array().unwrap();
+    assert_eq!(leases.len(), 1, "{out}");
+    let l = &leases[0];
+    assert_eq!((l["lease_id"].as_str().unwrap(), l["work"].as_str().unwrap()), (&*old, "old-job"));
+    assert_eq!((l["plans"].as_u64(), l["steps"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(l["abandoned_at"], NOW + 100);
+    // "half way" + ["fetch","build"] + "fetched 3 files".
+    let bytes = ("half way".len() + r#"["fetch","build"]"#.len() + "fetched 3 files".len()) as u64;
+    assert_eq!(l["bytes"], bytes);
+    assert_eq!(out["work_bytes"], bytes);
+    let seq = out["journal_seq"].as_u64().unwrap();
+
+    // The text is gone from the rows and was never in the journal; the rest stays.
+    let db = env.sql();
+    let count = |sql: &str| db.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    for needle in ["half way", "fetched 3 files", "\"fetch\",\"build\""] {
+        let like = needle.replace('\'', "''");
+        assert_eq!(
+            count(&format!(
+                "SELECT (SELECT count(*) FROM journal WHERE CAST(entry AS TEXT) LIKE '%{like}%') \
+                 + (SELECT count(*) FROM leases WHERE details LIKE '%{like}%') \
+                 + (SELECT count(*) FROM plans WHERE steps LIKE '%{like}%') \
+                 + (SELECT count(*) FROM steps WHERE executed LIKE '%{like}%')"
+            )),
+            0,
+            "{needle}"
+        );
+    }
+    let show = env.json(&["lease", "show", "old-job"]);
+    assert_eq!(show["pruned_at"], NOW + 100 + 3600);
+    assert_eq!(show["heartbeat_details"], Value::Null);
+    assert_eq!((show["fence"].as_u64(), show["heartbeats"].as_u64()), (Some(1), Some(1)));
+    let plan = env.json(&["manifest", "show", "old-job"]);
+    assert_eq!(plan["steps"], Value::Array(vec![]));
+    assert_eq!(plan["pruned_at"], NOW + 100 + 3600);
+    // Completed and active work keeps its text.
+    assert_eq!(env.json(&["lease", "show", "done-job"])["heartbeat_details"], "kept");
+    assert_eq!(env.json(&["lease", "show", "done-job"]).get("pruned_at"), None);
+
+    // verify and history: pruned, not broken.
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["gc"]["leases"], 1);
+    assert_eq!(v["leases"]["ok"], true);
+    let h = env.json(&["lease", "history", "old-job"]);
+    assert_eq!(h["integrity"], "ok", "{h}");
+    let human = env.locker().arg("verify").output().unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.contains("and 1 abandoned leases"), "{text}");
+    // The run is journaled: the newest repo.gc entry lists the lease.
+    let log = String::from_utf8(env.run(&["log", "--kind", "repo.gc"]).stdout).unwrap();
+    let entry: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(entry["seq"], seq, "{entry}");
+    assert!(entry.to_string().contains(&old), "{entry}");
+
+    // The work item goes on: fencing tokens and plan versions number on from the pruned rows.
+    let next = env.json(&["lease", "acquire", "old-job", "--holder", "d", "--ttl", "60"]);
+    assert_eq!(next["fence"], 2);
+    let lease = next["lease_id"].as_str().unwrap().to_owned();
+    let plan = env.json(&["manifest", "commit", "old-job", "--lease", &lease, "fetch"]);
+    assert_eq!(plan["version"], 2);
+    // Nothing is pruned twice.
+    env.now += 7200;
+    assert_eq!(env.json(&["gc", "--abandoned-older-than", "1s"])["leases"], Value::Array(vec![]));
+    assert_eq!(env.verify().0, 0);
+}
+
+#[test]
+fn test_gc_dry_run_of_abandoned_work_changes_nothing() {
+    let (mut env, old) = abandoned_setup();
+    env.now = NOW + 100 + 60;
+    let before = env.snapshot();
+    let out = env.json(&["gc", "--dry-run", "--abandoned-older-than", "0s"]);
+    assert_eq!(out["leases"][0]["lease_id"], old.as_str());
+    assert_eq!(out["journal_seq"], Value::Null);
+    assert_eq!(env.snapshot(), before);
+    let human = env.locker().args(["gc", "--dry-run", "--abandoned-older-than", "0s"]).output();
+    let text = String::from_utf8(human.unwrap().stdout).unwrap();
+    assert!(text.contains(&format!("would prune lease {old} of work item old-job")), "{text}");
+    assert!(text.contains("1 abandoned leases (40 bytes of text)"), "{text}");
+    assert_eq!(env.snapshot(), before);
+    // A negative or malformed age is a usage error and changes nothing.
+    for bad in ["-1s", "soon"] {
+        assert_eq!(env.run(&["gc", "--abandoned-older-than", bad]).status.code(), Some(2));
+    }
+    assert_eq!(env.snapshot(), before);
+}
+
+/// Clearing a lease's text behind locker's back, or putting text back into a pruned one, is
+/// caught: a pruned row must match a `repo.gc` entry, and a kept one its journal digests.
+#[test]
+fn test_verify_catches_tampering_with_abandoned_work() {
+    let tampers = [
+        // Hiding text without a gc run.
+        "UPDATE steps SET executed = NULL, pruned_at = 1 WHERE step = 'fetch'",
+        "UPDATE leases SET details = NULL WHERE work = 'old-job'",
+        "UPDATE plans SET steps = '[\"fetch\"]' WHERE work = 'old-job'",
+        "UPDATE leases SET pruned_at = 5 WHERE work = 'done-job'",
+    ];
+    for sql in tampers {
+        let (env, _old) = abandoned_setup();
+        env.sql().execute(sql, []).unwrap();
+        let (code, v) = env.verify();
+        assert_eq!(code, 1, "{sql}: {v}");
+        assert_eq!(v["leases"]["ok"], false, "{sql}");
+        let (code, _) = (env.run(&["lease", "history", "old-job"]).status.code(), ());
+        if !sql.contains("done-job") {
+            assert_eq!(code, Some(1), "{sql}");
+        }
+    }
+    // After a real gc: putting text back into a pruned row is caught too.
+    let (mut env, _old) = abandoned_setup();
+    env.now = NOW + 200;
+    env.json(&["gc", "--abandoned-older-than", "0s"]);
+    assert_eq!(env.verify().0, 0);
+    env.sql().execute("UPDATE steps SET executed = 'forged' WHERE step = 'fetch'", []).unwrap();
+    let (code, v) = env.verify();
+    assert_eq!(code, 1, "{v}");
+    let detail = v["first_broken"]["step"]["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(v.to_string().contains("forged"), "{v}{detail}");
+}

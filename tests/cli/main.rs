@@ -33,6 +33,7 @@ mod skill;
 mod smoke;
 mod step;
 mod tamper;
+mod tlog;
 mod token;
 mod torture;
 mod witness;

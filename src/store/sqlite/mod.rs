@@ -26,8 +26,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_leases.sql"),
     include_str!("migrations/0004_payments.sql"),
     include_str!("migrations/0005_retention.sql"),
-    include_str!("migrations/0006_merkle.sql"),
-    include_str!("migrations/0007_agent_keys.sql"),
+    include_str!("migrations/0006_work_retention.sql"),
+    include_str!("migrations/0007_merkle.sql"),
+    include_str!("migrations/0008_agent_keys.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -755,7 +756,7 @@ fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
 }
 
 const LEASE_COLS: &str = "id, scope, work, fence, holder, state, ttl, acquired_at, expires_at, \
-                          heartbeats, heartbeat_at, details, ended_at, result";
+                          heartbeats, heartbeat_at, details, ended_at, result, pruned_at";
 
 fn lease_row(r: &Row<'_>) -> rusqlite::Result<LeaseRow> {
     let state: String = r.get(5)?;
@@ -774,10 +775,11 @@ fn lease_row(r: &Row<'_>) -> rusqlite::Result<LeaseRow> {
         details: r.get(11)?,
         ended_at: r.get(12)?,
         result: r.get(13)?,
+        pruned_at: r.get(14)?,
     })
 }
 
-const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at";
+const PLAN_COLS: &str = "scope, work, version, lease_id, steps, committed_at, pruned_at";
 
 fn plan_row(r: &Row<'_>) -> rusqlite::Result<PlanRow> {
     Ok(PlanRow {
@@ -787,10 +789,12 @@ fn plan_row(r: &Row<'_>) -> rusqlite::Result<PlanRow> {
         lease_id: r.get(3)?,
         steps_json: r.get(4)?,
         committed_at: r.get(5)?,
+        pruned_at: r.get(6)?,
     })
 }
 
-const STEP_COLS: &str = "scope, work, lease_id, step, planned, executed, gate, recorded_at";
+const STEP_COLS: &str =
+    "scope, work, lease_id, step, planned, executed, gate, recorded_at, pruned_at";
 
 fn step_row(r: &Row<'_>) -> rusqlite::Result<StepRow> {
     Ok(StepRow {
@@ -802,6 +806,7 @@ fn step_row(r: &Row<'_>) -> rusqlite::Result<StepRow> {
         executed: r.get(5)?,
         gate: r.get(6)?,
         recorded_at: r.get(7)?,
+        pruned_at: r.get(8)?,
     })
 }
 
@@ -1137,7 +1142,7 @@ impl Tx for SqliteTx<'_> {
         self.check_writable()?;
         let sql = format!(
             "INSERT INTO leases ({LEASE_COLS}) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
         );
         self.tx
             .prepare_cached(&sql)
@@ -1156,7 +1161,8 @@ impl Tx for SqliteTx<'_> {
                 l.heartbeat_at,
                 l.details,
                 l.ended_at,
-                l.result
+                l.result,
+                l.pruned_at
             ])
             .db()?;
         Ok(())
@@ -1186,7 +1192,7 @@ impl Tx for SqliteTx<'_> {
 
     fn insert_plan(&mut self, p: &PlanRow) -> Result<()> {
         self.check_writable()?;
-        let sql = format!("INSERT INTO plans ({PLAN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        let sql = format!("INSERT INTO plans ({PLAN_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         self.tx
             .prepare_cached(&sql)
             .db()?
@@ -1196,7 +1202,8 @@ impl Tx for SqliteTx<'_> {
                 sql_i64(p.version),
                 p.lease_id,
                 p.steps_json,
-                p.committed_at
+                p.committed_at,
+                p.pruned_at
             ])
             .db()?;
         Ok(())
@@ -1205,7 +1212,7 @@ impl Tx for SqliteTx<'_> {
     fn insert_step(&mut self, s: &StepRow) -> Result<()> {
         self.check_writable()?;
         let sql =
-            format!("INSERT INTO steps ({STEP_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+            format!("INSERT INTO steps ({STEP_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
         self.tx
             .prepare_cached(&sql)
             .db()?
@@ -1217,7 +1224,8 @@ impl Tx for SqliteTx<'_> {
                 s.planned,
                 s.executed,
                 s.gate,
-                s.recorded_at
+                s.recorded_at,
+                s.pruned_at
             ])
             .db()?;
         Ok(())
@@ -1704,6 +1712,31 @@ impl Tx for SqliteTx<'_> {
             .execute(params![pad_id, now])
             .db()?;
         Ok(n as u64)
+    }
+
+    fn prune_lease_work(&mut self, lease_id: &str, now: i64) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE leases SET details = NULL, result = NULL, pruned_at = ?2 WHERE id = ?1",
+            )
+            .db()?
+            .execute(params![lease_id, now])
+            .db()?;
+        self.tx
+            .prepare_cached("UPDATE plans SET steps = '[]', pruned_at = ?2 WHERE lease_id = ?1")
+            .db()?
+            .execute(params![lease_id, now])
+            .db()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE steps SET planned = NULL, executed = NULL, pruned_at = ?2 \
+                 WHERE lease_id = ?1",
+            )
+            .db()?
+            .execute(params![lease_id, now])
+            .db()?;
+        Ok(())
     }
 
     fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>> {

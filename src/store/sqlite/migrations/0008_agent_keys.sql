@@ -1,4 +1,4 @@
--- locker schema: agent signing keys and repository settings (issue 10, signed appends).
+-- locker schema, version 8: agent signing keys and repository settings (issue 10, signed appends).
 -- Migrations are append-only: never edit a released one.
 
 -- An agent's Ed25519 public key, registered by the operator with `locker key generate`. The

@@ -1,4 +1,4 @@
--- locker schema, version 6: a Merkle tree over the journal and signed checkpoints (issue 10).
+-- locker schema, version 7: a Merkle tree over the journal and signed checkpoints (issue 10).
 -- Migrations are append-only: never edit a released one.
 
 -- Every complete subtree's RFC 6962 hash, in the order appends complete them (Go sumdb/tlog's
