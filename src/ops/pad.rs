@@ -836,6 +836,14 @@ pub fn deposit_paid(
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
     super::authorize(tx.as_ref(), &ctx.actor)?;
+    if super::sign::required(tx.as_ref())? {
+        return Err(OpError::new(
+            super::ErrorKind::Forbidden,
+            "signature_required",
+            "this repository requires signed appends, and a deposit's blocks cannot be signed",
+        )
+        .hint("Create the pad (`locker pad create`), append each block with `--sign-key`, then seal it."));
+    }
     tx.insert_pad(&pad)?;
     for b in &rows {
         tx.insert_block(b)?;

@@ -155,6 +155,8 @@ fn test_pad_append_signed_is_journaled_verified_and_reported() {
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["first_broken"]["signature"]["subject"], format!("pad:{}", pad.id));
     assert!(r["first_broken"]["signature"]["detail"].as_str().unwrap().contains("is not signed"));
+    let log = env.locker().args(["log", "--kind", "pad.append"]).output().unwrap();
+    assert_eq!(String::from_utf8(log.stdout).unwrap().matches("signed by alice").count(), 2);
     let human = env.locker().args(["verify"]).output().unwrap();
     assert!(String::from_utf8(human.stdout).unwrap().contains("signed by: alice 2"));
 
@@ -267,6 +269,13 @@ fn test_artifact_publish_and_step_signed_and_the_require_policy() {
         5,
         "signature_required",
         detail,
+    );
+    let env_file = env.file("envelope.json", ENVELOPE.as_bytes());
+    env.fails(
+        &["deposit", "--envelope", &env_file],
+        5,
+        "signature_required",
+        "this repository requires signed appends, and a deposit's blocks cannot be signed",
     );
 
     // Signed ones go through, with a fence on the publish.
