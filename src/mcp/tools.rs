@@ -1102,7 +1102,7 @@ const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle 
 struct CheckpointIn {}
 
 fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<tlog::CheckpointOutcome> {
-    server.run_log(|ctx, log| tlog::checkpoint(ctx, log), |c, _| c.checkpoint())
+    server.run_log(tlog::checkpoint, |c, _| c.checkpoint())
 }
 
 const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
