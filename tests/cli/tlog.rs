@@ -496,3 +496,21 @@ fn test_checkpoint_and_proofs_over_http() {
     assert_eq!(r["verdict"], "trusted_log_checkpoint");
     drop(server);
 }
+
+#[test]
+fn test_backup_and_restore_keep_the_log_key() {
+    let (env, _) = busy_repo();
+    env.json(&["checkpoint"]);
+    let vk = vkey(&env);
+    let dest = env.path().join("backups/one");
+    env.json(&["backup", dest.to_str().unwrap()]);
+    let key = dest.join(".locker/keys/log.key");
+    assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+    let out = env.locker().args(["--json", "-R", dest.to_str().unwrap(), "key", "show"]).output();
+    let shown: Value = serde_json::from_slice(&out.unwrap().stdout).unwrap();
+    assert_eq!(shown["vkey"], vk.as_str());
+    // The copy's stored checkpoints verify with the key it carries.
+    let out =
+        env.locker().args(["--json", "-R", dest.to_str().unwrap(), "verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
