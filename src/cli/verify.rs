@@ -35,8 +35,9 @@ use crate::output::Render;
 /// the checkpoint against the one pinned for the log (see `locker checkpoint`).
 ///
 /// With --proof FILE --key VKEY: a proof file from `locker proof` (no repository needed);
-/// the checkpoint it leads to is checked against the pinned one (consistency proofs come from
-/// --remote or the repository here). Exit 0 verified, 1 failed or forked, 6 not a proof.
+/// the checkpoint it leads to is checked against the pinned one. A consistency proof file from
+/// the pinned size advances the pin by itself, offline; otherwise the proof comes from --remote
+/// or the repository here. Exit 0 verified, 1 failed or forked, 6 not a proof.
 ///
 /// With --remote URL, PAD and a ticket: the pad is read through the server's pad API (a
 /// `locker serve` or an agent-locker daemon) and checked here like a bundle.

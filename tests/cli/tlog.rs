@@ -514,3 +514,56 @@ fn test_backup_and_restore_keep_the_log_key() {
         env.locker().args(["--json", "-R", dest.to_str().unwrap(), "verify"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// The promise, offline: a reader holding only the verifier key and its last
+/// checkpoint proves a handed-off pad included in the log and the log not rewritten since,
+/// from two files (the bundle and a consistency proof from the size it pinned).
+#[test]
+fn test_offline_reader_advances_its_pin_with_a_consistency_proof_file() {
+    let (env, _) = busy_repo();
+    let vk = vkey(&env);
+    // Two readers pinned the log's checkpoint at the same moment (each has its own state).
+    let (reader, other) = (TestEnv::new(), TestEnv::new());
+    let (st, ost) = (state(&reader), state(&other));
+    let (code, r) = run(&env, &["checkpoint", "--key", &vk, "--state", &st]);
+    assert_eq!((code, r["pin"]["status"].as_str()), (0, Some("pinned")), "{r}");
+    assert_eq!(run(&env, &["checkpoint", "--key", &vk, "--state", &ost]).0, 0);
+    let old = r["size"].as_u64().unwrap().to_string();
+
+    // The log grows; the writer hands over a bundle and a consistency proof from size `old`.
+    let pad = env.pad_with_envelope(&[]);
+    env.json(&["seal", &pad.id, "--key", &pad.key]);
+    let handover = |name: &str, args: &[&str]| {
+        let file = env.path().join(name);
+        let mut args = args.to_vec();
+        args.extend(["-o", file.to_str().unwrap()]);
+        env.json(&args);
+        std::fs::read(&file).unwrap()
+    };
+    let b = reader.file("pad.bundle", &handover("pad.bundle", &["pad", "export", &pad.id]));
+    let p = reader.file("since.proof", &handover("since.proof", &["proof", "consistency", &old]));
+
+    // Without the proof the bundle's newer checkpoint cannot be trusted offline.
+    let (code, r) = run(&reader, &["verify", "--bundle", &b, "--key", &vk, "--state", &st]);
+    assert_eq!((code, r["pin"]["status"].as_str()), (1, Some("unproven")), "{r}");
+    // The proof file alone advances the pin; the bundle then verifies against it.
+    let (code, r) = run(&reader, &["verify", "--proof", &p, "--key", &vk, "--state", &st]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["pin"]["status"], "advanced", "{r}");
+    let (code, r) = run(&reader, &["verify", "--bundle", &b, "--key", &vk, "--state", &st]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["verdict"], "trusted_log_checkpoint");
+    assert_eq!(r["pin"]["status"], "unchanged", "{r}");
+
+    // The operator rewrites an old entry, re-signs, and hands the other reader a proof file
+    // from size `old` of the rewritten log: consistent in itself, not with the pin. A fork.
+    rewrite_and_resign(&env, 2, "\"max_blocks\":32", "\"max_blocks\":31");
+    env.pad_with_envelope(&[]);
+    let q = other.file("forged.proof", &handover("forged.proof", &["proof", "consistency", &old]));
+    let (code, r) = run(&other, &["verify", "--proof", &q, "--key", &vk, "--state", &ost]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["pin"]["status"], "fork", "{r}");
+    assert!(!r["evidence"]["pinned"].as_str().unwrap().is_empty(), "{r}");
+    // And with --no-pin the file is only checked in itself (which it passes).
+    assert_eq!(run(&other, &["verify", "--proof", &q, "--key", &vk, "--no-pin"]).0, 0);
+}
