@@ -39,11 +39,14 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Create, fill and seal a pad in one atomic step')
             [CompletionResult]::new('artifact', 'artifact', [CompletionResultType]::ParameterValue, 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Show the log''s key; manage agent signing keys (Ed25519) and whether writes must be signed')
             [CompletionResult]::new('lease', 'lease', [CompletionResultType]::ParameterValue, 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Commit, show and diff a work item''s plan (its manifest of steps)')
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the journal, newest first, like `git log`')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository''s integrity, like `git fsck`, or one pad''s')
+            [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Print the log''s latest signed checkpoint')
+            [CompletionResult]::new('proof', 'proof', [CompletionResultType]::ParameterValue, 'Prove journal entries included in, and checkpoints consistent with, the log')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, abandoned work, unreferenced blobs')
@@ -54,6 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
             [CompletionResult]::new('quest', 'quest', [CompletionResultType]::ParameterValue, 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked')
+            [CompletionResult]::new('witness', 'witness', [CompletionResultType]::ParameterValue, 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -117,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--content-type', '--content-type', [CompletionResultType]::ParameterName, 'The block''s content type')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The pad''s write key')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Read the write key from FILE (first line)')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -296,6 +301,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--content-type', '--content-type', [CompletionResultType]::ParameterName, 'The block''s content type')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The pad''s write key')
             [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Read the write key from FILE (first line)')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -360,6 +366,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--expect', '--expect', [CompletionResultType]::ParameterName, 'The version you read and are replacing: 0 to create the key')
             [CompletionResult]::new('--op', '--op', [CompletionResultType]::ParameterName, 'This operation''s id (1–128 bytes): reuse it only to retry the identical request')
             [CompletionResult]::new('--fence', '--fence', [CompletionResultType]::ParameterName, 'Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4 (`stale_fence`) once a newer lease exists on WORK')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -508,6 +515,115 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;token;help;help' {
+            break
+        }
+        'locker;key' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
+            [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;key;show' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;generate' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent''s name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the private key to FILE (mode 0600) instead of printing it')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;list' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'locker;key;revoke' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent''s name')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;require' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--off', '--off', [CompletionResultType]::ParameterName, 'Stop requiring signatures')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
+            [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;key;help;show' {
+            break
+        }
+        'locker;key;help;generate' {
+            break
+        }
+        'locker;key;help;list' {
+            break
+        }
+        'locker;key;help;revoke' {
+            break
+        }
+        'locker;key;help;require' {
+            break
+        }
+        'locker;key;help;help' {
             break
         }
         'locker;lease' {
@@ -755,6 +871,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--planned', '--planned', [CompletionResultType]::ParameterName, 'What was planned for this step')
             [CompletionResult]::new('--executed', '--executed', [CompletionResultType]::ParameterName, 'What was executed')
             [CompletionResult]::new('--gate', '--gate', [CompletionResultType]::ParameterName, 'Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)')
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -791,6 +908,60 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash')
             [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'A read ticket for the pad')
             [CompletionResult]::new('--ticket-file', '--ticket-file', [CompletionResultType]::ParameterName, 'Read the ticket from FILE (first line)')
+            [CompletionResult]::new('--proof', '--proof', [CompletionResultType]::ParameterName, 'Verify this proof file (from `locker proof`) with --key, with no repository')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines): signed by the policy''s log key and cosigned by a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository''s (or --remote''s) latest. Exit 1 when it falls short')
+            [CompletionResult]::new('--checkpoint', '--checkpoint', [CompletionResultType]::ParameterName, 'With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--require-signed', '--require-signed', [CompletionResultType]::ParameterName, 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)')
+            [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;checkpoint' {
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)')
+            [CompletionResult]::new('--witness', '--witness', [CompletionResultType]::ParameterName, 'Ask the witness at URL to cosign the checkpoint (C2SP tlog-witness), proving it consistent with what the witness cosigned before; its cosignature is added to the stored checkpoint. Repeatable. Exit 1 when a witness does not cosign')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;proof' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('inclusion', 'inclusion', [CompletionResultType]::ParameterValue, 'Prove a journal entry (or the entry that recorded a pad block) included in the log')
+            [CompletionResult]::new('consistency', 'consistency', [CompletionResultType]::ParameterValue, 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;proof;inclusion' {
+            [CompletionResult]::new('--pad', '--pad', [CompletionResultType]::ParameterName, 'Prove the entry that recorded a block of this pad')
+            [CompletionResult]::new('--block', '--block', [CompletionResultType]::ParameterName, 'The block''s sequence number in the pad (0 is the envelope)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the proof file to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the proof file to FILE instead of stdout')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -800,6 +971,35 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;proof;consistency' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the proof file to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the proof file to FILE instead of stdout')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;proof;help' {
+            [CompletionResult]::new('inclusion', 'inclusion', [CompletionResultType]::ParameterValue, 'Prove a journal entry (or the entry that recorded a pad block) included in the log')
+            [CompletionResult]::new('consistency', 'consistency', [CompletionResultType]::ParameterValue, 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;proof;help;inclusion' {
+            break
+        }
+        'locker;proof;help;consistency' {
+            break
+        }
+        'locker;proof;help;help' {
             break
         }
         'locker;backup' {
@@ -917,6 +1117,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;mcp' {
+            [CompletionResult]::new('--sign-key', '--sign-key', [CompletionResultType]::ParameterName, 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -948,6 +1149,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--max-concurrent', '--max-concurrent', [CompletionResultType]::ParameterName, 'Most requests handled at once (others wait, then get 503)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed')
             [CompletionResult]::new('--store-password-file', '--store-password-file', [CompletionResultType]::ParameterName, 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`')
+            [CompletionResult]::new('--witness', '--witness', [CompletionResultType]::ParameterName, 'Ask the witness at URL (a `locker witness serve` or any C2SP tlog-witness) to cosign every checkpoint `GET /v1/checkpoint` signs; the cosignatures are stored with it. Repeatable')
             [CompletionResult]::new('--payment-mode', '--payment-mode', [CompletionResultType]::ParameterName, 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings')
             [CompletionResult]::new('--payment-wallet', '--payment-wallet', [CompletionResultType]::ParameterName, 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`')
             [CompletionResult]::new('--payment-rpc-url', '--payment-rpc-url', [CompletionResultType]::ParameterName, 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)')
@@ -980,6 +1182,64 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;witness' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;witness;init' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The witness''s name (a schema-less URL such as `witness.example.com/w1`)')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'Follow the log with this verifier key (as `locker key show` prints it); repeatable')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;witness;serve' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--allow-remote-http', '--allow-remote-http', [CompletionResultType]::ParameterName, 'Allow a non-loopback listen address (plain HTTP: put TLS in front)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;witness;help' {
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'locker;witness;help;init' {
+            break
+        }
+        'locker;witness;help;serve' {
+            break
+        }
+        'locker;witness;help;help' {
             break
         }
         'locker;completions' {
@@ -1040,11 +1300,14 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('deposit', 'deposit', [CompletionResultType]::ParameterValue, 'Create, fill and seal a pad in one atomic step')
             [CompletionResult]::new('artifact', 'artifact', [CompletionResultType]::ParameterValue, 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Show the log''s key; manage agent signing keys (Ed25519) and whether writes must be signed')
             [CompletionResult]::new('lease', 'lease', [CompletionResultType]::ParameterValue, 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Commit, show and diff a work item''s plan (its manifest of steps)')
             [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Log a step of a work item under its current lease: what was planned and executed')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the journal, newest first, like `git log`')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository''s integrity, like `git fsck`, or one pad''s')
+            [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Print the log''s latest signed checkpoint')
+            [CompletionResult]::new('proof', 'proof', [CompletionResultType]::ParameterValue, 'Prove journal entries included in, and checkpoints consistent with, the log')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Copy the repository into a new directory, consistently, while others keep writing')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a backup made by `locker backup`, after verifying it')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what the retention policy allows: old pads'' payloads, abandoned work, unreferenced blobs')
@@ -1055,6 +1318,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Print a SKILL.md that teaches an agent to use locker from a shell')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the repository over HTTP until SIGTERM or SIGINT')
             [CompletionResult]::new('quest', 'quest', [CompletionResultType]::ParameterValue, 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked')
+            [CompletionResult]::new('witness', 'witness', [CompletionResultType]::ParameterValue, 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
             [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1149,6 +1413,29 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;help;token;list' {
             break
         }
+        'locker;help;key' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
+            [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
+            break
+        }
+        'locker;help;key;show' {
+            break
+        }
+        'locker;help;key;generate' {
+            break
+        }
+        'locker;help;key;list' {
+            break
+        }
+        'locker;help;key;revoke' {
+            break
+        }
+        'locker;help;key;require' {
+            break
+        }
         'locker;help;lease' {
             [CompletionResult]::new('acquire', 'acquire', [CompletionResultType]::ParameterValue, 'Acquire an exclusive lease on a work item and print its id')
             [CompletionResult]::new('heartbeat', 'heartbeat', [CompletionResultType]::ParameterValue, 'Extend a lease by its TTL from now, optionally with progress details')
@@ -1208,6 +1495,20 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;help;verify' {
             break
         }
+        'locker;help;checkpoint' {
+            break
+        }
+        'locker;help;proof' {
+            [CompletionResult]::new('inclusion', 'inclusion', [CompletionResultType]::ParameterValue, 'Prove a journal entry (or the entry that recorded a pad block) included in the log')
+            [CompletionResult]::new('consistency', 'consistency', [CompletionResultType]::ParameterValue, 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW')
+            break
+        }
+        'locker;help;proof;inclusion' {
+            break
+        }
+        'locker;help;proof;consistency' {
+            break
+        }
         'locker;help;backup' {
             break
         }
@@ -1240,6 +1541,17 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;quest' {
+            break
+        }
+        'locker;help;witness' {
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            break
+        }
+        'locker;help;witness;init' {
+            break
+        }
+        'locker;help;witness;serve' {
             break
         }
         'locker;help;completions' {

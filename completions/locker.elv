@@ -36,11 +36,14 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand deposit 'Create, fill and seal a pad in one atomic step'
             cand artifact 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
             cand token 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+            cand key 'Show the log''s key; manage agent signing keys (Ed25519) and whether writes must be signed'
             cand lease 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
             cand manifest 'Commit, show and diff a work item''s plan (its manifest of steps)'
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand checkpoint 'Print the log''s latest signed checkpoint'
+            cand proof 'Prove journal entries included in, and checkpoints consistent with, the log'
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, abandoned work, unreferenced blobs'
@@ -51,6 +54,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
+            cand witness 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -110,6 +114,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --content-type 'The block''s content type'
             cand --key 'The pad''s write key'
             cand --key-file 'Read the write key from FILE (first line)'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -268,6 +273,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --content-type 'The block''s content type'
             cand --key 'The pad''s write key'
             cand --key-file 'Read the write key from FILE (first line)'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -328,6 +334,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --expect 'The version you read and are replacing: 0 to create the key'
             cand --op 'This operation''s id (1–128 bytes): reuse it only to retry the identical request'
             cand --fence 'Publish under the lease with fencing token TOKEN on work item WORK: refused with exit 4 (`stale_fence`) once a newer lease exists on WORK'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -458,6 +465,102 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;token;help;list'= {
         }
         &'locker;token;help;help'= {
+        }
+        &'locker;key'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand show 'Print the verifier key of the log''s checkpoints'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand list 'List the registered agent keys, the repository id and the signing policy'
+            cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
+            cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;key;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;generate'= {
+            cand --agent 'The agent''s name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`'
+            cand --out 'Write the private key to FILE (mode 0600) instead of printing it'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;list'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'locker;key;revoke'= {
+            cand --agent 'The agent''s name'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;require'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --off 'Stop requiring signatures'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;help'= {
+            cand show 'Print the verifier key of the log''s checkpoints'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand list 'List the registered agent keys, the repository id and the signing policy'
+            cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
+            cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;key;help;show'= {
+        }
+        &'locker;key;help;generate'= {
+        }
+        &'locker;key;help;list'= {
+        }
+        &'locker;key;help;revoke'= {
+        }
+        &'locker;key;help;require'= {
+        }
+        &'locker;key;help;help'= {
         }
         &'locker;lease'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -676,6 +779,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --planned 'What was planned for this step'
             cand --executed 'What was executed'
             cand --gate 'Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)'
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -710,6 +814,57 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --expect-head 'Also require this head: the pad''s head with PAD or --bundle, else the journal''s head hash'
             cand --ticket 'A read ticket for the pad'
             cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand --proof 'Verify this proof file (from `locker proof`) with --key, with no repository'
+            cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
+            cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand --policy 'Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines): signed by the policy''s log key and cosigned by a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository''s (or --remote''s) latest. Exit 1 when it falls short'
+            cand --checkpoint 'With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --require-signed 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)'
+            cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;checkpoint'= {
+            cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
+            cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand --witness 'Ask the witness at URL to cosign the checkpoint (C2SP tlog-witness), proving it consistent with what the witness cosigned before; its cosignature is added to the stored checkpoint. Repeatable. Exit 1 when a witness does not cosign'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;proof'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand inclusion 'Prove a journal entry (or the entry that recorded a pad block) included in the log'
+            cand consistency 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;proof;inclusion'= {
+            cand --pad 'Prove the entry that recorded a block of this pad'
+            cand --block 'The block''s sequence number in the pad (0 is the envelope)'
+            cand -o 'Write the proof file to FILE instead of stdout'
+            cand --output 'Write the proof file to FILE instead of stdout'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -719,6 +874,30 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --quiet 'Print no status lines, only data'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;proof;consistency'= {
+            cand -o 'Write the proof file to FILE instead of stdout'
+            cand --output 'Write the proof file to FILE instead of stdout'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;proof;help'= {
+            cand inclusion 'Prove a journal entry (or the entry that recorded a pad block) included in the log'
+            cand consistency 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;proof;help;inclusion'= {
+        }
+        &'locker;proof;help;consistency'= {
+        }
+        &'locker;proof;help;help'= {
         }
         &'locker;backup'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -825,6 +1004,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;mcp'= {
+            cand --sign-key 'Sign the write with the agent key in FILE (from `locker key generate`); the variable may also hold the `PRIVATE+KEY+…` line itself'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -854,6 +1034,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --max-concurrent 'Most requests handled at once (others wait, then get 503)'
             cand --store 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed'
             cand --store-password-file 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`'
+            cand --witness 'Ask the witness at URL (a `locker witness serve` or any C2SP tlog-witness) to cosign every checkpoint `GET /v1/checkpoint` signs; the cosignatures are stored with it. Repeatable'
             cand --payment-mode 'Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a token transfer to the wallet, checked on chain (402 with a challenge without it); `off` (the default) shows nothing about payments; `locker serve --help` lists the `--payment-*` settings'
             cand --payment-wallet 'The wallet payments must go to (0x + 40 hex digits); required with `--payment-mode txid`'
             cand --payment-rpc-url 'The JSON-RPC endpoint that checks payments (every call times out after 5 seconds)'
@@ -885,6 +1066,57 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --quiet 'Print no status lines, only data'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;witness'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
+            cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;witness;init'= {
+            cand --name 'The witness''s name (a schema-less URL such as `witness.example.com/w1`)'
+            cand --log 'Follow the log with this verifier key (as `locker key show` prints it); repeatable'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;witness;serve'= {
+            cand --listen 'The address to listen on'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --allow-remote-http 'Allow a non-loopback listen address (plain HTTP: put TLS in front)'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;witness;help'= {
+            cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
+            cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'locker;witness;help;init'= {
+        }
+        &'locker;witness;help;serve'= {
+        }
+        &'locker;witness;help;help'= {
         }
         &'locker;completions'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -938,11 +1170,14 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand deposit 'Create, fill and seal a pad in one atomic step'
             cand artifact 'Publish and read versioned artifacts (compare-and-swap, idempotent retries)'
             cand token 'Manage agent tokens: each acts as one agent in one scope (`LOCKER_TOKEN`)'
+            cand key 'Show the log''s key; manage agent signing keys (Ed25519) and whether writes must be signed'
             cand lease 'Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper'
             cand manifest 'Commit, show and diff a work item''s plan (its manifest of steps)'
             cand step 'Log a step of a work item under its current lease: what was planned and executed'
             cand log 'Show the journal, newest first, like `git log`'
             cand verify 'Check the repository''s integrity, like `git fsck`, or one pad''s'
+            cand checkpoint 'Print the log''s latest signed checkpoint'
+            cand proof 'Prove journal entries included in, and checkpoints consistent with, the log'
             cand backup 'Copy the repository into a new directory, consistently, while others keep writing'
             cand restore 'Restore a backup made by `locker backup`, after verifying it'
             cand gc 'Remove what the retention policy allows: old pads'' payloads, abandoned work, unreferenced blobs'
@@ -953,6 +1188,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand skill 'Print a SKILL.md that teaches an agent to use locker from a shell'
             cand serve 'Serve the repository over HTTP until SIGTERM or SIGINT'
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
+            cand witness 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones'
             cand completions 'Print a shell completion script for SHELL to stdout'
             cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1022,6 +1258,23 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;help;token;list'= {
         }
+        &'locker;help;key'= {
+            cand show 'Print the verifier key of the log''s checkpoints'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand list 'List the registered agent keys, the repository id and the signing policy'
+            cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
+            cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
+        }
+        &'locker;help;key;show'= {
+        }
+        &'locker;help;key;generate'= {
+        }
+        &'locker;help;key;list'= {
+        }
+        &'locker;help;key;revoke'= {
+        }
+        &'locker;help;key;require'= {
+        }
         &'locker;help;lease'= {
             cand acquire 'Acquire an exclusive lease on a work item and print its id'
             cand heartbeat 'Extend a lease by its TTL from now, optionally with progress details'
@@ -1065,6 +1318,16 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;help;verify'= {
         }
+        &'locker;help;checkpoint'= {
+        }
+        &'locker;help;proof'= {
+            cand inclusion 'Prove a journal entry (or the entry that recorded a pad block) included in the log'
+            cand consistency 'Prove the log''s checkpoint at OLD entries consistent with the one at NEW'
+        }
+        &'locker;help;proof;inclusion'= {
+        }
+        &'locker;help;proof;consistency'= {
+        }
         &'locker;help;backup'= {
         }
         &'locker;help;restore'= {
@@ -1087,6 +1350,14 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;serve'= {
         }
         &'locker;help;quest'= {
+        }
+        &'locker;help;witness'= {
+            cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
+            cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+        }
+        &'locker;help;witness;init'= {
+        }
+        &'locker;help;witness;serve'= {
         }
         &'locker;help;completions'= {
         }

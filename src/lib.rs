@@ -36,3 +36,4 @@ pub mod repo;
 pub mod server;
 pub mod skill;
 pub mod store;
+pub mod witness;

@@ -78,6 +78,9 @@ returns no payloads when it is broken or the head differs from `expected_head_ha
 /// retention, health checks, shell completions): listed in one line each.
 const OPERATOR_COMMANDS: &[&str] = &["serve", "backup", "restore", "gc", "doctor", "completions"];
 
+/// The transparency-log commands (checkpoints, keys, proofs): listed in one line each.
+const LOG_COMMANDS: &[&str] = &["checkpoint", "key", "proof"];
+
 /// The rendered SKILL.md.
 pub fn render() -> String {
     let mut cmd = crate::cli::command().disable_help_subcommand(true);
@@ -113,8 +116,19 @@ pub fn render() -> String {
         s.push_str("\nOptions every command takes:\n\n");
         s.push_str(&global);
     }
-    for sub in visible(&cmd).filter(|c| !OPERATOR_COMMANDS.contains(&c.get_name())) {
+    let compact = |c: &&clap::Command| {
+        OPERATOR_COMMANDS.contains(&c.get_name()) || LOG_COMMANDS.contains(&c.get_name())
+    };
+    for sub in visible(&cmd).filter(|c| !compact(c)) {
         commands(&mut s, sub);
+    }
+    s.push_str(
+        "\n### The journal as a transparency log (`--help` on each)\n\nHand a reader `locker \
+         key show`'s key; they check proofs and bundles with `locker verify --proof FILE --key \
+         VKEY` or `--bundle FILE --key VKEY`, offline.\n\n",
+    );
+    for sub in visible(&cmd).filter(|c| LOG_COMMANDS.contains(&c.get_name())) {
+        one_liners(&mut s, sub);
     }
     s.push_str("\n### Running locker (`--help` on each)\n\n");
     for sub in visible(&cmd).filter(|c| OPERATOR_COMMANDS.contains(&c.get_name())) {
@@ -159,7 +173,8 @@ fn commands(s: &mut String, cmd: &clap::Command) {
         return;
     }
     let about = cmd.get_about().map(ToString::to_string).unwrap_or_default();
-    let _ = writeln!(s, "\n### `{}`\n\n{about}.", path(cmd));
+    // One line for the heading and the summary keeps the skill under 500 lines.
+    let _ = writeln!(s, "\n### `{}`: {about}.", path(cmd));
     let usage = cmd.clone().render_usage().to_string();
     let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim()).to_owned();
     let _ = writeln!(s, "\n    {usage}");
@@ -180,6 +195,20 @@ fn commands(s: &mut String, cmd: &clap::Command) {
         s.push('\n');
         s.push_str(&opts);
     }
+}
+
+/// One line per leaf command: `- `usage`: about.`
+fn one_liners(s: &mut String, cmd: &clap::Command) {
+    if cmd.has_subcommands() {
+        for sub in visible(cmd) {
+            one_liners(s, sub);
+        }
+        return;
+    }
+    let usage = cmd.clone().render_usage().to_string();
+    let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim()).to_owned();
+    let about = cmd.get_about().map(ToString::to_string).unwrap_or_default();
+    let _ = writeln!(s, "- `{usage}`: {about}.");
 }
 
 fn is_builtin(arg: &clap::Arg) -> bool {

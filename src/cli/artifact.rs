@@ -79,6 +79,8 @@ pub struct PublishArgs {
     /// (`stale_fence`) once a newer lease exists on WORK
     #[arg(long, value_name = "WORK:TOKEN")]
     pub fence: Option<String>,
+    #[command(flatten)]
+    pub sign: super::input::SignArgs,
 }
 
 fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
@@ -91,12 +93,14 @@ fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
         None => read_payload(a.file.as_deref(), MAX_CONTENT_BYTES)?,
     };
     let fence = a.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
+    let signing = a.sign.signing()?;
     let req = PublishRequest {
         key: &key,
         expected_version,
         op_id: &op_id,
         content: &content,
         fence: fence.as_ref(),
+        signing: signing.as_ref(),
     };
     let out = match ctx.remote()? {
         Some(r) => r.artifact_publish(ctx.token.as_ref(), &req)?,

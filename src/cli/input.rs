@@ -127,3 +127,30 @@ pub fn write_file_atomic(path: &Path, bytes: &[u8]) -> Result<(), OpError> {
     }
     Ok(())
 }
+
+/// An agent's signing key, for signed appends, publishes and steps.
+#[derive(Debug, Clone, Args)]
+pub struct SignArgs {
+    /// Sign the write with the agent key in FILE (from `locker key generate`); the variable
+    /// may also hold the `PRIVATE+KEY+…` line itself
+    #[arg(long, env = "LOCKER_SIGN_KEY", hide_env_values = true, value_name = "FILE")]
+    pub sign_key: Option<String>,
+}
+
+impl SignArgs {
+    /// The signing to attach to the write, if a key was given.
+    pub fn signing(&self) -> Result<Option<crate::ops::sign::Signing>, OpError> {
+        let Some(v) = self.sign_key.as_deref().map(str::trim).filter(|v| !v.is_empty()) else {
+            return Ok(None);
+        };
+        let text = if v.starts_with(crate::domain::sign::PRIVATE_PREFIX) {
+            v.to_owned()
+        } else {
+            std::fs::read_to_string(v).map_err(|e| {
+                OpError::bad_request(format!("cannot read signing key file {v}: {e}"))
+            })?
+        };
+        let key = crate::ops::sign::parse_private_key(text.lines().next().unwrap_or(""))?;
+        Ok(Some(crate::ops::sign::Signing::Key(key)))
+    }
+}

@@ -73,14 +73,17 @@ pub fn run(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
 }
 
 fn human(w: &mut dyn std::io::Write, e: &LogEntry) -> std::io::Result<()> {
+    // A signed append, publish or step names its signer (the signature itself is in --json).
+    let signed = e.body.get("signed").and_then(|s| s.get("signer")).and_then(|s| s.as_str());
     writeln!(
         w,
-        "{:>6}  {}  {:<18} {:<12} {}  {}",
+        "{:>6}  {}  {:<18} {:<12} {}  {}{}",
         e.seq,
         rfc3339(e.time),
         e.kind,
         e.actor,
         e.subject,
-        &e.hash.to_hex()[..12]
+        &e.hash.to_hex()[..12],
+        signed.map(|s| format!("  signed by {s}")).unwrap_or_default()
     )
 }

@@ -18,12 +18,26 @@ use crate::mcp::Backend;
 /// eras are served: the `initialize` handshake (2025-11-25 and earlier) and 2026-07-28's
 /// `server/discover` with per-request `_meta`. stdout carries only the protocol; the server
 /// exits when the client closes stdin.
+///
+/// With `--sign-key FILE` (or `LOCKER_SIGN_KEY`), the server signs every pad append, artifact
+/// publish and step with that agent key, unless the call brings its own `signer` and
+/// `signature`.
 #[derive(Debug, Args)]
-pub struct McpArgs {}
+pub struct McpArgs {
+    #[command(flatten)]
+    pub sign: super::input::SignArgs,
+}
 
-pub fn run(ctx: &mut Ctx, _a: &McpArgs) -> CmdResult {
-    let identity =
-        crate::mcp::Identity { token: ctx.token.clone(), scope: ctx.global.scope.clone() };
+pub fn run(ctx: &mut Ctx, a: &McpArgs) -> CmdResult {
+    let sign_key = match a.sign.signing()? {
+        Some(crate::ops::sign::Signing::Key(k)) => Some(k),
+        _ => None,
+    };
+    let identity = crate::mcp::Identity {
+        token: ctx.token.clone(),
+        scope: ctx.global.scope.clone(),
+        sign_key,
+    };
     let backend = match ctx.remote()? {
         Some(client) => Backend::Remote(client),
         None => Backend::local(ctx.location()?),

@@ -7,6 +7,7 @@ mod doctor;
 mod gc;
 mod init;
 mod input;
+mod key;
 mod lease;
 mod log;
 mod manifest;
@@ -20,9 +21,11 @@ mod store;
 pub(crate) use serve::PAYMENT_HEADING;
 mod skill;
 mod step;
+mod tlog;
 mod token;
 mod util;
 mod verify;
+mod witness;
 
 use std::io;
 use std::path::PathBuf;
@@ -143,12 +146,17 @@ pub enum Command {
     #[command(subcommand)]
     Token(token::TokenCommand),
     #[command(subcommand)]
+    Key(key::KeyCommand),
+    #[command(subcommand)]
     Lease(lease::LeaseCommand),
     #[command(subcommand)]
     Manifest(manifest::ManifestCommand),
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
+    Checkpoint(tlog::CheckpointArgs),
+    #[command(subcommand)]
+    Proof(tlog::ProofCommand),
     Backup(backup::BackupArgs),
     Restore(backup::RestoreArgs),
     Gc(gc::GcArgs),
@@ -160,6 +168,8 @@ pub enum Command {
     Skill(skill::SkillArgs),
     Serve(serve::ServeArgs),
     Quest(quest::QuestArgs),
+    #[command(subcommand)]
+    Witness(witness::WitnessCommand),
     Completions(util::CompletionsArgs),
     #[command(subcommand, hide = true)]
     Util(util::UtilCommand),
@@ -246,6 +256,12 @@ impl Ctx {
             self.repo = Some(Repo::open(&self.location()?)?);
         }
         Ok(self.repo.as_mut().expect("opened above"))
+    }
+
+    /// The repository's log identity (its `.locker/` and origin).
+    pub fn log_identity(&mut self) -> Result<ops::tlog::LogIdentity, OpError> {
+        let repo = self.repo()?;
+        Ok(ops::tlog::LogIdentity::new(&repo.dot, &repo.config))
     }
 
     /// An operations context on the repository, acting as the agent of `LOCKER_TOKEN` if it is
@@ -343,11 +359,14 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Deposit(a) => deposit::run(ctx, &a),
         Command::Artifact(c) => artifact::run(ctx, c),
         Command::Token(c) => token::run(ctx, c),
+        Command::Key(c) => key::run(ctx, c),
         Command::Lease(c) => lease::run(ctx, c),
         Command::Manifest(c) => manifest::run(ctx, c),
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),
+        Command::Checkpoint(a) => tlog::checkpoint(ctx, &a),
+        Command::Proof(c) => tlog::proof(ctx, &c),
         Command::Backup(a) => backup::backup(ctx, &a),
         Command::Restore(a) => backup::restore(ctx, &a),
         Command::Gc(a) => gc::run(ctx, &a),
@@ -358,6 +377,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Skill(a) => skill::run(ctx, &a),
         Command::Serve(a) => serve::run(ctx, &a),
         Command::Quest(a) => quest::run(ctx, &a),
+        Command::Witness(c) => witness::run(ctx, c),
         Command::Completions(a) => util::completions(ctx, &a),
         Command::Util(c) => util::run(ctx, c),
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::input::{read_payload, write_file_atomic, KeyArgs, TicketArgs};
+use super::input::{read_payload, write_file_atomic, KeyArgs, SignArgs, TicketArgs};
 use super::{CmdResult, Ctx};
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
@@ -127,18 +127,28 @@ pub struct AppendArgs {
     pub content_type: String,
     #[command(flatten)]
     pub key: KeyArgs,
+    #[command(flatten)]
+    pub sign: SignArgs,
 }
 
 pub fn append(ctx: &mut Ctx, a: &AppendArgs) -> CmdResult {
     let key = a.key.secret()?;
+    let signing = a.sign.signing()?;
     let payload = match &a.data {
         Some(d) => d.clone().into_bytes(),
         None => read_payload(a.file.as_deref(), MAX_BLOCK_BYTES)?,
     };
     let ct = Some(a.content_type.as_str());
     let out = match ctx.remote()? {
-        Some(r) => r.append(&a.pad, key.as_ref(), &payload, ct)?,
-        None => op::append(&mut ctx.ops()?, &a.pad, key.as_ref(), &payload, ct)?,
+        Some(r) => r.append_signed(&a.pad, key.as_ref(), &payload, ct, signing.as_ref())?,
+        None => op::append_signed(
+            &mut ctx.ops()?,
+            &a.pad,
+            key.as_ref(),
+            &payload,
+            ct,
+            signing.as_ref(),
+        )?,
     };
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -415,7 +425,13 @@ fn export(ctx: &mut Ctx, a: &ExportArgs) -> CmdResult {
     let ticket = a.ticket.secret()?;
     let b = match ctx.remote()? {
         Some(r) => r.export_pad(&a.pad, ticket.as_ref(), ctx.now())?,
-        None => bundle_op::export(&mut ctx.ops()?, &a.pad, ticket.as_ref())?,
+        None => {
+            let log = ctx.log_identity()?;
+            let mut octx = ctx.ops()?;
+            let mut b = bundle_op::export(&mut octx, &a.pad, ticket.as_ref())?;
+            bundle_op::attach_log(&mut octx, &log, &mut b)?;
+            b
+        }
     };
     let bytes = bundle::encode(&b);
     match a.output.as_deref().filter(|_| !to_stdout) {

@@ -58,6 +58,11 @@ pub struct ServeArgs {
     pub init: bool,
     #[command(flatten)]
     pub store: super::init::StoreArgs,
+    /// Ask the witness at URL (a `locker witness serve` or any C2SP tlog-witness) to cosign
+    /// every checkpoint `GET /v1/checkpoint` signs; the cosignatures are stored with it.
+    /// Repeatable
+    #[arg(long = "witness", value_name = "URL")]
+    pub witnesses: Vec<String>,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
     /// `off` (the default) shows nothing about payments; `locker serve --help` lists
@@ -183,6 +188,8 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
         require_token: a.require_token,
         payment,
+        log: Some(ops::tlog::LogIdentity::new(&repo.dot, &repo.config)),
+        witnesses: a.witnesses.clone(),
         ..Options::default()
     };
     let state = AppState::new(

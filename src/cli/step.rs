@@ -32,14 +32,18 @@ pub struct StepArgs {
     /// Who resolved the step: agent, human, ci, … (a–z, 0–9, `-`, `_`)
     #[arg(long, default_value = crate::domain::work::DEFAULT_GATE, value_name = "GATE")]
     pub gate: String,
+    #[command(flatten)]
+    pub sign: super::input::SignArgs,
 }
 
 pub fn run(ctx: &mut Ctx, a: &StepArgs) -> CmdResult {
+    let signing = a.sign.signing()?;
     let input = StepInput {
         step: &a.step,
         planned: a.planned.as_deref(),
         executed: a.executed.as_deref(),
         gate: Some(&a.gate),
+        signing: signing.as_ref(),
     };
     let out = match ctx.remote()? {
         Some(r) => r.step_record(ctx.token.as_ref(), &a.work, &a.lease, &input)?,

@@ -30,6 +30,15 @@ use crate::output::Render;
 /// `internal_consistency_only`: whoever wrote the file could have written a consistent forgery,
 /// so pin the head you got from the pad's writer.
 ///
+/// With --bundle FILE --key VKEY: also the bundle's signed checkpoint (by the log's key) and
+/// the inclusion proof of every block's journal entry (verdict `trusted_log_checkpoint`), and
+/// the checkpoint against the one pinned for the log (see `locker checkpoint`).
+///
+/// With --proof FILE --key VKEY: a proof file from `locker proof` (no repository needed);
+/// the checkpoint it leads to is checked against the pinned one. A consistency proof file from
+/// the pinned size advances the pin by itself, offline; otherwise the proof comes from --remote
+/// or the repository here. Exit 0 verified, 1 failed or forked, 6 not a proof.
+///
 /// With --remote URL, PAD and a ticket: the pad is read through the server's pad API (a
 /// `locker serve` or an agent-locker daemon) and checked here like a bundle.
 #[derive(Debug, Args)]
@@ -48,19 +57,68 @@ pub struct VerifyArgs {
     /// nothing the server says (without a ticket the server verifies and reports)
     #[command(flatten)]
     pub ticket: TicketArgs,
+    /// Also require every pad append, artifact publish and step to carry a good agent
+    /// signature: each unsigned one is a problem (exit 1)
+    #[arg(long, conflicts_with_all = ["pad", "bundle"])]
+    pub require_signed: bool,
+    /// Verify this proof file (from `locker proof`) with --key, with no repository
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle"])]
+    pub proof: Option<PathBuf>,
+    #[command(flatten)]
+    pub trust: super::tlog::TrustArgs,
+    /// Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`,
+    /// `witness`, `group` and `quorum` lines): signed by the policy's log key and cosigned by
+    /// a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository's
+    /// (or --remote's) latest. Exit 1 when it falls short
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle", "proof"])]
+    pub policy: Option<PathBuf>,
+    /// With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check
+    #[arg(long, value_name = "FILE", requires = "policy")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
     let remote = ctx.remote()?;
-    let ok = if let Some(file) = &a.bundle {
+    let ok = if let Some(policy) = &a.policy {
+        let text = std::fs::read_to_string(policy).map_err(|e| {
+            crate::ops::OpError::bad_request(format!("cannot read {}: {e}", policy.display()))
+        })?;
+        let policy = crate::domain::witness::Policy::parse(&text).map_err(|e| {
+            crate::ops::OpError::bad_request(format!("the policy {}: {e}", policy.display()))
+        })?;
+        let note = match (&a.checkpoint, &remote) {
+            (Some(file), _) => {
+                let bytes = read_payload(Some(file), crate::domain::note::MAX_NOTE_BYTES)?;
+                String::from_utf8(bytes)
+                    .map_err(|_| crate::ops::OpError::bad_request("the checkpoint is not UTF-8"))?
+            }
+            (None, Some(r)) => r.checkpoint()?.note,
+            (None, None) => {
+                let log = ctx.log_identity()?;
+                crate::ops::tlog::checkpoint(&mut ctx.ops()?, &log)?.note
+            }
+        };
+        let report = crate::ops::cosign::check_policy(&policy, &note)?;
+        ctx.printer.emit(&report)?;
+        report.ok
+    } else if let Some(file) = &a.proof {
+        let bytes = read_payload(Some(file), crate::domain::proof::MAX_PROOF_FILE_BYTES)?;
+        super::tlog::verify_proof(ctx, &bytes, &a.trust)?
+    } else if let Some(file) = &a.bundle {
         let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
-        let report = bundle::verify(&bytes, Some(&file.display().to_string()), expect)?;
+        let key = a.trust.verifier()?;
+        let name = file.display().to_string();
+        let mut report = bundle::verify_with_key(&bytes, Some(&name), expect, key.as_ref())?;
+        pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let (Some(pad), Some(r), Some(ticket)) = (&a.pad, &remote, a.ticket.secret()?) {
         let b = r.export_pad(pad, Some(&ticket), ctx.now())?;
-        let report = bundle::verify(&crate::domain::bundle::encode(&b), None, expect)?;
+        let key = a.trust.verifier()?;
+        let bytes = crate::domain::bundle::encode(&b);
+        let mut report = bundle::verify_with_key(&bytes, None, expect, key.as_ref())?;
+        pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let Some(pad) = &a.pad {
@@ -72,16 +130,71 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         report.ok
     } else {
         let report = match &remote {
-            Some(r) => r.verify_repository(expect)?,
+            Some(r) => r.verify_repository_with(expect, a.require_signed)?,
             None => {
                 let progress = ctx.printer.progress();
-                verify::repository(&mut ctx.ops()?, expect, progress.as_ref())?
+                let key = ctx.log_identity()?.signer().ok().map(|s| s.verifier());
+                verify::repository_with(
+                    &mut ctx.ops()?,
+                    expect,
+                    progress.as_ref(),
+                    key.as_ref(),
+                    a.require_signed,
+                )?
             }
         };
         ctx.printer.emit(&report)?;
         report.ok
     };
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for crate::ops::cosign::PolicyReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "checkpoint: {} at size {}, root {}", self.origin, self.size, self.root)?;
+        writeln!(w, "log signature: {}", self.log_signature)?;
+        let by: Vec<String> =
+            self.quorum.cosigned_by.iter().map(|(n, t)| format!("{n} (time {t})")).collect();
+        writeln!(
+            w,
+            "quorum `{}`: {} (cosigned by: {}; missing: {})",
+            self.quorum.quorum,
+            if self.quorum.satisfied { "satisfied" } else { "NOT satisfied" },
+            if by.is_empty() { "none".to_owned() } else { by.join(", ") },
+            if self.quorum.missing.is_empty() {
+                "none".to_owned()
+            } else {
+                self.quorum.missing.join(", ")
+            }
+        )?;
+        match &self.failure {
+            Some(f) => writeln!(w, "FAILED: {f}"),
+            None => writeln!(w, "ok"),
+        }
+    }
+}
+
+/// With a trusted key, checks a verified bundle's checkpoint against the pinned one.
+fn pin_bundle(
+    ctx: &mut Ctx,
+    bytes: &[u8],
+    report: &mut BundleReport,
+    trust: &super::tlog::TrustArgs,
+) -> Result<(), crate::ops::OpError> {
+    let Some(v) = trust.verifier()? else { return Ok(()) };
+    if !report.ok {
+        return Ok(());
+    }
+    let Some(note) = bundle::parse(bytes)?.header.log.map(|l| l.checkpoint) else { return Ok(()) };
+    let Ok(signed) = crate::domain::note::SignedCheckpoint::verify(&note, &v) else {
+        return Ok(());
+    };
+    let pins = trust.pins()?;
+    let (pin, evidence) = super::tlog::with_fetch(ctx, &v, |fetch| {
+        crate::ops::pin::check(pins.as_ref(), &v, &signed, fetch)
+    })?;
+    report.apply_pin(pin, evidence);
+    Ok(())
 }
 
 impl Render for RepoReport {
@@ -151,6 +264,37 @@ impl Render for RepoReport {
             self.leases.steps,
             self.leases.broken
         )?;
+        let sig = &self.signatures;
+        let mut signers: Vec<String> =
+            sig.by_signer.iter().map(|(who, n)| format!("{who} {n}")).collect();
+        if signers.is_empty() {
+            signers.push("none".into());
+        }
+        writeln!(
+            w,
+            "signatures: {} ({} keys, {} signed, {} unsigned{}; signed by: {}; {} broken)",
+            mark(sig.ok),
+            sig.keys,
+            sig.signed,
+            sig.unsigned,
+            if sig.required { ", all required" } else { "" },
+            signers.join(", "),
+            sig.broken
+        )?;
+        let m = &self.merkle;
+        if m.pending {
+            writeln!(w, "merkle:  not built yet (built on the next write or `locker checkpoint`)")?;
+        } else {
+            let root = m.root.map(|r| r.to_hex()).unwrap_or_default();
+            writeln!(
+                w,
+                "merkle:  {} ({} leaves, root {root}, {} signed checkpoint(s){})",
+                mark(m.ok),
+                m.leaves,
+                m.checkpoints,
+                if m.signatures_checked { ", signatures checked" } else { "" }
+            )?;
+        }
         if let Some(at) = self.gc.last_at {
             writeln!(
                 w,
@@ -243,9 +387,20 @@ impl Render for BundleReport {
         )?;
         writeln!(w, "head:    {} (recomputed)", self.computed_head)?;
         render_checks(w, &self.checks)?;
+        if let Some(e) = &self.evidence {
+            writeln!(w, "evidence of a fork ({}):", e.failure)?;
+            writeln!(w, "--- pinned checkpoint")?;
+            w.write_all(e.pinned.as_bytes())?;
+            writeln!(w, "--- presented checkpoint")?;
+            w.write_all(e.presented.as_bytes())?;
+        }
         match (&self.first_failure, self.expected_head) {
             (Some(c), _) => writeln!(w, "BROKEN: {}: {}", c.name, c.detail),
             (None, Some(_)) => writeln!(w, "intact: the head is the expected one"),
+            (None, None) if self.verdict == "trusted_log_checkpoint" => writeln!(
+                w,
+                "intact: every block is in the log whose checkpoint the trusted key signed"
+            ),
             (None, None) => writeln!(
                 w,
                 "intact (internally consistent only: pass --expect-head to pin the head)"

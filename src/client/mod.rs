@@ -17,6 +17,7 @@ use crate::domain::digest::Digest;
 use crate::domain::limits::PadLimits;
 use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
+use crate::domain::sign::Statement;
 use crate::domain::work::LeaseState;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
 use crate::ops::journal::LogPage;
@@ -27,6 +28,7 @@ use crate::ops::pad::{
     TicketMinted, TicketRevoked,
 };
 use crate::ops::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::sign::{KeyList, Signing};
 use crate::ops::step::{StepInput, StepView};
 use crate::ops::verify::{PadReport, RepoReport};
 use crate::ops::wire::{DepositRequest, NativePublish, RevokeRequest};
@@ -240,7 +242,7 @@ impl Client {
         auth: Option<&Secret>,
         body: Body<'_>,
     ) -> OpResult<(u16, Vec<u8>)> {
-        self.exchange_paid(method, path, auth, body, None)
+        self.exchange_with(method, path, auth, body, None, &[])
     }
 
     /// [`Self::exchange`] with an optional `X-Payment-Proof` (pay-per-pad servers).
@@ -251,6 +253,19 @@ impl Client {
         auth: Option<&Secret>,
         body: Body<'_>,
         proof: Option<&str>,
+    ) -> OpResult<(u16, Vec<u8>)> {
+        self.exchange_with(method, path, auth, body, proof, &[])
+    }
+
+    /// [`Self::exchange`] with an optional `X-Payment-Proof` and extra headers.
+    fn exchange_with(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Option<&Secret>,
+        body: Body<'_>,
+        proof: Option<&str>,
+        extra: &[(&str, String)],
     ) -> OpResult<(u16, Vec<u8>)> {
         let url = format!("{}{path}", self.base);
         let unreachable = |e: ureq::Error| {
@@ -273,6 +288,9 @@ impl Client {
                 }
                 if let Some(p) = proof {
                     req = req.header("x-payment-proof", p);
+                }
+                for (name, value) in extra {
+                    req = req.header(*name, value);
                 }
                 match body {
                     Body::None => req.send_empty(),
@@ -366,8 +384,70 @@ impl Client {
         payload: &[u8],
         content_type: Option<&str>,
     ) -> OpResult<Appended> {
+        self.append_signed(pad, key, payload, content_type, None)
+    }
+
+    /// `POST /v1/pads/{id}/append` with an agent's signature in `X-Locker-Signer` and
+    /// `X-Locker-Signature`; a private key signs here, for the block the pad's manifest says
+    /// comes next.
+    pub fn append_signed(
+        &self,
+        pad: &str,
+        key: Option<&Secret>,
+        payload: &[u8],
+        content_type: Option<&str>,
+        signing: Option<&Signing>,
+    ) -> OpResult<Appended> {
         let ct = content_type.unwrap_or(crate::ops::pad::DEFAULT_CONTENT_TYPE);
-        self.call("POST", &Self::pad_path(pad, "/append"), key, Body::Bytes(payload, ct))
+        let signed = self.sign_here(None, signing, |keys| {
+            let seq = self.manifest(pad)?.block_count;
+            Ok(Statement::pad_append(&keys.repository_id, pad, seq, &Digest::of(payload)))
+        })?;
+        let extra: Vec<(&str, String)> = signed
+            .map(|(signer, sig)| {
+                vec![
+                    (crate::ops::sign::SIGNER_HEADER, signer),
+                    (crate::ops::sign::SIGNATURE_HEADER, sig),
+                ]
+            })
+            .unwrap_or_default();
+        let path = Self::pad_path(pad, "/append");
+        let (status, bytes) =
+            self.exchange_with("POST", &path, key, Body::Bytes(payload, ct), None, &extra)?;
+        if !(200..300).contains(&status) {
+            return Err(error_from(status, &bytes));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
+            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
+        })
+    }
+
+    /// `GET /v1/keys`: the registered agent keys, the repository id and the signing policy.
+    pub fn keys(&self, token: Option<&Secret>) -> OpResult<KeyList> {
+        self.call("GET", "/v1/keys", token, Body::None)
+    }
+
+    /// The `(signer, base64 signature)` a request carries: a provided signature as is, or one
+    /// made here with a private key over the statement `build` makes from the server's keys
+    /// listing (its repository id and the caller's scope).
+    fn sign_here(
+        &self,
+        token: Option<&Secret>,
+        signing: Option<&Signing>,
+        build: impl FnOnce(&KeyList) -> OpResult<Statement>,
+    ) -> OpResult<Option<(String, String)>> {
+        match signing {
+            None => Ok(None),
+            Some(Signing::Provided { signer, signature }) => {
+                Ok(Some((signer.clone(), crate::domain::sign::encode_signature(signature))))
+            }
+            Some(Signing::Key(k)) => {
+                let keys = self.keys(token)?;
+                let st = build(&keys)?;
+                let sig = k.sign(&st.message());
+                Ok(Some((k.name.clone(), crate::domain::sign::encode_signature(&sig))))
+            }
+        }
     }
 
     /// `POST /v1/pads/{id}/seal`.
@@ -467,9 +547,16 @@ impl Client {
             exported_at: now,
             exporter: crate::ops::bundle::exporter(),
         };
-        crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
+        let mut bundle = crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
             OpError::unavailable(format!("the server's answer is not a pad: {}", e.detail))
-        })
+        })?;
+        // A locker server also proves the blocks in its log; a peer has no log.
+        if kind == "locker" {
+            let path =
+                format!("{}?blocks={}", Self::pad_path(pad, "/log-proofs"), bundle.blocks.len());
+            bundle.header.log = self.call("GET", &path, None, Body::None).ok();
+        }
+        Ok(bundle)
     }
 
     /// `GET /v1/pads?state=&limit=`.
@@ -496,10 +583,24 @@ impl Client {
 
     /// `GET /v1/verify`.
     pub fn verify_repository(&self, expect_head: Option<Digest>) -> OpResult<RepoReport> {
-        let path = match expect_head {
-            Some(h) => format!("/v1/verify?expect_head={h}"),
-            None => "/v1/verify".to_owned(),
-        };
+        self.verify_repository_with(expect_head, false)
+    }
+
+    /// `GET /v1/verify?expect_head=&require_signed=1`.
+    pub fn verify_repository_with(
+        &self,
+        expect_head: Option<Digest>,
+        require_signed: bool,
+    ) -> OpResult<RepoReport> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        if let Some(h) = expect_head {
+            q.append_pair("expect_head", &h.to_string());
+        }
+        if require_signed {
+            q.append_pair("require_signed", "1");
+        }
+        let q = q.finish();
+        let path = if q.is_empty() { "/v1/verify".to_owned() } else { format!("/v1/verify?{q}") };
         self.call("GET", &path, None, Body::None)
     }
 
@@ -519,7 +620,22 @@ impl Client {
         req: &PublishRequest<'_>,
     ) -> OpResult<Published> {
         let fence = req.fence.map(ToString::to_string);
-        let body = NativePublish::new(req.key, req.expected_version, req.op_id, req.content, fence);
+        let mut body =
+            NativePublish::new(req.key, req.expected_version, req.op_id, req.content, fence);
+        let version = u64::try_from(req.expected_version).unwrap_or(0).saturating_add(1);
+        if let Some((signer, sig)) = self.sign_here(token, req.signing, |keys| {
+            Ok(Statement::artifact_publish(
+                &keys.repository_id,
+                &keys.scope,
+                req.key,
+                version,
+                &Digest::of(req.content),
+                req.fence.map(|f| (f.work.as_str(), f.token)),
+            ))
+        })? {
+            body.signer = Some(signer);
+            body.signature = Some(sig);
+        }
         self.post_json("/v1/artifact?format=locker", token, &body)
     }
 
@@ -697,11 +813,65 @@ impl Client {
         lease: &str,
         input: &StepInput<'_>,
     ) -> OpResult<StepView> {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "work_ref": work, "lease": lease, "step": input.step, "planned": input.planned,
             "executed": input.executed, "gate": input.gate,
         });
+        let gate = input.gate.unwrap_or(crate::domain::work::DEFAULT_GATE);
+        if let Some((signer, sig)) = self.sign_here(token, input.signing, |keys| {
+            let fence = self.lease_show(token, work)?.lease.fence;
+            Ok(Statement::step_record(
+                &keys.repository_id,
+                &keys.scope,
+                work,
+                lease,
+                input.step,
+                fence,
+                &crate::domain::sign::step_digest(input.planned, input.executed, gate),
+            ))
+        })? {
+            body["signer"] = signer.into();
+            body["signature"] = sig.into();
+        }
         self.post_json("/event", token, &body)
+    }
+
+    /// `GET /v1/checkpoint`: the log's latest signed checkpoint.
+    pub fn checkpoint(&self) -> OpResult<crate::ops::tlog::CheckpointOutcome> {
+        self.call("GET", "/v1/checkpoint", None, Body::None)
+    }
+
+    /// `GET /v1/key`: the log's verifier key.
+    pub fn log_key(&self) -> OpResult<crate::ops::tlog::KeyOutcome> {
+        self.call("GET", "/v1/key", None, Body::None)
+    }
+
+    /// `GET /v1/proof/inclusion?seq=` or `?pad=&block=`.
+    pub fn prove_inclusion(
+        &self,
+        target: &crate::ops::tlog::Target,
+    ) -> OpResult<crate::ops::tlog::InclusionOutcome> {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        match target {
+            crate::ops::tlog::Target::Entry(seq) => q.append_pair("seq", &seq.to_string()),
+            crate::ops::tlog::Target::Block { pad_id, seq } => {
+                q.append_pair("pad", pad_id).append_pair("block", &seq.to_string())
+            }
+        };
+        self.call("GET", &format!("/v1/proof/inclusion?{}", q.finish()), None, Body::None)
+    }
+
+    /// `GET /v1/proof/consistency?old=&new=`.
+    pub fn prove_consistency(
+        &self,
+        old: u64,
+        new: Option<u64>,
+    ) -> OpResult<crate::ops::tlog::ConsistencyOutcome> {
+        let mut path = format!("/v1/proof/consistency?old={old}");
+        if let Some(n) = new {
+            path.push_str(&format!("&new={n}"));
+        }
+        self.call("GET", &path, None, Body::None)
     }
 
     /// `GET /v1/journal`.

@@ -68,6 +68,148 @@ pub struct Header {
     #[serde(default)]
     pub max_bytes: Option<u64>,
     pub source: Source,
+    /// The log's signed checkpoint and the inclusion proofs of the journal entries that
+    /// recorded the blocks (absent in bundles written before signed checkpoints, or by a peer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<LogProofs>,
+}
+
+/// A bundle's transparency-log evidence: checked against the log's verifier key, it proves
+/// every block was recorded in the log the key signs (C2SP tlog-proof, one per entry).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogProofs {
+    /// The signed checkpoint (a C2SP signed note).
+    pub checkpoint: String,
+    pub entries: Vec<EntryProof>,
+}
+
+/// One journal entry's inclusion proof.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryProof {
+    /// The leaf index (the entry's sequence number minus one).
+    pub index: u64,
+    /// The entry's exact stored bytes, base64.
+    pub entry_b64: String,
+    /// The proof hashes, base64, leaf sibling first.
+    pub hashes: Vec<String>,
+}
+
+impl EntryProof {
+    /// The tlog-proof this is, with `checkpoint`.
+    pub fn to_proof(&self, checkpoint: &str) -> Result<super::proof::InclusionProof, String> {
+        let b64 = &base64::engine::general_purpose::STANDARD;
+        let entry = b64.decode(&self.entry_b64).map_err(|_| "entry_b64 is not base64")?;
+        let hashes = self
+            .hashes
+            .iter()
+            .map(|h| {
+                let raw = b64.decode(h).map_err(|_| "a proof hash is not base64")?;
+                raw.try_into().map(Digest).map_err(|_| "a proof hash is not 32 bytes")
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(super::proof::InclusionProof {
+            index: self.index,
+            entry,
+            hashes,
+            checkpoint: checkpoint.to_owned(),
+        })
+    }
+}
+
+/// Checks a bundle's log evidence: with `key`, the checkpoint's signature and that every block
+/// is recorded, with the same hash, by a proved journal entry of this pad; without one, only
+/// that the proofs lead to the checkpoint they carry (which anyone could have made).
+pub fn log_check(p: &Parsed, key: Option<&super::note::Verifier>) -> Check {
+    let Some(log) = &p.header.log else {
+        return match key {
+            Some(_) => Check::fail(
+                "log",
+                "the bundle carries no signed checkpoint or inclusion proofs to check against \
+                 the key (written by an older locker or a peer)",
+            ),
+            None => Check::skip("log", "the bundle carries no transparency-log proofs"),
+        };
+    };
+    let claimed = match super::note::SignedCheckpoint::parse_unverified(&log.checkpoint) {
+        Ok(c) => c,
+        Err(e) => return Check::fail("log", format!("the bundle's checkpoint: {e}")),
+    };
+    let subject = format!("pad:{}", p.header.pad_id);
+    let mut recorded: std::collections::HashMap<u64, Digest> = std::collections::HashMap::new();
+    for (i, ep) in log.entries.iter().enumerate() {
+        let proof = match ep.to_proof(&log.checkpoint) {
+            Ok(pr) => pr,
+            Err(e) => return Check::fail("log", format!("inclusion proof {i}: {e}")),
+        };
+        let entry = match key {
+            Some(k) => match proof.verify(k) {
+                Ok(v) => v.entry,
+                Err(e) => return Check::fail("log", format!("inclusion proof {i}: {e}")),
+            },
+            None => {
+                let leaf = super::merkle::leaf_hash(&proof.entry);
+                let ok = super::merkle::verify_inclusion(
+                    &leaf,
+                    proof.index,
+                    claimed.size,
+                    &proof.hashes,
+                    &claimed.root,
+                );
+                match (ok, super::journal::Entry::decode(&proof.entry)) {
+                    (Ok(()), Ok(e)) => e,
+                    (Err(e), _) => return Check::fail("log", format!("inclusion proof {i}: {e}")),
+                    (_, Err(e)) => return Check::fail("log", format!("inclusion proof {i}: {e}")),
+                }
+            }
+        };
+        if entry.subject != subject {
+            return Check::fail(
+                "log",
+                format!("inclusion proof {i} is for `{}`, not {subject}", entry.subject),
+            );
+        }
+        for b in &p.blocks {
+            if let Some(h) = super::proof::recorded_block(&entry, b.seq) {
+                recorded.insert(b.seq, h);
+            }
+        }
+    }
+    for b in &p.blocks {
+        match recorded.get(&b.seq) {
+            None => {
+                return Check::fail(
+                    "log",
+                    format!("no proved journal entry records block {}", b.seq),
+                )
+            }
+            Some(h) if *h != b.curr_hash => {
+                return Check::fail(
+                    "log",
+                    format!(
+                        "block {}'s curr_hash is {}, but the log recorded {h}",
+                        b.seq, b.curr_hash
+                    ),
+                )
+            }
+            Some(_) => {}
+        }
+    }
+    let what = format!(
+        "{} block(s) recorded by {} journal entr{} included in checkpoint {} (size {}, root {})",
+        p.blocks.len(),
+        log.entries.len(),
+        if log.entries.len() == 1 { "y" } else { "ies" },
+        claimed.origin,
+        claimed.size,
+        claimed.root
+    );
+    match key {
+        Some(k) => Check::pass("log", format!("{what}, signed by key {}", k.id_hex())),
+        None => Check::skip(
+            "log",
+            format!("{what}; the key was NOT checked: pass --key VKEY (`locker key show`)"),
+        ),
+    }
 }
 
 fn header_type() -> String {
@@ -516,6 +658,7 @@ mod tests {
                     exported_at: 9,
                     exporter: "locker test".into(),
                 },
+                log: None,
             },
             blocks,
         }

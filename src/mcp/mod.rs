@@ -49,6 +49,9 @@ read `detail` and `hints` to correct the call.";
 pub struct Identity {
     pub token: Option<Secret>,
     pub scope: Option<String>,
+    /// The agent key (`LOCKER_SIGN_KEY`) that signs appends, publishes and steps whose call
+    /// carries no `signer`/`signature` of its own.
+    pub sign_key: Option<crate::domain::sign::PrivateKey>,
 }
 
 /// Where the tools' state lives: a local repository (found like every command's, opened at
@@ -85,6 +88,17 @@ impl Server {
         Self { backend, identity, clock, settings, tools: tools::all() }
     }
 
+    /// The signature a write tool attaches: the call's own `signer` and `signature`, else the
+    /// server's key (`LOCKER_SIGN_KEY`), else none.
+    fn signing(
+        &self,
+        signer: Option<&str>,
+        signature: Option<&str>,
+    ) -> OpResult<Option<ops::sign::Signing>> {
+        Ok(ops::sign::from_fields(signer, signature)?
+            .or_else(|| self.identity.sign_key.clone().map(ops::sign::Signing::Key)))
+    }
+
     /// The tools this server offers, in a fixed order.
     pub fn tools(&self) -> Vec<Tool> {
         self.tools.iter().map(|t| t.tool.clone()).collect()
@@ -96,6 +110,15 @@ impl Server {
     fn run<T>(
         &self,
         local: impl FnOnce(&mut ops::Ctx<'_>) -> OpResult<T>,
+        remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
+    ) -> OpResult<T> {
+        self.run_log(|ctx, _| local(ctx), remote)
+    }
+
+    /// [`Self::run`] for the log operations, which also need the repository's log identity.
+    fn run_log<T>(
+        &self,
+        local: impl FnOnce(&mut ops::Ctx<'_>, &ops::tlog::LogIdentity) -> OpResult<T>,
         remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
     ) -> OpResult<T> {
         let (location, repo) = match &self.backend {
@@ -114,9 +137,10 @@ impl Server {
             self.identity.token.as_ref(),
             self.identity.scope.as_deref(),
         )?;
+        let log = ops::tlog::LogIdentity::new(&repo.dot, &repo.config);
         let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
         ctx.settings = self.settings;
-        local(&mut ctx)
+        local(&mut ctx, &log)
     }
 
     fn call(&self, request: CallToolRequestParams) -> Result<CallToolResult, ErrorData> {

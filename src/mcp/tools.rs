@@ -31,6 +31,7 @@ use crate::ops::pad::{
 };
 use crate::ops::plan::{self, Diff, PlanCommitted, PlanView};
 use crate::ops::step::{self, StepInput, StepView};
+use crate::ops::tlog;
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::JournalQuery;
@@ -266,6 +267,34 @@ pub fn all() -> Vec<ToolDef> {
             verify_bundle,
         ),
         def("locker_log", "Read the journal", Effect::ReadOnly, LOG, log),
+        def(
+            "locker_checkpoint",
+            "The log's signed checkpoint",
+            Effect::AdditiveIdempotent,
+            CHECKPOINT,
+            checkpoint,
+        ),
+        def(
+            "locker_proof_inclusion",
+            "Prove an entry or pad block in the log",
+            Effect::AdditiveIdempotent,
+            PROOF_INCLUSION,
+            proof_inclusion,
+        ),
+        def(
+            "locker_proof_consistency",
+            "Prove two checkpoints consistent",
+            Effect::AdditiveIdempotent,
+            PROOF_CONSISTENCY,
+            proof_consistency,
+        ),
+        def(
+            "locker_verify_proof",
+            "Verify a log proof offline",
+            Effect::ReadOnly,
+            VERIFY_PROOF,
+            verify_proof,
+        ),
     ]
 }
 
@@ -407,6 +436,14 @@ struct AppendIn {
     /// The block's content type (a label; it is not covered by the hash)
     #[serde(default = "default_content_type")]
     content_type: String,
+    /// locker's extension: the agent whose registered key signed this write (with signature)
+    #[serde(default)]
+    signer: Option<String>,
+    /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
+    /// canonical message (see `locker key`); without it, the server's own key signs, if it
+    /// has one
+    #[serde(default)]
+    signature: Option<String>,
 }
 
 fn default_content_type() -> String {
@@ -420,9 +457,11 @@ fn append(server: &Server, a: AppendIn) -> OpResult<Appended> {
         _ => return Err(OpError::bad_request("payload must be a string, an object or an array")),
     };
     let key = Secret::new(&a.write_key);
+    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
+    let ct = Some(a.content_type.as_str());
     server.run(
-        |ctx| pad::append(ctx, &a.pad_id, Some(&key), &payload, Some(&a.content_type)),
-        |c, _| c.append(&a.pad_id, Some(&key), &payload, Some(&a.content_type)),
+        |ctx| pad::append_signed(ctx, &a.pad_id, Some(&key), &payload, ct, signing.as_ref()),
+        |c, _| c.append_signed(&a.pad_id, Some(&key), &payload, ct, signing.as_ref()),
     )
 }
 
@@ -652,6 +691,14 @@ struct ArtifactPublishIn {
     /// locker_lease_acquire's work and fence): refused (stale_fence) once a newer lease exists
     #[serde(default)]
     fence: Option<String>,
+    /// locker's extension: the agent whose registered key signed this write (with signature)
+    #[serde(default)]
+    signer: Option<String>,
+    /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
+    /// canonical message (see `locker key`); without it, the server's own key signs, if it
+    /// has one
+    #[serde(default)]
+    signature: Option<String>,
 }
 
 fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published> {
@@ -665,12 +712,14 @@ fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published
         }
     };
     let fence = a.fence.as_deref().map(lease::parse_fence).transpose()?;
+    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let req = PublishRequest {
         key: &a.key,
         expected_version: a.expected_version,
         op_id: &a.operation_id,
         content: &content,
         fence: fence.as_ref(),
+        signing: signing.as_ref(),
     };
     server.run(|ctx| artifact::publish(ctx, &req), |c, t| c.artifact_publish(t, &req))
 }
@@ -971,6 +1020,14 @@ struct StepIn {
     /// Who resolved the step: agent, human, ci, … (a–z, 0–9, -, _)
     #[serde(default = "default_gate")]
     gate: String,
+    /// locker's extension: the agent whose registered key signed this write (with signature)
+    #[serde(default)]
+    signer: Option<String>,
+    /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
+    /// canonical message (see `locker key`); without it, the server's own key signs, if it
+    /// has one
+    #[serde(default)]
+    signature: Option<String>,
 }
 
 fn default_gate() -> String {
@@ -978,11 +1035,13 @@ fn default_gate() -> String {
 }
 
 fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
+    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let input = StepInput {
         step: &a.step,
         planned: a.planned.as_deref(),
         executed: a.executed.as_deref(),
         gate: Some(&a.gate),
+        signing: signing.as_ref(),
     };
     server.run(
         |ctx| step::record(ctx, &a.work, &a.lease_id, &input),
@@ -1047,6 +1106,10 @@ struct VerifyBundleIn {
     /// The head you expect (64 lowercase hex), e.g. the head_hash the depositor handed you
     #[serde(default)]
     expected_head_hash: Option<String>,
+    /// The log's verifier key (name+keyid+AQ…, from `locker key show`): also check the
+    /// bundle's signed checkpoint and every block's inclusion proof against it
+    #[serde(default)]
+    key: Option<String>,
 }
 
 fn verify_bundle(
@@ -1054,7 +1117,88 @@ fn verify_bundle(
     a: VerifyBundleIn,
 ) -> OpResult<crate::ops::bundle::BundleReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    crate::ops::bundle::verify(a.bundle.as_bytes(), None, expect)
+    let key = a.key.as_deref().map(tlog::parse_verifier).transpose()?;
+    crate::ops::bundle::verify_with_key(a.bundle.as_bytes(), None, expect, key.as_ref())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The journal as a transparency log.
+
+const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle tree over its entries). Returns the latest C2SP checkpoint (origin, size, root) as a signed note, signing one if the journal grew, with the log's verifier key. A checkpoint is only signed when consistent with the last one signed.";
+
+/// `locker_checkpoint`'s arguments (none).
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CheckpointIn {}
+
+fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<tlog::CheckpointOutcome> {
+    server.run_log(tlog::checkpoint, |c, _| c.checkpoint())
+}
+
+const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
+
+/// `locker_proof_inclusion`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ProofInclusionIn {
+    /// The journal entry's sequence number
+    #[serde(default)]
+    seq: Option<u64>,
+    /// A pad's id (with block)
+    #[serde(default)]
+    pad_id: Option<String>,
+    /// The block's sequence number in the pad (with pad_id)
+    #[serde(default)]
+    block: Option<u64>,
+}
+
+fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<tlog::InclusionOutcome> {
+    let target = match (a.seq, a.pad_id, a.block) {
+        (Some(seq), None, None) => tlog::Target::Entry(seq),
+        (None, Some(pad_id), Some(seq)) => tlog::Target::Block { pad_id, seq },
+        _ => return Err(OpError::bad_request("give either seq, or pad_id and block")),
+    };
+    server.run_log(
+        |ctx, log| tlog::prove_inclusion(ctx, log, &target),
+        |c, _| c.prove_inclusion(&target),
+    )
+}
+
+const PROOF_CONSISTENCY: &str = "Prove the log's checkpoint at old entries consistent with the one at new (default: the whole journal): both signed checkpoints and the RFC 6962 consistency proof, as a proof file.";
+
+/// `locker_proof_consistency`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ProofConsistencyIn {
+    /// The older tree size
+    old: u64,
+    /// The newer tree size (default: the whole journal)
+    #[serde(default)]
+    new: Option<u64>,
+}
+
+fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<tlog::ConsistencyOutcome> {
+    server.run_log(
+        |ctx, log| tlog::prove_consistency(ctx, log, a.old, a.new),
+        |c, _| c.prove_consistency(a.old, a.new),
+    )
+}
+
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that).";
+
+/// `locker_verify_proof`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyProofIn {
+    /// The proof file's whole text
+    proof: String,
+    /// The log's verifier key (name+keyid+AQ…)
+    key: String,
+}
+
+fn verify_proof(_server: &Server, a: VerifyProofIn) -> OpResult<crate::ops::pin::ProofReport> {
+    let v = tlog::parse_verifier(&a.key)?;
+    crate::ops::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
 }
 
 /// `locker_verify`'s arguments.

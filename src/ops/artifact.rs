@@ -150,6 +150,9 @@ pub struct PublishRequest<'a> {
     /// The fencing token of the lease the publish is made under: refused (`stale_fence`) once
     /// a newer lease exists on the work item.
     pub fence: Option<&'a Fence>,
+    /// An agent's signature over the version it writes (see [`super::sign`]); checked only
+    /// when a new version is written (a replay or a rejection writes none).
+    pub signing: Option<&'a super::sign::Signing>,
 }
 
 fn invalid(e: InvalidInput) -> OpError {
@@ -319,6 +322,16 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
     }
 
     let version = current + 1;
+    let signed = super::sign::check(tx.as_ref(), req.signing, |repo| {
+        crate::domain::sign::Statement::artifact_publish(
+            &repo,
+            scope,
+            req.key,
+            version,
+            &digest,
+            req.fence.map(|f| (f.work.as_str(), f.token)),
+        )
+    })?;
     let row = ArtifactVersionRow {
         scope: scope.to_owned(),
         key: req.key.to_owned(),
@@ -346,22 +359,19 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
         created_at: now,
         fence: req.fence.cloned(),
     })?;
-    journal::append(
-        tx.as_mut(),
-        &actor,
-        now,
-        "artifact.publish",
-        &subject,
-        json!({
-            "key": req.key,
-            "op_id": req.op_id,
-            "version": version,
-            "expected_version": expected,
-            "sha256": digest,
-            "size": size,
-            "fence": req.fence,
-        }),
-    )?;
+    let mut body = json!({
+        "key": req.key,
+        "op_id": req.op_id,
+        "version": version,
+        "expected_version": expected,
+        "sha256": digest,
+        "size": size,
+        "fence": req.fence,
+    });
+    if let Some(signed) = signed {
+        body["signed"] = signed;
+    }
+    journal::append(tx.as_mut(), &actor, now, "artifact.publish", &subject, body)?;
     tx.commit()?;
     Ok(Published { artifact: ArtifactView::of(&row, req.content), replayed: false })
 }
@@ -446,7 +456,14 @@ mod tests {
     use crate::repo::Repo;
 
     fn request(content: &[u8]) -> PublishRequest<'_> {
-        PublishRequest { key: "k", expected_version: 0, op_id: "op", content, fence: None }
+        PublishRequest {
+            key: "k",
+            expected_version: 0,
+            op_id: "op",
+            content,
+            fence: None,
+            signing: None,
+        }
     }
 
     #[test]

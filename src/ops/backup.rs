@@ -3,8 +3,9 @@
 //!
 //! A backup is a directory that is itself a repository root (`DEST/.locker/…`, modes 0700 and
 //! 0600): the store's own snapshot (for SQLite, `VACUUM INTO` in one read transaction, so
-//! writers go on meanwhile), the blob files that snapshot names, and `config.json`. It is
-//! assembled in a temporary sibling, verified like `locker verify`, and only then renamed
+//! writers go on meanwhile), the blob files that snapshot names, the log's signing key, and
+//! `config.json`. It is assembled in a temporary sibling, verified like `locker verify`, and only
+//! then renamed
 //! into place, so DEST is either a complete, verified backup or absent.
 //!
 //! Neither is journaled. A backup changes nothing in the source (and an entry recording it
@@ -157,6 +158,15 @@ pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<Backu
         fs::DirBuilder::new().mode(0o700).create(&tmp_dot).map_err(io_err(&tmp_dot))?;
         let config = fs::read(repo.dot.join(CONFIG_FILE)).map_err(io_err(&repo.dot))?;
         repo::write_new_file(&tmp_dot.join(CONFIG_FILE), &config)?;
+        // The log's signing key goes with the log it signs.
+        let key = repo.dot.join(repo::KEYS_DIR).join(repo::LOG_KEY_FILE);
+        if key.is_file() {
+            let keys = tmp_dot.join(repo::KEYS_DIR);
+            fs::DirBuilder::new().mode(0o700).create(&keys).map_err(io_err(&keys))?;
+            let bytes = fs::read(&key).map_err(io_err(&repo.dot))?;
+            repo::write_new_file(&keys.join(repo::LOG_KEY_FILE), &bytes)?;
+            repo::sync_dir(&keys)?;
+        }
         let stats = repo.store.backup(&tmp_dot)?;
         repo::sync_dir(&tmp_dot)?;
         let (copy, report) = verify_copy(&tmp, clock)?;

@@ -14,13 +14,19 @@ use serde_json::{json, Value};
 
 use super::pad::{check_content_type, check_read_ticket, load, new_ticket_row, subject};
 use super::{journal, Ctx, ErrorKind, OpError, OpResult};
-use crate::domain::bundle::{self, Block, Bundle, Header, Malformed, Parsed, Source};
+use base64::Engine as _;
+
+use super::tlog::LogIdentity;
+use crate::domain::bundle::{
+    self, Block, Bundle, EntryProof, Header, LogProofs, Malformed, Parsed, Source,
+};
 use crate::domain::check::Check;
 use crate::domain::digest::Digest;
 use crate::domain::limits::{
     DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES, MAX_MAX_BLOCKS, MAX_PAD_BYTES,
     MAX_PAD_ID_BYTES,
 };
+use crate::domain::note::Verifier;
 use crate::domain::pad::{PadState, StoredState, TicketType};
 use crate::domain::secret::Secret;
 use crate::store::{BlockRow, Flow, PadRow, Tx};
@@ -62,6 +68,35 @@ pub struct BundleReport {
     pub sha256: Digest,
     pub checks: Vec<Check>,
     pub first_failure: Option<Check>,
+    /// With a trusted key: the bundle's checkpoint against the verifier's pinned one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin: Option<super::pin::PinReport>,
+    /// Evidence of a fork, when the pin found one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<super::pin::ForkEvidence>,
+}
+
+impl BundleReport {
+    /// Adds the pin's verdict (a fork or an unproven checkpoint fails the bundle).
+    pub fn apply_pin(
+        &mut self,
+        pin: super::pin::PinReport,
+        evidence: Option<super::pin::ForkEvidence>,
+    ) {
+        if !pin.ok() {
+            let c = Check::fail("pin", pin.detail.clone());
+            self.checks.push(c.clone());
+            if self.first_failure.is_none() {
+                self.first_failure = Some(c);
+            }
+            self.ok = false;
+            self.verdict = "failed".into();
+        } else {
+            self.checks.push(Check::pass("pin", pin.detail.clone()));
+        }
+        self.pin = Some(pin);
+        self.evidence = evidence;
+    }
 }
 
 /// The error for a file that is not a readable bundle (exit 6).
@@ -81,12 +116,26 @@ pub fn parse(bytes: &[u8]) -> OpResult<Parsed> {
 
 /// Checks a parsed bundle and reports every check.
 pub fn report(p: &Parsed, file: Option<&str>, expect: Option<Digest>) -> BundleReport {
-    let f = bundle::check(p, expect.as_ref());
+    report_with_key(p, file, expect, None)
+}
+
+/// [`report`], also checking the bundle's signed checkpoint and inclusion proofs against the
+/// log's verifier key when one is given (the `log` check).
+pub fn report_with_key(
+    p: &Parsed,
+    file: Option<&str>,
+    expect: Option<Digest>,
+    key: Option<&Verifier>,
+) -> BundleReport {
+    let mut f = bundle::check(p, expect.as_ref());
+    f.checks.push(bundle::log_check(p, key));
     let first_failure = f.checks.iter().find(|c| c.failed()).cloned();
     let verdict = if first_failure.is_some() {
         "failed"
     } else if expect.is_some() {
         "trusted_head_match"
+    } else if key.is_some() {
+        "trusted_log_checkpoint"
     } else {
         "internal_consistency_only"
     };
@@ -108,12 +157,59 @@ pub fn report(p: &Parsed, file: Option<&str>, expect: Option<Digest>) -> BundleR
         sha256: p.file_sha256,
         checks: f.checks,
         first_failure,
+        pin: None,
+        evidence: None,
     }
 }
 
 /// `locker verify --bundle`: parses and checks a bundle with no repository and no server.
 pub fn verify(bytes: &[u8], file: Option<&str>, expect: Option<Digest>) -> OpResult<BundleReport> {
     Ok(report(&parse(bytes)?, file, expect))
+}
+
+/// `locker verify --bundle FILE --key VKEY`: [`verify`], and the log proofs against the key.
+pub fn verify_with_key(
+    bytes: &[u8],
+    file: Option<&str>,
+    expect: Option<Digest>,
+    key: Option<&Verifier>,
+) -> OpResult<BundleReport> {
+    Ok(report_with_key(&parse(bytes)?, file, expect, key))
+}
+
+/// Adds the log's signed checkpoint and the inclusion proofs of the journal entries that
+/// recorded the bundle's blocks (signing a checkpoint if the journal grew).
+pub fn attach_log(ctx: &mut Ctx<'_>, log: &LogIdentity, b: &mut Bundle) -> OpResult<()> {
+    let seqs: Vec<u64> = b.blocks.iter().map(|x| x.seq).collect();
+    b.header.log = Some(log_proofs(ctx, log, &b.header.pad_id, &seqs)?);
+    Ok(())
+}
+
+/// The log's signed checkpoint and the inclusion proofs of the entries that recorded blocks
+/// `seqs` of a pad (`GET /v1/pads/{id}/log-proofs`).
+pub fn log_proofs(
+    ctx: &mut Ctx<'_>,
+    log: &LogIdentity,
+    pad_id: &str,
+    seqs: &[u64],
+) -> OpResult<LogProofs> {
+    super::pad::check_pad_id(pad_id)?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let (cp, proofs) = super::tlog::prove_blocks(tx.as_mut(), log, pad_id, seqs, now)?;
+    tx.commit()?;
+    let b64 = &base64::engine::general_purpose::STANDARD;
+    Ok(LogProofs {
+        checkpoint: cp.note,
+        entries: proofs
+            .into_iter()
+            .map(|p| EntryProof {
+                index: p.index,
+                entry_b64: b64.encode(&p.entry),
+                hashes: p.hashes.iter().map(crate::domain::proof::b64).collect(),
+            })
+            .collect(),
+    })
 }
 
 /// What `locker pad export -o FILE` wrote.
@@ -186,6 +282,7 @@ fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
                 exported_at: now,
                 exporter: exporter(),
             },
+            log: None,
         },
         blocks,
     })
@@ -319,6 +416,7 @@ pub fn from_peer(manifest: &Value, pages: &[Value], source: Source) -> OpResult<
             max_blocks: m.max_blocks,
             max_bytes: m.max_bytes,
             source,
+            log: None,
         },
         blocks,
     })

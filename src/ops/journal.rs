@@ -9,7 +9,8 @@ use crate::domain::journal::{self, Entry};
 use crate::store::{JournalQuery, JournalRow, Tx};
 
 /// Appends one entry to the journal inside `tx`: the next sequence number and the chain hash
-/// are taken under the transaction's write lock, so the chain never forks.
+/// are taken under the transaction's write lock, so the chain never forks, and the entry's
+/// leaf joins the journal's Merkle tree in the same transaction.
 pub fn append(
     tx: &mut dyn Tx,
     actor: &super::Actor,
@@ -43,6 +44,7 @@ pub fn append(
         subject: entry.subject,
     };
     tx.insert_journal(&row)?;
+    super::tlog::on_append(tx, &row)?;
     Ok(row)
 }
 

@@ -354,6 +354,20 @@ pub fn append(
     payload: &[u8],
     content_type: Option<&str>,
 ) -> OpResult<Appended> {
+    append_signed(ctx, pad_id, key, payload, content_type, None)
+}
+
+/// [`append`] with an agent's signature over the block (checked after the peer's checks, see
+/// [`super::sign::check`]); the `pad.append` entry then records the payload's SHA-256 and the
+/// signature.
+pub fn append_signed(
+    ctx: &mut Ctx<'_>,
+    pad_id: &str,
+    key: Option<&Secret>,
+    payload: &[u8],
+    content_type: Option<&str>,
+    signing: Option<&super::sign::Signing>,
+) -> OpResult<Appended> {
     check_block_size(payload.len() as u64)?;
     check_pad_id(pad_id)?;
     let content_type = content_type.unwrap_or(DEFAULT_CONTENT_TYPE);
@@ -386,6 +400,10 @@ pub fn append(
         })?;
     }
     let seq = pad.block_count;
+    let payload_digest = Digest::of(payload);
+    let signed = super::sign::check(tx.as_ref(), signing, |repo| {
+        crate::domain::sign::Statement::pad_append(&repo, &pad.id, seq, &payload_digest)
+    })?;
     let curr = chain::link(&pad.head_hash, payload);
     tx.insert_block(&BlockRow {
         pad_id: pad.id.clone(),
@@ -401,20 +419,18 @@ pub fn append(
     pad.current_bytes += payload.len() as u64;
     pad.head_hash = curr;
     tx.update_pad(&pad)?;
-    journal::append(
-        tx.as_mut(),
-        &ctx.actor,
-        now,
-        "pad.append",
-        &subject(&pad.id),
-        json!({
-            "pad_id": pad.id,
-            "seq": seq,
-            "curr_hash": curr,
-            "bytes": payload.len(),
-            "content_type": content_type,
-        }),
-    )?;
+    let mut body = json!({
+        "pad_id": pad.id,
+        "seq": seq,
+        "curr_hash": curr,
+        "bytes": payload.len(),
+        "content_type": content_type,
+    });
+    if let Some(signed) = signed {
+        body["sha256"] = json!(payload_digest);
+        body["signed"] = signed;
+    }
+    journal::append(tx.as_mut(), &ctx.actor, now, "pad.append", &subject(&pad.id), body)?;
     tx.commit()?;
     Ok(Appended { pad_id: pad.id, seq, curr_hash: curr })
 }
@@ -820,6 +836,14 @@ pub fn deposit_paid(
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
     super::authorize(tx.as_ref(), &ctx.actor)?;
+    if super::sign::required(tx.as_ref())? {
+        return Err(OpError::new(
+            super::ErrorKind::Forbidden,
+            "signature_required",
+            "this repository requires signed appends, and a deposit's blocks cannot be signed",
+        )
+        .hint("Create the pad (`locker pad create`), append each block with `--sign-key`, then seal it."));
+    }
     tx.insert_pad(&pad)?;
     for b in &rows {
         tx.insert_block(b)?;

@@ -78,6 +78,9 @@ pub struct ReviewReport {
     pub failed: u64,
     pub skipped: u64,
     pub first_failure: Option<Check>,
+    /// Who signed each appended block (a local pad only; empty for a bundle).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signers: Vec<super::sign::BlockSigner>,
 }
 
 /// Checks `A..B` / `A...B` for `--range` (two revisions, neither starting with `-`).
@@ -116,8 +119,12 @@ pub fn pad(
         let problems: Vec<String> = verified.problems.iter().map(|p| p.detail.clone()).collect();
         Check::fail("chain", check::summarise(&problems))
     };
+    let (signers, sig_problems) = {
+        let tx = ctx.store.read()?;
+        super::sign::pad_signers(tx.as_ref(), pad_id)?
+    };
     let h = &snapshot.header;
-    Ok(review(
+    let mut report = review(
         &h.pad_id.clone(),
         "repository",
         None,
@@ -125,7 +132,45 @@ pub fn pad(
         chain_check,
         &snapshot.blocks,
         opts,
-    ))
+    );
+    // The `signatures` check applies only to a pad with a signed block (or a broken one).
+    let signed: Vec<String> = signers
+        .iter()
+        .filter_map(|s| s.signer.as_ref().map(|who| format!("block {} by {who}", s.seq)))
+        .collect();
+    if !sig_problems.is_empty() {
+        add_check(&mut report, Check::fail("signatures", check::summarise(&sig_problems)), opts);
+    } else if !signed.is_empty() {
+        let unsigned = signers.len() - signed.len();
+        add_check(
+            &mut report,
+            Check::pass(
+                "signatures",
+                format!(
+                    "{} signed block(s) verified against the registered agent keys ({}); {unsigned} unsigned",
+                    signed.len(),
+                    check::summarise(&signed)
+                ),
+            ),
+            opts,
+        );
+    }
+    report.signers = signers;
+    Ok(report)
+}
+
+/// Adds one check to a finished report and recounts it.
+fn add_check(report: &mut ReviewReport, c: Check, opts: &ReviewOptions) {
+    report.checks.push(c);
+    let count = |s: Status| report.checks.iter().filter(|c| c.status == s).count() as u64;
+    (report.passed, report.failed, report.skipped) =
+        (count(Status::Pass), count(Status::Fail), count(Status::Skip));
+    report.first_failure = report
+        .checks
+        .iter()
+        .find(|c| c.failed() || (opts.strict && c.status == Status::Skip))
+        .cloned();
+    report.ok = report.first_failure.is_none();
 }
 
 /// Reviews a bundle's bytes (no repository needed): a file, or a pad fetched from a server
@@ -251,6 +296,7 @@ fn review(
         failed,
         skipped,
         first_failure,
+        signers: Vec::new(),
     }
 }
 

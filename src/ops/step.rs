@@ -39,6 +39,9 @@ pub struct StepInput<'a> {
     pub planned: Option<&'a str>,
     pub executed: Option<&'a str>,
     pub gate: Option<&'a str>,
+    /// An agent's signature over the record (see [`super::sign`]); checked only when the step
+    /// is stored (a replay stores nothing).
+    pub signing: Option<&'a super::sign::Signing>,
 }
 
 /// Logs a step under the work item's current lease.
@@ -92,6 +95,17 @@ pub fn record(
             .with("recorded", json!({"planned": s.planned, "executed": s.executed, "gate": s.gate}))
             .hint("A step is logged once per lease; log a differently named step instead."));
         }
+        let signed = super::sign::check(tx, input.signing, |repo| {
+            crate::domain::sign::Statement::step_record(
+                &repo,
+                &actor.scope,
+                work,
+                &lease.id,
+                input.step,
+                lease.fence,
+                &crate::domain::sign::step_digest(planned.as_deref(), executed.as_deref(), gate),
+            )
+        })?;
         let row = StepRow {
             scope: actor.scope.clone(),
             work: work.to_owned(),
@@ -104,22 +118,19 @@ pub fn record(
             pruned_at: None,
         };
         tx.insert_step(&row)?;
-        journal::append(
-            tx,
-            actor,
-            now,
-            "step.record",
-            &lease::subject(work),
-            json!({
-                "work": work,
-                "lease_id": lease.id,
-                "fence": lease.fence,
-                "step": row.step,
-                "planned_sha256": super::ledger::text_sha256(row.planned.as_deref()),
-                "executed_sha256": super::ledger::text_sha256(row.executed.as_deref()),
-                "gate": row.gate,
-            }),
-        )?;
+        let mut body = json!({
+            "work": work,
+            "lease_id": lease.id,
+            "fence": lease.fence,
+            "step": row.step,
+            "planned_sha256": super::ledger::text_sha256(row.planned.as_deref()),
+            "executed_sha256": super::ledger::text_sha256(row.executed.as_deref()),
+            "gate": row.gate,
+        });
+        if let Some(signed) = signed {
+            body["signed"] = signed;
+        }
+        journal::append(tx, actor, now, "step.record", &lease::subject(work), body)?;
         Ok(view(&row, false))
     })
 }

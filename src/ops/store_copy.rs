@@ -51,6 +51,10 @@ pub struct CopiedRows {
     pub plans: u64,
     pub steps: u64,
     pub payments: u64,
+    pub merkle_hashes: u64,
+    pub checkpoints: u64,
+    pub agent_keys: u64,
+    pub settings: u64,
 }
 
 /// Copies every row of `src` into `dst` (an empty store) inside `dst`'s transaction.
@@ -119,6 +123,37 @@ pub fn copy_rows(src: &dyn Tx, dst: &mut dyn Tx) -> Result<CopiedRows, StoreErro
     each!(for_each_plan, plans, |p| dst.insert_plan(&p));
     each!(for_each_step, steps, |s| dst.insert_step(&s));
     each!(for_each_payment, payments, |p| dst.insert_payment(&p));
+    each!(for_each_checkpoint, checkpoints, |c| dst.insert_checkpoint(&c));
+    each!(for_each_agent_key, agent_keys, |k| dst.insert_agent_key(&k));
+    each!(for_each_setting, settings, |s| dst.set_setting(&s.0, &s.1));
+    let mut batch = Vec::new();
+    let mut start = 0;
+    src.for_each_merkle_hash(&mut |i, h| {
+        if batch.is_empty() {
+            start = i;
+        }
+        if i != start + batch.len() as u64 {
+            err = Some(StoreError::Corrupt(format!("the Merkle hashes skip position {i}")));
+            return Flow::Break(());
+        }
+        batch.push(h);
+        if batch.len() == 1024 {
+            if let Err(e) = dst.insert_merkle_hashes(start, &batch) {
+                err = Some(e);
+                return Flow::Break(());
+            }
+            n.merkle_hashes += batch.len() as u64;
+            batch.clear();
+        }
+        Flow::Continue(())
+    })?;
+    if let Some(e) = err.take() {
+        return Err(e);
+    }
+    if !batch.is_empty() {
+        dst.insert_merkle_hashes(start, &batch)?;
+        n.merkle_hashes += batch.len() as u64;
+    }
     Ok(n)
 }
 
@@ -225,10 +260,23 @@ fn copy_to_dir(
             created_at: repo.config.created_at,
             store: format!("sqlite:{DB_FILE}"),
             store_password_file: None,
+            origin: repo.config.origin.clone(),
         };
         let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
         json.push(b'\n');
         repo::write_new_file(&tmp.join(CONFIG_FILE), &json)?;
+        // The log's signing key goes with it, so that its checkpoints still verify.
+        let key = repo.dot.join(repo::KEYS_DIR).join(repo::LOG_KEY_FILE);
+        match fs::read(&key) {
+            Ok(bytes) => {
+                fs::DirBuilder::new()
+                    .mode(0o700)
+                    .create(tmp.join(repo::KEYS_DIR))
+                    .map_err(io_err(&tmp))?;
+                repo::write_new_file(&tmp.join(repo::KEYS_DIR).join(repo::LOG_KEY_FILE), &bytes)?;
+            }
+            Err(_) => repo::create_log_key(&tmp, &config.origin())?,
+        }
         let mut dst = store::sqlite::create(&tmp.join(DB_FILE))?;
         dst.settle_on_close()?;
         let out = copy_into(repo.store.as_mut(), &mut dst, clock)?;

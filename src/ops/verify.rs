@@ -44,6 +44,25 @@ pub struct JournalSummary {
     pub head_hash: Digest,
 }
 
+/// The Merkle tree and signed-checkpoint part of a report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct MerkleSummary {
+    pub ok: bool,
+    /// Leaves the journal has, and hashes the stored tree holds.
+    pub leaves: u64,
+    pub stored_hashes: u64,
+    /// The recomputed root of the whole journal.
+    pub root: Option<Digest>,
+    /// `true` when the repository predates the tree and it was not built yet (the next write
+    /// or `locker checkpoint` builds it).
+    pub pending: bool,
+    /// Signed checkpoints stored, the largest size among them, and whether their signatures
+    /// were checked (they are when the log key is at hand).
+    pub checkpoints: u64,
+    pub latest_checkpoint: Option<u64>,
+    pub signatures_checked: bool,
+}
+
 /// The pad part of a report.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PadsSummary {
@@ -115,6 +134,12 @@ pub struct RepoReport {
     /// What `locker gc` removed, by the journal.
     #[serde(default)]
     pub gc: GcSummary,
+    /// Agent keys and signed writes: every signature re-verified, who signed what.
+    #[serde(default)]
+    pub signatures: super::sign::SignaturesSummary,
+    /// The journal's Merkle tree and the signed checkpoints, recomputed from the journal.
+    #[serde(default)]
+    pub merkle: MerkleSummary,
     /// The verdict against the journal head the caller expects, if one was given.
     pub expected_head: Option<ExpectedHead>,
     /// The first broken item of each kind, by kind.
@@ -682,7 +707,7 @@ fn for_each_pad_entry(
 
 /// Calls `f` with every journal entry matching `base` (its subject and kind), oldest first,
 /// each checked against its own hash and its columns.
-fn for_each_entry(
+pub(crate) fn for_each_entry(
     tx: &dyn Tx,
     base: &JournalQuery,
     f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
@@ -1000,21 +1025,51 @@ pub fn repository(
     expect_head: Option<Digest>,
     progress: &dyn Progress,
 ) -> OpResult<RepoReport> {
+    repository_with_key(ctx, expect_head, progress, None)
+}
+
+/// [`repository`], also checking every stored checkpoint's signature with the log's key.
+pub fn repository_with_key(
+    ctx: &mut Ctx<'_>,
+    expect_head: Option<Digest>,
+    progress: &dyn Progress,
+    key: Option<&crate::domain::note::Verifier>,
+) -> OpResult<RepoReport> {
+    repository_with(ctx, expect_head, progress, key, false)
+}
+
+/// [`repository_with_key`], where `require_signed` makes every unsigned pad append, artifact
+/// publish and step a problem (`locker verify --require-signed`).
+pub fn repository_with(
+    ctx: &mut Ctx<'_>,
+    expect_head: Option<Digest>,
+    progress: &dyn Progress,
+    key: Option<&crate::domain::note::Verifier>,
+    require_signed: bool,
+) -> OpResult<RepoReport> {
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
     progress.start("verifying", counts.journal + counts.blocks);
     let mut f = Findings::default();
     let mut replay = Replay::default();
+    let mut signatures = super::sign::Replay::default();
+    signatures.require_all = require_signed;
 
     // 1. The journal.
     let mut expected = 1u64;
     let mut prev = Digest::ZERO;
     let mut entries = 0u64;
+    let mut leaves = Vec::with_capacity(usize::try_from(counts.journal).unwrap_or(0));
     tx.for_each_journal(&mut |row| {
         entries += 1;
+        leaves.push(crate::domain::merkle::leaf_hash(&row.entry));
         if let Some(e) = check_entry(&row, expected, &prev, &mut f) {
             if let Some(problem) = replay.apply(&e) {
                 f.add("journal", "journal", Some(row.seq), problem);
+            }
+            for problem in signatures.apply(&e).1 {
+                signatures.summary.broken += 1;
+                f.add("signature", &e.subject, Some(row.seq), problem);
             }
         }
         prev = row.hash;
@@ -1038,6 +1093,8 @@ pub fn repository(
         None => f.add("journal", "journal", None, "the journal head is missing".into()),
     }
     let journal_ok = !f.first.contains_key("journal");
+    let merkle = check_merkle(tx.as_ref(), &leaves, key, &mut f)?;
+    drop(leaves);
 
     // 2. Every pad's chain, and against the journal.
     let mut pads = PadsSummary { ok: true, ..PadsSummary::default() };
@@ -1105,6 +1162,13 @@ pub fn repository(
             f.add(kind, &subject, None, detail);
         },
     )?;
+    let mut key_problems = 0u64;
+    signatures.check_store(tx.as_ref(), &mut |kind, subject, detail| {
+        key_problems += 1;
+        f.add(kind, &subject, None, detail);
+    })?;
+    signatures.summary.broken += key_problems;
+    signatures.summary.required = require_signed;
     let leases = LeasesSummary {
         ok: broken == 0,
         leases: counts.leases,
@@ -1134,11 +1198,160 @@ pub fn repository(
         artifacts,
         leases,
         gc: replay.gc,
+        signatures: super::sign::SignaturesSummary {
+            ok: signatures.summary.broken == 0,
+            ..signatures.summary
+        },
+        merkle,
         expected_head,
         first_broken: f.first,
         problem_count: f.count,
         problems: f.listed,
     })
+}
+
+/// Recomputes the journal's Merkle tree from its leaves and compares every stored hash and
+/// every signed checkpoint with it.
+fn check_merkle(
+    tx: &dyn Tx,
+    leaves: &[Digest],
+    key: Option<&crate::domain::note::Verifier>,
+    f: &mut Findings,
+) -> OpResult<MerkleSummary> {
+    use crate::domain::merkle::{stored_count, Frontier};
+    use crate::domain::note::SignedCheckpoint;
+    let before = f.count;
+    let n = leaves.len() as u64;
+    let count = tx.merkle_count()?;
+    let mut checkpoints = Vec::new();
+    tx.for_each_checkpoint(&mut |c| {
+        checkpoints.push(c);
+        Flow::Continue(())
+    })?;
+    let mut s = MerkleSummary {
+        leaves: n,
+        stored_hashes: count,
+        checkpoints: checkpoints.len() as u64,
+        latest_checkpoint: checkpoints.last().map(|c| c.size),
+        signatures_checked: key.is_some(),
+        ..MerkleSummary::default()
+    };
+    // The roots at the checkpoints' sizes and at the end, recomputed.
+    let mut roots = HashMap::new();
+    let mut fr = Frontier::default();
+    let wanted: HashSet<u64> = checkpoints.iter().map(|c| c.size).collect();
+    if wanted.contains(&0) {
+        roots.insert(0, fr.root());
+    }
+    for leaf in leaves {
+        fr.push(*leaf);
+        if wanted.contains(&fr.size) {
+            roots.insert(fr.size, fr.root());
+        }
+    }
+    s.root = Some(fr.root());
+    if count == 0 && checkpoints.is_empty() && n > 0 {
+        s.pending = true;
+    } else {
+        let expected = stored_count(n);
+        if count != expected {
+            f.add(
+                "merkle",
+                "merkle",
+                None,
+                format!(
+                    "the Merkle tree holds {count} hashes, but a journal of {n} entries needs \
+                     {expected}"
+                ),
+            );
+        }
+        // Stream the stored hashes against the recomputed ones, in stored order.
+        let mut fr = Frontier::default();
+        let mut queue = std::collections::VecDeque::new();
+        let mut next_leaf = leaves.iter();
+        let mut pos = 0u64;
+        tx.for_each_merkle_hash(&mut |idx, stored| {
+            if queue.is_empty() {
+                if let Some(leaf) = next_leaf.next() {
+                    let index = fr.size;
+                    for (level, h) in fr.push(*leaf).into_iter().enumerate() {
+                        queue.push_back((level, index >> level, h));
+                    }
+                }
+            }
+            let Some((level, node, want)) = queue.pop_front() else { return Flow::Break(()) };
+            if idx != pos || stored != want {
+                let what = if level == 0 {
+                    format!("the leaf hash of journal entry {}", node + 1)
+                } else {
+                    format!(
+                        "the level-{level} hash over entries {}..={}",
+                        (node << level) + 1,
+                        (node + 1) << level
+                    )
+                };
+                f.add(
+                    "merkle",
+                    "merkle",
+                    (level == 0).then_some(node + 1),
+                    format!(
+                        "{what} (stored at position {idx}) is {stored}, but the journal gives \
+                         {want}"
+                    ),
+                );
+                return Flow::Break(());
+            }
+            pos += 1;
+            Flow::Continue(())
+        })?;
+    }
+    for c in &checkpoints {
+        let subject = format!("checkpoint:{}", c.size);
+        let claimed = match SignedCheckpoint::parse_unverified(&c.note) {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                f.add("checkpoint", &subject, None, format!("its note is malformed: {e}"));
+                continue;
+            }
+        };
+        if claimed.size != c.size || claimed.root != c.root {
+            f.add(
+                "checkpoint",
+                &subject,
+                None,
+                format!(
+                    "its note says size {} and root {}, its row size {} and root {}",
+                    claimed.size, claimed.root, c.size, c.root
+                ),
+            );
+        }
+        if let Some(k) = key {
+            if let Err(e) = SignedCheckpoint::verify(&c.note, k) {
+                f.add("checkpoint", &subject, None, format!("its signature: {e}"));
+            }
+        }
+        match roots.get(&c.size) {
+            None => f.add(
+                "checkpoint",
+                &subject,
+                None,
+                format!("it was signed for {} entries, but the journal has {n}", c.size),
+            ),
+            Some(root) if *root != claimed.root => f.add(
+                "checkpoint",
+                &subject,
+                None,
+                format!(
+                    "it signed root {} for {} entries, but the journal gives {root}: the journal \
+                     was rewritten after it was signed",
+                    claimed.root, c.size
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    s.ok = f.count == before;
+    Ok(s)
 }
 
 /// Parses a caller-supplied expected head.

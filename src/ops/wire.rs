@@ -235,6 +235,9 @@ pub struct PublishBody {
     pub content: Vec<u8>,
     /// `WORK:TOKEN` (locker's form only).
     pub fence: Option<String>,
+    /// The signing agent and its base64 signature (locker's form only; see `ops::sign`).
+    pub signer: Option<String>,
+    pub signature: Option<String>,
 }
 
 /// questlock's publish body: exactly these four fields.
@@ -268,6 +271,12 @@ pub struct NativePublish {
     /// The lease fence the publish is made under: `WORK:TOKEN`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fence: Option<String>,
+    /// The agent whose key signed the publish.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signer: Option<String>,
+    /// The agent's Ed25519 signature over the publish, in standard base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
 }
 
 impl NativePublish {
@@ -290,6 +299,8 @@ impl NativePublish {
             content: text,
             content_b64: b64,
             fence,
+            signer: None,
+            signature: None,
         }
     }
 }
@@ -330,6 +341,8 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
                 content: q.content,
                 content_b64: None,
                 fence: None,
+                signer: None,
+                signature: None,
             }
         })
     }
@@ -340,6 +353,8 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
         content: None,
         content_b64: None,
         fence: None,
+        signer: None,
+        signature: None,
     });
     let expected_version = body
         .expected_version
@@ -362,6 +377,8 @@ pub fn publish_request(raw: &[u8], native: bool) -> OpResult<PublishBody> {
         operation_id: body.operation_id.unwrap_or_default(),
         content,
         fence: body.fence,
+        signer: body.signer,
+        signature: body.signature,
     })
 }
 

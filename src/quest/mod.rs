@@ -51,7 +51,7 @@ pub const CHALLENGE: &str =
     "Challenge: worker crash → lease expiry → stale retry → server crash → lost ack → tampering";
 
 /// The steps, in order.
-pub const STEPS: [&str; 8] = [
+pub const STEPS: [&str; 9] = [
     "Planner deposited a sealed handoff pad and handed worker A the read ticket",
     "Worker A verified the pad, leased the task, committed its plan, saved a publish; SIGKILLed",
     "Worker A's lease expired and was reaped; worker B took over and published version 2",
@@ -60,6 +60,7 @@ pub const STEPS: [&str; 8] = [
     "Retried an acknowledged publish; the original result came back, no version 3",
     "Altered one byte of a block behind locker's back; verify found it and named it",
     "The plan diff and the journal show what happened",
+    "Rewrote an old journal entry and re-signed the head; a pinned verifier caught the fork",
 ];
 
 /// How far the clock moves to let worker A's lease expire.
@@ -331,6 +332,7 @@ impl<'o> Quest<'o> {
             6 => self.replay(),
             7 => self.tamper(),
             8 => self.report(),
+            9 => self.rewrite(),
             _ => Err(format!("there is no step {n}")),
         }
     }
@@ -738,6 +740,58 @@ impl<'o> Quest<'o> {
             "offset": t.offset,
             "problem": found,
             "problem_count": r.problem_count,
+        });
+        Ok((detail, facts))
+    }
+
+    /// Step 9: a verifier pins the log's signed checkpoint; the operator rewrites an old journal
+    /// entry with plain SQLite, recomputes every hash and has locker re-sign the head with the
+    /// repository's own key; the pinned verifier reports the fork with both checkpoints.
+    fn rewrite(&mut self) -> StepResult {
+        use crate::ops::pin::{CheckpointCheck, PinStatus};
+        use crate::ops::tlog::{CheckpointOutcome, KeyOutcome};
+        let key: KeyOutcome = ok_json("key show", &self.local(&["--json", "key", "show"])?)?;
+        let state = self.dir("verifier-state").display().to_string();
+        let verify =
+            ["--json", "checkpoint", "--key", key.vkey.as_str(), "--state", state.as_str()];
+        let pinned: CheckpointCheck = ok_json("checkpoint --key (pin)", &self.local(&verify)?)?;
+        check(pinned.ok && pinned.pin.status == PinStatus::Pinned, || {
+            format!("the verifier did not pin the checkpoint: {}", pinned.pin.detail)
+        })?;
+        let db = self.repo.join(crate::repo::DOT_LOCKER).join(crate::repo::DB_FILE);
+        let r = tamper::rewrite_journal(&db, 2)?;
+        let resigned: CheckpointOutcome =
+            ok_json("checkpoint (re-sign)", &self.local(&["--json", "checkpoint"])?)?;
+        let after = self.local(&verify)?;
+        expect_code("checkpoint --key (after the rewrite)", &after, 1)?;
+        let caught: CheckpointCheck = parse("checkpoint --key (after the rewrite)", &after.stdout)?;
+        let ev = caught
+            .evidence
+            .as_ref()
+            .ok_or_else(|| format!("the verifier reported no evidence: {}", caught.pin.detail))?;
+        check(
+            caught.pin.status == PinStatus::Fork
+                && ev.pinned == pinned.note
+                && ev.presented == resigned.note,
+            || format!("the verifier did not report the fork: {}", caught.pin.detail),
+        )?;
+        let detail = format!(
+            "a verifier pinned checkpoint {} (key {}); the operator rewrote journal entry {} \
+             with plain SQLite, recomputed all {} chain hashes and had locker rebuild the tree \
+             and re-sign (root {}); the pinned verifier exited 1 with both signed checkpoints \
+             as evidence: {}",
+            pinned.size.unwrap_or(0),
+            key.key_id,
+            r.seq,
+            r.entries,
+            resigned.root,
+            caught.pin.detail
+        );
+        let facts = json!({
+            "pinned": pinned.note,
+            "presented": resigned.note,
+            "status": caught.pin.status,
+            "exit": 1,
         });
         Ok((detail, facts))
     }

@@ -49,3 +49,58 @@ pub fn flip_payload_byte(db: &Path, pad: &str, seq: u64) -> Result<Tampered, Str
     }
     Ok(Tampered { offset, before: char::from(before), after: char::from(payload[offset]) })
 }
+
+/// What a malicious operator holding the database did to the journal.
+#[derive(Debug, Clone)]
+pub struct Rewritten {
+    pub seq: u64,
+    pub entries: u64,
+}
+
+/// Rewrites journal entry `seq` as an operator with the database could: flips the case of one
+/// letter of its subject, recomputes the chain hash of it and every later entry and the head,
+/// and throws away the Merkle tree and the signed checkpoints, so that locker itself rebuilds
+/// the tree and re-signs a head that agrees with the rewritten journal.
+pub fn rewrite_journal(db: &Path, seq: u64) -> Result<Rewritten, String> {
+    use crate::domain::digest::Digest;
+    let sql = |e: rusqlite::Error| format!("cannot change the database: {e}");
+    let mut conn = Connection::open(db).map_err(sql)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(sql)?;
+    let tx = conn.transaction().map_err(sql)?;
+    let target = i64::try_from(seq).map_err(|_| "entry number out of range".to_owned())?;
+    let mut entry: Vec<u8> = tx
+        .query_row("SELECT entry FROM journal WHERE seq = ?1", [target], |r| r.get(0))
+        .optional()
+        .map_err(sql)?
+        .ok_or_else(|| format!("the journal has no entry {seq}"))?;
+    let at = find(&entry, b"\"subject\":\"")
+        .map(|i| i + b"\"subject\":\"".len())
+        .filter(|&i| entry.get(i).is_some_and(u8::is_ascii_alphabetic))
+        .ok_or_else(|| format!("entry {seq} has no subject to change"))?;
+    entry[at] ^= 0x20;
+    tx.execute("UPDATE journal SET entry = ?1 WHERE seq = ?2", params![entry, target])
+        .map_err(sql)?;
+    let rows: Vec<(i64, Vec<u8>)> = {
+        let mut stmt = tx.prepare("SELECT seq, entry FROM journal ORDER BY seq").map_err(sql)?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)?
+    };
+    let mut prev = Digest::ZERO;
+    for (s, e) in &rows {
+        let hash = crate::domain::journal::link(&prev, e);
+        tx.execute(
+            "UPDATE journal SET prev_hash = ?1, hash = ?2 WHERE seq = ?3",
+            params![prev.to_hex(), hash.to_hex(), s],
+        )
+        .map_err(sql)?;
+        prev = hash;
+    }
+    tx.execute("UPDATE journal_head SET hash = ?1 WHERE id = 1", [prev.to_hex()]).map_err(sql)?;
+    tx.execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").map_err(sql)?;
+    tx.commit().map_err(sql)?;
+    Ok(Rewritten { seq, entries: rows.len() as u64 })
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}

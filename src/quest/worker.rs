@@ -204,6 +204,7 @@ pub fn start() -> OpResult<Started> {
         planned: Some("read the handoff and the current summary"),
         executed: Some(&executed),
         gate: None,
+        signing: None,
     };
     client.step_record(tok, &plan.work, &lease.lease_id, &step)?;
 
@@ -242,6 +243,7 @@ fn publish(client: &Client, token: &Secret, p: &PendingPublish) -> OpResult<Publ
         op_id: &p.op_id,
         content: p.content.as_bytes(),
         fence: Some(&p.fence),
+        signing: None,
     };
     client.artifact_publish(Some(token), &req)
 }
@@ -256,7 +258,8 @@ pub fn finish(work: &str, key: &str) -> OpResult<Finished> {
     let current = client.artifact_get(tok, key, None)?;
     let mut logged = Vec::new();
     let mut log = |step: &str, executed: String| -> OpResult<()> {
-        let input = StepInput { step, planned: None, executed: Some(&executed), gate: None };
+        let input =
+            StepInput { step, planned: None, executed: Some(&executed), gate: None, signing: None };
         client.step_record(tok, work, &lease.lease_id, &input)?;
         logged.push(step.to_owned());
         Ok(())

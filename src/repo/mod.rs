@@ -5,6 +5,8 @@
 //!   config.json       0600  {"format": 1, "repository_id": …, "created_at": …, "store": "sqlite:locker.db"}
 //!   locker.db         0600  SQLite, WAL
 //!   objects/          0700  content-addressed blobs too large to keep inline
+//!   keys/             0700
+//!     log.key         0600  the log's Ed25519 signing key (`PRIVATE+KEY+<origin>+…`)
 //! ```
 //!
 //! With a PostgreSQL store (`locker init --store postgres://…`), `.locker/` holds only
@@ -19,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::note;
 use crate::store::{self, Store, StoreError};
 
 /// The repository directory's name.
@@ -29,6 +32,10 @@ pub const CONFIG_FILE: &str = "config.json";
 pub const DB_FILE: &str = "locker.db";
 /// The blob directory inside it.
 pub const OBJECTS_DIR: &str = "objects";
+/// The key directory inside it.
+pub const KEYS_DIR: &str = "keys";
+/// The log's signing key inside the key directory.
+pub const LOG_KEY_FILE: &str = "log.key";
 /// The repository format this binary reads and writes.
 pub const FORMAT: u32 = 1;
 
@@ -42,12 +49,21 @@ pub struct Config {
     /// PostgreSQL: the file holding the database password (its first line).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store_password_file: Option<PathBuf>,
+    /// The log's origin: the name its checkpoints and verifier key carry
+    /// (default `locker/<repository_id>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 impl Config {
     /// Where the store is.
     pub fn store_location(&self) -> store::Location {
         store::Location { url: self.store.clone(), password_file: self.store_password_file.clone() }
+    }
+
+    /// The log's origin.
+    pub fn origin(&self) -> String {
+        self.origin.clone().unwrap_or_else(|| format!("locker/{}", self.repository_id))
     }
 }
 
@@ -191,6 +207,7 @@ impl Repo {
             created_at,
             store: loc.url.clone(),
             store_password_file: loc.password_file.clone(),
+            origin: None,
         };
         Ok(Self { root: root.to_owned(), dot, config, store })
     }
@@ -270,6 +287,7 @@ pub fn init_with(
             created_at: now,
             store: format!("sqlite:{DB_FILE}"),
             store_password_file: None,
+            origin: None,
         };
         match store_at.filter(|l| l.is_postgres()) {
             None => {
@@ -295,6 +313,7 @@ pub fn init_with(
         let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
         json.push(b'\n');
         write_new_file(&tmp.join(CONFIG_FILE), &json)?;
+        create_log_key(&tmp, &config.origin())?;
         sync_dir(&tmp)?;
         match fs::rename(&tmp, &dot) {
             Ok(()) => {}
@@ -327,6 +346,50 @@ pub fn repository_of(store: &mut dyn Store) -> Result<(String, i64), RepoError> 
     match (row.kind.as_str(), id) {
         ("repo.init", Some(id)) => Ok((id.to_owned(), row.time)),
         _ => Err(invalid("the store's first journal entry is not a repo.init")),
+    }
+}
+
+/// Creates `dot/keys/log.key` with a new Ed25519 key named `origin`; an existing key is left
+/// as it is (another process made it first).
+pub fn create_log_key(dot: &Path, origin: &str) -> Result<(), RepoError> {
+    let dir = dot.join(KEYS_DIR);
+    refuse_symlink(&dir)?;
+    match fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(io(&dir)(e)),
+    }
+    let signer = note::Signer::generate(origin)
+        .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })?;
+    let path = dir.join(LOG_KEY_FILE);
+    match write_new_file(&path, format!("{}\n", signer.to_skey()).as_bytes()) {
+        Ok(()) => sync_dir(&dir),
+        Err(RepoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The log's signing key, named `origin` (created on first use in a repository made before
+/// signed checkpoints existed). The key never leaves `.locker/`.
+pub fn log_signer(dot: &Path, origin: &str) -> Result<note::Signer, RepoError> {
+    let path = dot.join(KEYS_DIR).join(LOG_KEY_FILE);
+    refuse_symlink(&path)?;
+    if fs::symlink_metadata(&path).is_err() {
+        create_log_key(dot, origin)?;
+    }
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let signer = note::Signer::parse(&text).map_err(|e| RepoError::Invalid {
+        path: dot.to_owned(),
+        reason: format!("{KEYS_DIR}/{LOG_KEY_FILE}: {e}"),
+    })?;
+    if signer.name == origin {
+        Ok(signer)
+    } else {
+        signer
+            .renamed(origin)
+            .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })
     }
 }
 

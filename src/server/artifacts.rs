@@ -156,12 +156,15 @@ pub async fn publish(
         .write_as_token(token, move |ctx| {
             let b = wire::publish_request(&raw, native)?;
             let fence = b.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
+            let signing =
+                crate::ops::sign::from_fields(b.signer.as_deref(), b.signature.as_deref())?;
             let req = PublishRequest {
                 key: &b.key,
                 expected_version: b.expected_version,
                 op_id: &b.operation_id,
                 content: &b.content,
                 fence: fence.as_ref(),
+                signing: signing.as_ref(),
             };
             op::publish(ctx, &req)
         })

@@ -200,12 +200,17 @@ pub async fn event(State(s): State<AppState>, headers: HeaderMap, b: Body) -> Re
     let planned = ok_or_respond!(f.text("planned"));
     let executed = ok_or_respond!(f.text("executed"));
     let gate = ok_or_respond!(f.text("gate"));
+    let signer = ok_or_respond!(f.text("signer"));
+    let signature = ok_or_respond!(f.text("signature"));
+    let signing =
+        ok_or_respond!(crate::ops::sign::from_fields(signer.as_deref(), signature.as_deref()));
     let result = act_write(&s, &headers, move |ctx| {
         let input = StepInput {
             step: &name,
             planned: planned.as_deref(),
             executed: executed.as_deref(),
             gate: gate.as_deref(),
+            signing: signing.as_ref(),
         };
         step::record(ctx, &work, &id, &input)
     })

@@ -22,6 +22,7 @@ mod leases;
 mod native;
 mod pads;
 mod routes;
+mod tlog;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -64,6 +65,11 @@ pub struct Options {
     pub require_token: bool,
     /// Pay-per-pad: `POST /v1/pads` demands a payment proof (`--payment-mode txid`).
     pub payment: Option<ops::payment::PaymentConfig>,
+    /// The log's key and origin, for checkpoints and proofs (none: those routes answer 404).
+    pub log: Option<ops::tlog::LogIdentity>,
+    /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
+    /// (`--witness URL`).
+    pub witnesses: Vec<String>,
 }
 
 impl Default for Options {
@@ -79,6 +85,8 @@ impl Default for Options {
             max_connection_age: Duration::from_secs(600),
             require_token: false,
             payment: None,
+            log: None,
+            witnesses: Vec::new(),
         }
     }
 }

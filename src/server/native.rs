@@ -77,14 +77,21 @@ fn expected_head(q: &Query) -> Result<Option<crate::domain::digest::Digest>, OpE
     q.get("expect_head").map(verify::parse_expected_head).transpose()
 }
 
-/// `GET /v1/verify?expect_head=`: the whole repository, like `locker verify`. The report's
+/// `GET /v1/verify?expect_head=&require_signed=`: the whole repository, like `locker verify`. The report's
 /// `ok` says whether everything is intact; the status is 200 either way.
 pub async fn verify_repository(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
-    let expect = match expected_head(&Query::parse(raw.as_deref())) {
+    let q = Query::parse(raw.as_deref());
+    let expect = match expected_head(&q) {
         Ok(e) => e,
         Err(e) => return bad(e),
     };
-    let result = s.run(anonymous(), move |ctx| verify::repository(ctx, expect, &NoProgress)).await;
+    let require_signed = q.flag("require_signed");
+    let key = s.options().log.as_ref().and_then(|l| l.signer().ok()).map(|k| k.verifier());
+    let result = s
+        .run(anonymous(), move |ctx| {
+            verify::repository_with(ctx, expect, &NoProgress, key.as_ref(), require_signed)
+        })
+        .await;
     http::respond(200, result)
 }
 
@@ -170,7 +177,17 @@ pub async fn export(
 ) -> Response {
     let q = Query::parse(raw.as_deref());
     let ticket = http::read_ticket(&headers, q.get("ticket"));
-    match s.run(anonymous(), move |ctx| bundle::export(ctx, &id, ticket.as_ref())).await {
+    let log = s.options().log.clone();
+    let exported = s
+        .run(anonymous(), move |ctx| {
+            let mut b = bundle::export(ctx, &id, ticket.as_ref())?;
+            if let Some(log) = &log {
+                bundle::attach_log(ctx, log, &mut b)?;
+            }
+            Ok(b)
+        })
+        .await;
+    match exported {
         Ok(b) => {
             let mut r = Response::new(Body::from(crate::domain::bundle::encode(&b)));
             r.headers_mut().insert(
@@ -181,4 +198,14 @@ pub async fn export(
         }
         Err(e) => bad(e),
     }
+}
+
+/// `GET /v1/keys`: the registered agent keys, the repository id and the signing policy (public;
+/// with a bearer token, `scope` is the token's scope), what a client needs to sign its writes.
+pub async fn keys(State(s): State<AppState>, headers: HeaderMap) -> Response {
+    let result = match http::bearer_token(&headers) {
+        Some(t) => s.run_as_token(t, crate::ops::sign::list).await,
+        None => s.run(anonymous(), crate::ops::sign::list).await,
+    };
+    http::respond(200, result)
 }

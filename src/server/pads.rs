@@ -98,7 +98,8 @@ pub fn payment_error(e: &OpError) -> Response {
     r
 }
 
-/// `POST /v1/pads/{id}/append`: the raw body is the block; its `Content-Type` is stored.
+/// `POST /v1/pads/{id}/append`: the raw body is the block; its `Content-Type` is stored. An
+/// agent's signature may come in `X-Locker-Signer` and `X-Locker-Signature`.
 pub async fn append(
     State(s): State<AppState>,
     Path(id): Path<String>,
@@ -111,9 +112,33 @@ pub async fn append(
         Ok(b) => b,
         Err(e) => return http::body_error(e, too_large_block),
     };
+    // locker's extension: an agent's signature over the block, in two headers.
+    let signing = crate::ops::sign::from_fields(
+        http::header_text(
+            &headers,
+            header::HeaderName::from_static(crate::ops::sign::SIGNER_HEADER),
+        )
+        .as_deref(),
+        http::header_text(
+            &headers,
+            header::HeaderName::from_static(crate::ops::sign::SIGNATURE_HEADER),
+        )
+        .as_deref(),
+    );
+    let signing = match signing {
+        Ok(s) => s,
+        Err(e) => return http::error_response(&e),
+    };
     let result = s
         .write(anonymous(), move |ctx| {
-            op::append(ctx, &id, key.as_ref(), &payload, content_type.as_deref())
+            op::append_signed(
+                ctx,
+                &id,
+                key.as_ref(),
+                &payload,
+                content_type.as_deref(),
+                signing.as_ref(),
+            )
         })
         .await;
     http::respond(201, result)

@@ -10,7 +10,7 @@ use axum::Router;
 use serde_json::json;
 
 use super::http::{self, RouteName};
-use super::{artifacts, leases, native, pads, AppState};
+use super::{artifacts, leases, native, pads, tlog, AppState};
 
 /// The OpenAPI 3.1 document of every route.
 pub const OPENAPI_JSON: &str = include_str!("openapi.json");
@@ -66,6 +66,12 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/pads/{pad_id}/export", get(native::export)),
         r("get", "/v1/verify", get(native::verify_repository)),
         r("get", "/v1/journal", get(native::journal)),
+        r("get", "/v1/keys", get(native::keys)),
+        r("get", "/v1/checkpoint", get(tlog::checkpoint)),
+        r("get", "/v1/key", get(tlog::key)),
+        r("get", "/v1/proof/inclusion", get(tlog::inclusion)),
+        r("get", "/v1/proof/consistency", get(tlog::consistency)),
+        r("get", "/v1/pads/{pad_id}/log-proofs", get(tlog::pad_log_proofs)),
         r("get", "/openapi.json", get(native::openapi)),
     ]
 }

@@ -112,6 +112,16 @@ pub struct JournalHead {
     pub hash: Digest,
 }
 
+/// A checkpoint the repository's log key signed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointRow {
+    pub size: u64,
+    pub root: Digest,
+    /// The C2SP signed note, exactly as signed.
+    pub note: String,
+    pub signed_at: i64,
+}
+
 /// A lease on a work item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeaseRow {
@@ -265,6 +275,18 @@ pub struct ReceiptRow {
     pub created_at: i64,
     /// The lease fencing token the publish carried, if any.
     pub fence: Option<crate::domain::work::Fence>,
+}
+
+/// An agent's registered signing key (`locker key generate`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentKeyRow {
+    pub agent: String,
+    /// The signed-note key id, 8 lowercase hex characters.
+    pub key_id: String,
+    /// The public key in signed-note form (`<agent>+<key id>+<base64>`).
+    pub vkey: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
 }
 
 /// A redeemed payment: the transaction that paid for a pad (pay-per-pad).
@@ -458,6 +480,25 @@ pub trait Tx {
     /// Appends a journal row and moves the journal head to it.
     fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
 
+    // The journal's Merkle tree and signed checkpoints (see `domain::merkle`).
+    /// How many Merkle hashes are stored (the highest position plus one).
+    fn merkle_count(&self) -> Result<u64>;
+    /// The Merkle hash stored at position `idx`.
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>>;
+    /// Every stored Merkle hash, by position, one at a time.
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()>;
+    /// Stores `hashes` at positions `start..`.
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()>;
+    /// The signed checkpoint with the largest tree size.
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>>;
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>>;
+    /// Every signed checkpoint, by size, one at a time.
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()>;
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()>;
+    /// Replaces a stored checkpoint's note (the same checkpoint with witnesses' cosignatures
+    /// added).
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()>;
+
     // Agents and their tokens.
     fn agent(&self, name: &str) -> Result<Option<AgentRow>>;
     fn agent_by_token(&self, token_hash: &Digest) -> Result<Option<AgentRow>>;
@@ -511,6 +552,21 @@ pub trait Tx {
     /// Creates or moves a key's head.
     fn set_artifact_head(&mut self, h: &ArtifactHeadRow) -> Result<()>;
     fn insert_receipt(&mut self, r: &ReceiptRow) -> Result<()>;
+
+    // Agent signing keys and repository settings.
+    /// An agent's keys, oldest first.
+    fn agent_keys(&self, agent: &str) -> Result<Vec<AgentKeyRow>>;
+    /// Every agent key, by agent and key id, one at a time.
+    fn for_each_agent_key(&self, f: &mut dyn FnMut(AgentKeyRow) -> Flow) -> Result<()>;
+    fn insert_agent_key(&mut self, k: &AgentKeyRow) -> Result<()>;
+    /// Stores a key's `revoked_at`.
+    fn update_agent_key(&mut self, k: &AgentKeyRow) -> Result<()>;
+    /// A repository setting's value.
+    fn setting(&self, name: &str) -> Result<Option<String>>;
+    /// Every setting, by name.
+    fn for_each_setting(&self, f: &mut dyn FnMut((String, String)) -> Flow) -> Result<()>;
+    /// Creates or changes a setting.
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()>;
 
     // Redeemed payments (pay-per-pad).
     fn payment(&self, tx_hash: &str) -> Result<Option<PaymentRow>>;

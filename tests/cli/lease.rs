@@ -625,18 +625,20 @@ fn test_lease_truncation_and_deletion_are_caught_unlike_agentstate() {
     env.sql().execute_batch("DELETE FROM steps; DELETE FROM plans; DELETE FROM leases;").unwrap();
     let v = verify_broken(&env);
     assert_eq!(v["leases"]["broken"], 4);
-    // The tail journal entry (and its step row), with the head moved back: a consistent
-    // rewrite that only a known head exposes.
+    // The tail journal entry (and its step row), with the head moved back: the journal's
+    // Merkle tree still has the removed leaf.
     let env = build();
     let head = env.json(&["verify"])["journal"]["head_hash"].as_str().unwrap().to_owned();
-    env.sql()
-        .execute_batch(
-            "DELETE FROM steps WHERE step = 's3';
+    let truncate = "DELETE FROM steps WHERE step = 's3';
              DELETE FROM journal WHERE seq = (SELECT MAX(seq) FROM journal);
              UPDATE journal_head SET seq = seq - 1,
-               hash = (SELECT hash FROM journal WHERE seq = journal_head.seq - 1);",
-        )
-        .unwrap();
+               hash = (SELECT hash FROM journal WHERE seq = journal_head.seq - 1);";
+    env.sql().execute_batch(truncate).unwrap();
+    let v = verify_broken(&env);
+    assert_eq!(v["merkle"]["ok"], false, "{v}");
+    // Dropping the tree too (as if it was never built) makes a consistent rewrite that only a
+    // known head (or a pinned checkpoint) exposes.
+    env.sql().execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
     verify_ok(&env);
     let out = env.locker().args(["--json", "verify", "--expect-head", &head]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -214,6 +214,7 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
                 "locker_verify"
                     | "locker_verify_pad"
                     | "locker_verify_bundle"
+                    | "locker_verify_proof"
                     | "locker_log"
                     | "locker_artifact_get"
                     | "locker_artifact_log"
@@ -1226,6 +1227,138 @@ fn test_mcp_python_verifies_a_bundle_offline() {
         let (is_error, e) = outcome(&steps[4]);
         assert!(is_error);
         assert_eq!(e["error"], "bad_request");
+        assert!(!elsewhere.path().join(".locker").exists());
+    }
+}
+
+#[test]
+fn test_mcp_python_signed_writes() {
+    let Some(py) = python() else { return };
+    let env = TestEnv::init();
+    let keyfile = env.path().join("alice.key");
+    env.json(&["key", "generate", "--agent", "alice", "--out", keyfile.to_str().unwrap()]);
+    let skey = std::fs::read_to_string(&keyfile).unwrap();
+    let k = locker::domain::sign::PrivateKey::parse(&skey).unwrap();
+    let repo = env.json(&["key", "list"])["repository_id"].as_str().unwrap().to_owned();
+    env.json(&["key", "require"]);
+    let pad = env.create_pad(&[]);
+    // The client signs block 0 itself; the server's own key (LOCKER_SIGN_KEY) signs block 1
+    // and the publish; a call without either is refused.
+    let st = locker::domain::sign::Statement::pad_append(
+        &repo,
+        &pad.id,
+        0,
+        &locker::domain::digest::Digest::of(PY_ENVELOPE.as_bytes()),
+    );
+    let sig = locker::domain::sign::encode_signature(&k.sign(&st.message()));
+    let steps = json!([call(
+        "locker_append",
+        json!({"pad_id": pad.id, "write_key": pad.key, "payload": envelope(),
+            "signer": "alice", "signature": sig})
+    ),]);
+    let report = session(&env, &py, "legacy", &steps);
+    let (is_error, a) = outcome(&report["steps"][0]);
+    assert!(!is_error, "{a}");
+    let unsigned = json!([call(
+        "locker_append",
+        json!({"pad_id": pad.id, "write_key": pad.key,
+        "payload": "no signature"})
+    )]);
+    let report = session(&env, &py, "legacy", &unsigned);
+    let (is_error, e) = outcome(&report["steps"][0]);
+    assert!(is_error);
+    assert_eq!(e["error"], "signature_required");
+    let signed_by_server = json!([
+        call("locker_append", json!({"pad_id": pad.id, "write_key": pad.key, "payload": "second"})),
+        call(
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0,
+            "operation_id": "o1", "content": "c"})
+        ),
+    ]);
+    let report = session_in(
+        env.path(),
+        env.now,
+        &py,
+        "2026-07-28",
+        &[("LOCKER_SIGN_KEY", skey.trim())],
+        &signed_by_server,
+    );
+    for step in report["steps"].as_array().unwrap() {
+        let (is_error, v) = outcome(step);
+        assert!(!is_error, "{v}");
+    }
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["signatures"]["signed"], 3);
+    assert_eq!(v["signatures"]["by_signer"]["alice"], 3);
+}
+
+#[test]
+fn test_mcp_python_log_checkpoint_and_proofs() {
+    let Some(py) = python() else { return };
+    for mode in MODES {
+        let env = TestEnv::init();
+        let (pad, _, _) = deposit(&env, &py, mode);
+        let vkey = env.json(&["key", "show"])["vkey"].as_str().unwrap().to_owned();
+        let report = session(
+            &env,
+            &py,
+            mode,
+            &json!([
+                call("locker_checkpoint", json!({})),
+                call("locker_proof_inclusion", json!({"pad_id": pad, "block": 0})),
+                call("locker_proof_consistency", json!({"old": 1})),
+                call("locker_proof_inclusion", json!({"seq": 999})),
+                call("locker_proof_inclusion", json!({})),
+            ]),
+        );
+        let steps = &report["steps"];
+        let (is_error, cp) = outcome(&steps[0]);
+        assert!(!is_error, "{mode}: {cp}");
+        assert_eq!(cp["key"], vkey.as_str());
+        let (is_error, p) = outcome(&steps[1]);
+        assert!(!is_error, "{mode}: {p}");
+        assert_eq!(p["kind"], "pad.deposit");
+        let (is_error, c) = outcome(&steps[2]);
+        assert!(!is_error, "{mode}: {c}");
+        let (is_error, e) = outcome(&steps[3]);
+        assert!(is_error);
+        assert_eq!(e["error"], "not_found");
+        let (is_error, e) = outcome(&steps[4]);
+        assert!(is_error);
+        assert_eq!(e["error"], "bad_request");
+        // Verified with nothing but the key, where there is no repository.
+        let mut flipped = p["proof"].as_str().unwrap().to_owned().into_bytes();
+        let i = flipped.len() - 10;
+        flipped[i] ^= 0x01;
+        let elsewhere = TestEnv::new();
+        let report = session(
+            &elsewhere,
+            &py,
+            mode,
+            &json!([
+                call("locker_verify_proof", json!({"proof": p["proof"], "key": vkey})),
+                call("locker_verify_proof", json!({"proof": c["proof"], "key": vkey})),
+                call(
+                    "locker_verify_proof",
+                    json!({"proof": String::from_utf8_lossy(&flipped), "key": vkey})
+                ),
+                call("locker_verify_proof", json!({"proof": p["proof"], "key": "nope"})),
+            ]),
+        );
+        let steps = &report["steps"];
+        let (is_error, r) = outcome(&steps[0]);
+        assert!(!is_error, "{mode}: {r}");
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(r["entry"]["subject"], format!("pad:{pad}"));
+        assert_eq!(outcome(&steps[1]).1["ok"], true);
+        let (is_error, r) = outcome(&steps[2]);
+        assert!(!is_error, "a failed proof is an answer: {r}");
+        assert_eq!(r["ok"], false);
+        let (is_error, e) = outcome(&steps[3]);
+        assert!(is_error);
+        assert_eq!(e["error"], "bad_key");
         assert!(!elsewhere.path().join(".locker").exists());
     }
 }

@@ -126,7 +126,7 @@ fn test_quest_passes_every_step_and_removes_its_directory() {
     assert_eq!(passes, locker::quest::STEPS, "{stdout}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
     let last = stdout.lines().last().unwrap();
-    assert!(last.starts_with("QUEST CLEARED: all 8 steps passed in "), "{last}");
+    assert!(last.starts_with("QUEST CLEARED: all 9 steps passed in "), "{last}");
     assert!(last.ends_with("Temporary directory removed."), "{last}");
     let left: Vec<_> = std::fs::read_dir(tmp_dir(&env)).unwrap().collect();
     assert!(left.is_empty(), "the temporary directory is removed: {left:?}");
@@ -139,7 +139,7 @@ fn test_quest_json_lines_and_children_inherit_no_secrets() {
     let out = quest(&env, &["--json"], &SECRETS);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     let (steps, summary) = lines(&out);
-    assert_eq!(steps.len(), 8);
+    assert_eq!(steps.len(), 9);
     for (i, s) in steps.iter().enumerate() {
         assert_eq!(s.n as usize, i + 1);
         assert!(s.ok, "step {} failed: {}", s.n, s.detail);
@@ -147,7 +147,7 @@ fn test_quest_json_lines_and_children_inherit_no_secrets() {
         assert!(!s.detail.is_empty());
     }
     assert!(summary.ok && !summary.kept, "{summary:?}");
-    assert_eq!((summary.passed, summary.failed, summary.steps), (8, 0, 8));
+    assert_eq!((summary.passed, summary.failed, summary.steps), (9, 0, 9));
     assert!(summary.elapsed_ms < 30_000, "the quest takes seconds: {summary:?}");
     assert!(summary.dir.starts_with(tmp_dir(&env)), "{summary:?}");
     assert!(!summary.dir.exists(), "the temporary directory is removed");
@@ -169,6 +169,8 @@ fn test_quest_json_lines_and_children_inherit_no_secrets() {
         format!("pad:{}", facts(1)["pad_id"].as_str().unwrap())
     );
     assert_eq!(facts(8)["holes"], serde_json::json!(["review"]));
+    assert_eq!(facts(9)["status"], "fork");
+    assert_ne!(facts(9)["pinned"], facts(9)["presented"]);
     assert_eq!(
         (&facts(8)["accepted"], &facts(8)["rejected"], &facts(8)["replayed"]),
         (&Value::from(2), &Value::from(1), &Value::from(1))

@@ -30,10 +30,10 @@ use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
 
 use super::{
-    AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats, BlobRow,
-    BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead, JournalQuery,
-    JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result,
-    StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats,
+    BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts, Flow, Group,
+    JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow,
+    PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -755,6 +755,37 @@ fn blob_row(r: &Row) -> Result<BlobRow> {
     })
 }
 
+const CHECKPOINT_COLS: &str = "size, root, note, signed_at";
+
+fn checkpoint_row(r: &Row) -> Result<CheckpointRow> {
+    Ok(CheckpointRow {
+        size: u64_at(r, 0)?,
+        root: digest_at(r, 1)?,
+        note: str_at(r, 2)?,
+        signed_at: i64_at(r, 3)?,
+    })
+}
+
+const AGENT_KEY_COLS: &str = "agent, key_id, vkey, created_at, revoked_at";
+
+fn agent_key_row(r: &Row) -> Result<AgentKeyRow> {
+    Ok(AgentKeyRow {
+        agent: str_at(r, 0)?,
+        key_id: str_at(r, 1)?,
+        vkey: str_at(r, 2)?,
+        created_at: i64_at(r, 3)?,
+        revoked_at: opt_i64(r, 4)?,
+    })
+}
+
+fn setting_row(r: &Row) -> Result<(String, String)> {
+    Ok((str_at(r, 0)?, str_at(r, 1)?))
+}
+
+fn merkle_row(r: &Row) -> Result<(u64, Digest)> {
+    Ok((u64_at(r, 0)?, digest_at(r, 1)?))
+}
+
 const VERSION_COLS: &str = "scope, key, version, blob, size, actor, op_id, created_at";
 
 fn version_row(r: &Row) -> Result<ArtifactVersionRow> {
@@ -1327,6 +1358,112 @@ impl Tx for PgTx<'_> {
         if n == 0 {
             return Err(StoreError::Duplicate(format!("journal entry {} exists", j.seq)));
         }
+        Ok(())
+    }
+
+    fn merkle_count(&self) -> Result<u64> {
+        let row = self.conn.borrow_mut().query_one("SELECT MAX(idx) FROM merkle_hashes", &[])?;
+        Ok(opt_i64(&row, 0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+    }
+
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
+        self.one("SELECT hash FROM merkle_hashes WHERE idx = $1", &[&sql_i64(idx)], |r| {
+            digest_at(r, 0)
+        })
+    }
+
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
+        self.stream(
+            "SELECT idx, hash FROM merkle_hashes ORDER BY idx",
+            merkle_row,
+            &mut |(i, h)| f(i, h),
+        )
+    }
+
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()> {
+        if hashes.is_empty() {
+            return Ok(());
+        }
+        // One statement for the whole batch.
+        let idx: Vec<i64> = (start..).take(hashes.len()).map(sql_i64).collect();
+        let hex: Vec<String> = hashes.iter().map(Digest::to_hex).collect();
+        self.exec(
+            "INSERT INTO merkle_hashes (idx, hash) SELECT * FROM UNNEST($1::BIGINT[], $2::TEXT[])",
+            &[&idx, &hex],
+        )?;
+        Ok(())
+    }
+
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size DESC LIMIT 1");
+        self.one(&sql, &[], checkpoint_row)
+    }
+
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints WHERE size = $1");
+        self.one(&sql, &[&sql_i64(size)], checkpoint_row)
+    }
+
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size");
+        self.stream(&sql, checkpoint_row, f)
+    }
+
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()> {
+        self.insert(
+            "checkpoints",
+            CHECKPOINT_COLS,
+            &[&sql_i64(c.size), &c.root.to_hex(), &c.note, &c.signed_at],
+        )
+    }
+
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()> {
+        self.exec("UPDATE checkpoints SET note = $2 WHERE size = $1", &[&sql_i64(size), &note])?;
+        Ok(())
+    }
+
+    fn agent_keys(&self, agent: &str) -> Result<Vec<AgentKeyRow>> {
+        let sql = format!(
+            "SELECT {AGENT_KEY_COLS} FROM agent_keys WHERE agent = $1 ORDER BY created_at, key_id"
+        );
+        self.all(&sql, &[&agent], agent_key_row)
+    }
+
+    fn for_each_agent_key(&self, f: &mut dyn FnMut(AgentKeyRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {AGENT_KEY_COLS} FROM agent_keys ORDER BY agent, key_id");
+        self.stream(&sql, agent_key_row, f)
+    }
+
+    fn insert_agent_key(&mut self, k: &AgentKeyRow) -> Result<()> {
+        self.insert(
+            "agent_keys",
+            AGENT_KEY_COLS,
+            &[&k.agent, &k.key_id, &k.vkey, &k.created_at, &k.revoked_at],
+        )
+    }
+
+    fn update_agent_key(&mut self, k: &AgentKeyRow) -> Result<()> {
+        self.exec(
+            "UPDATE agent_keys SET revoked_at = $3 WHERE agent = $1 AND key_id = $2",
+            &[&k.agent, &k.key_id, &k.revoked_at],
+        )?;
+        Ok(())
+    }
+
+    fn setting(&self, name: &str) -> Result<Option<String>> {
+        self.one("SELECT value FROM repo_settings WHERE name = $1", &[&name], |r| str_at(r, 0))
+    }
+
+    fn for_each_setting(&self, f: &mut dyn FnMut((String, String)) -> Flow) -> Result<()> {
+        self.stream("SELECT name, value FROM repo_settings ORDER BY name", setting_row, f)
+    }
+
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()> {
+        self.exec(
+            "INSERT INTO repo_settings (name, value) VALUES ($1, $2) \
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            &[&name, &value],
+        )?;
         Ok(())
     }
 

@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    objects, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats, BlobRow,
-    BlobStorage, BlockRow, CheckpointStats, Counts, Flow, Group, JournalHead, JournalQuery,
-    JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result,
-    StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    objects, AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow,
+    BackupStats, BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts, Flow,
+    Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow,
+    PaymentRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile,
+    TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -26,6 +27,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0004_payments.sql"),
     include_str!("migrations/0005_retention.sql"),
     include_str!("migrations/0006_work_retention.sql"),
+    include_str!("migrations/0007_merkle.sql"),
+    include_str!("migrations/0008_agent_keys.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -690,6 +693,17 @@ const RECEIPT_COLS: &str =
 const PAYMENT_COLS: &str = "tx_hash, pad_id, payer, amount_units, token, recipient, chain_id, \
      block_number, redeemed_at";
 
+const CHECKPOINT_COLS: &str = "size, root, note, signed_at";
+
+fn checkpoint_row(r: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
+    Ok(CheckpointRow {
+        size: u64_col(r, 0)?,
+        root: digest_col(r, 1)?,
+        note: r.get(2)?,
+        signed_at: r.get(3)?,
+    })
+}
+
 fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
     Ok(PaymentRow {
         tx_hash: r.get(0)?,
@@ -702,6 +716,22 @@ fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
         block_number: u64_col(r, 7)?,
         redeemed_at: r.get(8)?,
     })
+}
+
+const AGENT_KEY_COLS: &str = "agent, key_id, vkey, created_at, revoked_at";
+
+fn agent_key_row(r: &Row<'_>) -> rusqlite::Result<AgentKeyRow> {
+    Ok(AgentKeyRow {
+        agent: r.get(0)?,
+        key_id: r.get(1)?,
+        vkey: r.get(2)?,
+        created_at: r.get(3)?,
+        revoked_at: r.get(4)?,
+    })
+}
+
+fn setting_row(r: &Row<'_>) -> rusqlite::Result<(String, String)> {
+    Ok((r.get(0)?, r.get(1)?))
 }
 
 fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
@@ -1232,6 +1262,85 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    fn merkle_count(&self) -> Result<u64> {
+        let n: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT MAX(idx) FROM merkle_hashes")
+            .db()?
+            .query_row([], |r| r.get(0))
+            .db()?;
+        Ok(n.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+    }
+
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
+        self.tx
+            .prepare_cached("SELECT hash FROM merkle_hashes WHERE idx = ?1")
+            .db()?
+            .query_row([sql_i64(idx)], |r| digest_col(r, 0))
+            .optional()
+            .db()
+    }
+
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
+        self.stream(
+            "SELECT idx, hash FROM merkle_hashes ORDER BY idx",
+            &[],
+            |r| Ok((u64_col(r, 0)?, digest_col(r, 1)?)),
+            &mut |(i, h)| f(i, h),
+        )
+    }
+
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()> {
+        self.check_writable()?;
+        let mut stmt =
+            self.tx.prepare_cached("INSERT INTO merkle_hashes (idx, hash) VALUES (?1, ?2)").db()?;
+        for (i, h) in (start..).zip(hashes) {
+            stmt.execute(params![sql_i64(i), h.to_hex()]).db()?;
+        }
+        Ok(())
+    }
+
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size DESC LIMIT 1");
+        self.tx.prepare_cached(&sql).db()?.query_row([], checkpoint_row).optional().db()
+    }
+
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints WHERE size = ?1");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .query_row([sql_i64(size)], checkpoint_row)
+            .optional()
+            .db()
+    }
+
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size");
+        self.stream(&sql, &[], checkpoint_row, f)
+    }
+
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO checkpoints ({CHECKPOINT_COLS}) VALUES (?1, ?2, ?3, ?4)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![sql_i64(c.size), c.root.to_hex(), c.note, c.signed_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached("UPDATE checkpoints SET note = ?2 WHERE size = ?1")
+            .db()?
+            .execute(params![sql_i64(size), note])
+            .db()?;
+        Ok(())
+    }
+
     fn agent(&self, name: &str) -> Result<Option<AgentRow>> {
         let sql = format!("SELECT {AGENT_COLS} FROM agents WHERE name = ?1");
         self.tx.prepare_cached(&sql).db()?.query_row([name], agent_row).optional().db()
@@ -1458,6 +1567,72 @@ impl Tx for SqliteTx<'_> {
             )
             .db()?
             .execute(params![h.scope, h.key, sql_i64(h.version)])
+            .db()?;
+        Ok(())
+    }
+
+    fn agent_keys(&self, agent: &str) -> Result<Vec<AgentKeyRow>> {
+        let sql = format!(
+            "SELECT {AGENT_KEY_COLS} FROM agent_keys WHERE agent = ?1 ORDER BY created_at, key_id"
+        );
+        let mut out = Vec::new();
+        self.stream(&sql, &[&agent], agent_key_row, &mut |k| {
+            out.push(k);
+            Flow::Continue(())
+        })?;
+        Ok(out)
+    }
+
+    fn for_each_agent_key(&self, f: &mut dyn FnMut(AgentKeyRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {AGENT_KEY_COLS} FROM agent_keys ORDER BY agent, key_id");
+        self.stream(&sql, &[], agent_key_row, f)
+    }
+
+    fn insert_agent_key(&mut self, k: &AgentKeyRow) -> Result<()> {
+        self.check_writable()?;
+        let sql = format!("INSERT INTO agent_keys ({AGENT_KEY_COLS}) VALUES (?1, ?2, ?3, ?4, ?5)");
+        self.tx
+            .prepare_cached(&sql)
+            .db()?
+            .execute(params![k.agent, k.key_id, k.vkey, k.created_at, k.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn update_agent_key(&mut self, k: &AgentKeyRow) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "UPDATE agent_keys SET revoked_at = ?3 WHERE agent = ?1 AND key_id = ?2",
+            )
+            .db()?
+            .execute(params![k.agent, k.key_id, k.revoked_at])
+            .db()?;
+        Ok(())
+    }
+
+    fn setting(&self, name: &str) -> Result<Option<String>> {
+        self.tx
+            .prepare_cached("SELECT value FROM repo_settings WHERE name = ?1")
+            .db()?
+            .query_row([name], |r| r.get(0))
+            .optional()
+            .db()
+    }
+
+    fn for_each_setting(&self, f: &mut dyn FnMut((String, String)) -> Flow) -> Result<()> {
+        self.stream("SELECT name, value FROM repo_settings ORDER BY name", &[], setting_row, f)
+    }
+
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()> {
+        self.check_writable()?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO repo_settings (name, value) VALUES (?1, ?2) \
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )
+            .db()?
+            .execute(params![name, value])
             .db()?;
         Ok(())
     }

@@ -28,6 +28,14 @@ impl TestEnv {
 
     /// Like [`TestEnv::serve`], with extra environment variables.
     pub fn serve_with(&self, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut args = vec!["serve", "--listen", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        self.listening(&args, env)
+    }
+
+    /// `locker ARGS` (a command that serves, with `--listen 127.0.0.1:0` among ARGS), once its
+    /// banner names the address it listens on.
+    pub fn listening(&self, args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut cmd = Command::new(bin());
         cmd.env_clear()
             .env("HOME", self.path())
@@ -35,8 +43,7 @@ impl TestEnv {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("LOCKER_NOW", self.now.to_string())
             .current_dir(self.path())
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());

@@ -1,0 +1,214 @@
+//! `locker key …`: agent signing keys and the signing policy.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use super::{CmdResult, Ctx};
+use crate::domain::sign::PrivateKey;
+use crate::ops::sign::{self as op, KeyGenerated, KeyList, KeyRevoked, PolicySet};
+use crate::ops::OpError;
+use crate::output::{rfc3339, Render};
+
+/// Show the log's key; manage agent signing keys (Ed25519) and whether writes must be signed
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Print the verifier key of the log's checkpoints
+    ///
+    /// In the signed-note format `name+keyid+base64(0x01 ‖ public key)`: give it to whoever
+    /// verifies proofs and bundles (`locker verify --proof FILE --key VKEY`). The private key
+    /// stays in `.locker/keys/log.key`.
+    Show,
+    Generate(GenerateArgs),
+    List(ListArgs),
+    Revoke(RevokeArgs),
+    Require(RequireArgs),
+}
+
+pub fn run(ctx: &mut Ctx, cmd: KeyCommand) -> CmdResult {
+    match cmd {
+        KeyCommand::Show => super::tlog::key(ctx, &super::tlog::KeyCommand::Show),
+        KeyCommand::Generate(a) => generate(ctx, &a),
+        KeyCommand::List(a) => list(ctx, &a),
+        KeyCommand::Revoke(a) => revoke(ctx, &a),
+        KeyCommand::Require(a) => require(ctx, &a),
+    }
+}
+
+/// Create an Ed25519 key pair for an agent and register its public key
+///
+/// The public key is registered with the repository (one `key.register` journal entry); the
+/// private key is for the agent alone: written to `--out FILE` (mode 0600, never overwritten),
+/// or else printed once on stdout. The agent then signs its appends, publishes and steps with
+/// `--sign-key FILE` or `LOCKER_SIGN_KEY`. Keys use the signed-note formats
+/// (`PRIVATE+KEY+<agent>+<id>+…` and `<agent>+<id>+…`). An agent has one active key at a
+/// time: revoke it to make a new one.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// The agent's name: 1–64 characters from A–Z, a–z, 0–9, `.`, `_`, `-`
+    #[arg(long, value_name = "NAME")]
+    pub agent: String,
+    /// Write the private key to FILE (mode 0600) instead of printing it
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+fn write_new_private(path: &std::path::Path, key: &PrivateKey) -> Result<(), OpError> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let fail = |e: std::io::Error| {
+        OpError::unavailable(format!("cannot write the private key to {}: {e}", path.display()))
+    };
+    let mut f =
+        std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path).map_err(
+            |e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    OpError::conflict(format!(
+                        "{} already exists; it is not overwritten",
+                        path.display()
+                    ))
+                } else {
+                    fail(e)
+                }
+            },
+        )?;
+    f.write_all(format!("{}\n", key.skey()).as_bytes()).and_then(|()| f.sync_all()).map_err(fail)
+}
+
+fn generate(ctx: &mut Ctx, a: &GenerateArgs) -> CmdResult {
+    crate::domain::token::check_agent(&a.agent)
+        .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
+    let key = PrivateKey::generate(&a.agent);
+    // The private key is safely on disk before its public half is registered; if registering
+    // fails, the file goes.
+    if let Some(path) = &a.out {
+        write_new_private(path, &key)?;
+    }
+    let registered = ctx.ops().and_then(|mut c| op::register(&mut c, &key));
+    let mut out = match registered {
+        Ok(out) => out,
+        Err(e) => {
+            if let Some(path) = &a.out {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(e.into());
+        }
+    };
+    match &a.out {
+        Some(path) => out.private_key_file = Some(path.display().to_string()),
+        None => out.private_key = Some(key.skey()),
+    }
+    ctx.printer.emit(&out)?;
+    ctx.printer.status(format_args!(
+        "Registered key {} for agent {}{}",
+        out.key_id,
+        out.agent,
+        if a.out.is_some() { "." } else { "; keep the private key: it is not shown again." }
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for KeyGenerated {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        match (&self.private_key, &self.private_key_file) {
+            (Some(k), _) => writeln!(w, "{k}"),
+            (None, Some(f)) => writeln!(w, "{} (private key in {f})", self.vkey),
+            (None, None) => writeln!(w, "{}", self.vkey),
+        }
+    }
+}
+
+/// List the registered agent keys, the repository id and the signing policy
+#[derive(Debug, Args)]
+pub struct ListArgs {}
+
+fn list(ctx: &mut Ctx, _a: &ListArgs) -> CmdResult {
+    let out = match ctx.remote()? {
+        Some(r) => r.keys(ctx.token.as_ref())?,
+        None => op::list(&mut ctx.ops()?)?,
+    };
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for KeyList {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "repository {}", self.repository_id)?;
+        writeln!(
+            w,
+            "signed appends {}",
+            if self.require_signed_appends { "required" } else { "optional" }
+        )?;
+        for k in &self.keys {
+            write!(
+                w,
+                "{:<24} {} {:<8} created {}",
+                k.agent,
+                k.key_id,
+                k.state,
+                rfc3339(k.created_at)
+            )?;
+            match k.revoked_at {
+                Some(at) => writeln!(w, ", revoked {}", rfc3339(at))?,
+                None => writeln!(w)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Revoke an agent's signing key (revoking twice changes nothing)
+///
+/// Signatures by the key are refused from then on; what it signed before stays verified.
+#[derive(Debug, Args)]
+pub struct RevokeArgs {
+    /// The agent's name
+    #[arg(long, value_name = "NAME")]
+    pub agent: String,
+}
+
+fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
+    let out = op::revoke(&mut ctx.ops()?, &a.agent)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for KeyRevoked {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        if self.already_revoked {
+            writeln!(w, "agent {}'s signing key was already revoked", self.agent)
+        } else {
+            writeln!(w, "revoked signing key {} of agent {}", self.key_ids.join(", "), self.agent)
+        }
+    }
+}
+
+/// Require signed appends, publishes and steps (or, with `--off`, stop requiring them)
+///
+/// While on, a pad append, artifact publish or step without a good signature by a registered,
+/// unrevoked agent key is refused (exit 5, `signature_required`) and changes nothing. The
+/// setting is journaled (`repo.setting`).
+#[derive(Debug, Args)]
+pub struct RequireArgs {
+    /// Stop requiring signatures
+    #[arg(long)]
+    pub off: bool,
+}
+
+fn require(ctx: &mut Ctx, a: &RequireArgs) -> CmdResult {
+    let out = op::set_required(&mut ctx.ops()?, !a.off)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for PolicySet {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        let state = if self.require_signed_appends { "required" } else { "optional" };
+        if self.changed {
+            writeln!(w, "signed appends are now {state}")
+        } else {
+            writeln!(w, "signed appends were already {state}")
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! `locker checkpoint`, `locker key show`, `locker proof …`: the journal as a transparency log.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use super::{CmdResult, Ctx};
+use crate::domain::digest::Digest;
+use crate::domain::note::Verifier;
+use crate::ops::pin::{self, CheckpointCheck, PinStore, ProofReport};
+use crate::ops::tlog::{
+    self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
+};
+use crate::ops::OpError;
+use crate::output::Render;
+
+/// A trusted verifier key and where pinned checkpoints are kept.
+#[derive(Debug, Clone, Args)]
+pub struct TrustArgs {
+    /// The log's verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file
+    /// holding it
+    #[arg(long = "key", env = "LOCKER_LOG_KEY", value_name = "VKEY")]
+    pub key: Option<String>,
+    /// Keep pinned checkpoints in DIR (default: the user's state directory, e.g.
+    /// ~/.local/state/locker)
+    #[arg(long, env = "LOCKER_STATE_DIR", value_name = "DIR")]
+    pub state: Option<PathBuf>,
+    /// Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)
+    #[arg(long)]
+    pub no_pin: bool,
+}
+
+impl TrustArgs {
+    /// The verifier key, if one was given.
+    pub fn verifier(&self) -> Result<Option<Verifier>, OpError> {
+        let Some(k) = self.key.as_deref().map(str::trim) else { return Ok(None) };
+        if Verifier::parse(k).is_err() && Path::new(k).is_file() {
+            let text = std::fs::read_to_string(k)
+                .map_err(|e| OpError::bad_request(format!("cannot read the key file {k}: {e}")))?;
+            return tlog::parse_verifier(text.lines().next().unwrap_or("")).map(Some);
+        }
+        tlog::parse_verifier(k).map(Some)
+    }
+
+    /// The pin store, unless pinning is off.
+    pub fn pins(&self) -> Result<Option<PinStore>, OpError> {
+        if self.no_pin {
+            return Ok(None);
+        }
+        let dir = self.state.clone().or_else(PinStore::default_dir).ok_or_else(|| {
+            OpError::usage("there is no state directory for pinned checkpoints: pass --state DIR")
+        })?;
+        Ok(Some(PinStore::new(&dir)))
+    }
+}
+
+/// Runs `f` with a way to fetch consistency proofs of log `v`: from `--remote`, else from the
+/// repository here when it is that log, else none.
+pub fn with_fetch<T>(
+    ctx: &mut Ctx,
+    v: &Verifier,
+    f: impl FnOnce(Option<&mut pin::Fetch<'_>>) -> Result<T, OpError>,
+) -> Result<T, OpError> {
+    if let Some(r) = ctx.remote()? {
+        let mut fetch = |old: u64, new: u64| r.prove_consistency(old, Some(new)).map(|c| c.hashes);
+        return f(Some(&mut fetch));
+    }
+    let same_log = ctx.log_identity().ok().is_some_and(|l| l.origin == v.name);
+    if same_log {
+        if let Ok(mut octx) = ctx.ops() {
+            let mut fetch = |old: u64, new: u64| tlog::consistency_hashes(&mut octx, old, new);
+            return f(Some(&mut fetch));
+        }
+    }
+    f(None)
+}
+
+/// Print the log's latest signed checkpoint
+///
+/// The journal is a transparency log: every entry is a leaf of an RFC 6962 Merkle tree, and
+/// the repository's Ed25519 key (in `.locker/keys/log.key`, made at `init`) signs C2SP
+/// checkpoints (origin, tree size, root) as signed notes. A checkpoint is signed only after a
+/// consistency proof shows the tree extends the last one signed.
+///
+/// With --key: act as a pinned verifier. The checkpoint must verify with the key, and must
+/// be proved consistent with the checkpoint pinned for its origin in the state directory
+/// (the proof comes from --remote or the repository); the newer one is then pinned. A fork
+/// is reported with both signed checkpoints and the failed proof, exit 1.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    #[command(flatten)]
+    pub trust: TrustArgs,
+    /// Ask the witness at URL to cosign the checkpoint (C2SP tlog-witness), proving it
+    /// consistent with what the witness cosigned before; its cosignature is added to the
+    /// stored checkpoint. Repeatable. Exit 1 when a witness does not cosign
+    #[arg(long = "witness", value_name = "URL")]
+    pub witnesses: Vec<String>,
+}
+
+pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
+    if !a.witnesses.is_empty() {
+        if ctx.remote()?.is_some() {
+            return Err(OpError::usage(
+                "--witness works on the local repository (a server collects with `locker serve --witness`)",
+            )
+            .into());
+        }
+        let log = ctx.log_identity()?;
+        let out = crate::ops::cosign::collect(&mut ctx.ops()?, &log, &a.witnesses)?;
+        for w in &out.witnesses {
+            if let Some(e) = &w.error {
+                ctx.printer.status(format_args!("witness {}: {e}", w.url));
+            }
+        }
+        ctx.printer.emit(&out)?;
+        return Ok(if out.all_cosigned { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    let cp = match ctx.remote()? {
+        Some(r) => r.checkpoint()?,
+        None => {
+            let log = ctx.log_identity()?;
+            tlog::checkpoint(&mut ctx.ops()?, &log)?
+        }
+    };
+    let Some(v) = a.trust.verifier()? else {
+        ctx.printer.emit(&cp)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let pins = a.trust.pins()?;
+    let report =
+        with_fetch(ctx, &v, |fetch| pin::check_checkpoint(&cp.note, &v, pins.as_ref(), fetch))?;
+    ctx.printer.emit(&report)?;
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for crate::ops::cosign::Cosigned {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.checkpoint.note.as_bytes())
+    }
+}
+
+impl Render for CheckpointOutcome {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.note.as_bytes())
+    }
+}
+
+impl Render for CheckpointCheck {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "origin:  {}", self.origin)?;
+        if let (Some(size), Some(root)) = (self.size, self.root) {
+            writeln!(w, "tree:    {size} entries, root {root}")?;
+        }
+        render_pin(w, &self.pin, self.evidence.as_ref())?;
+        match &self.failure {
+            Some(f) => writeln!(w, "FAILED: {f}"),
+            None => writeln!(w, "ok: signed by the trusted key and consistent with the pin"),
+        }
+    }
+}
+
+fn render_pin(
+    w: &mut dyn Write,
+    p: &pin::PinReport,
+    evidence: Option<&pin::ForkEvidence>,
+) -> io::Result<()> {
+    let status = serde_json::to_value(p.status).ok();
+    let status = status.as_ref().and_then(|s| s.as_str()).unwrap_or("?");
+    writeln!(w, "pin:     {status}: {}", p.detail)?;
+    if let Some(e) = evidence {
+        writeln!(w, "evidence of a fork ({}):", e.failure)?;
+        writeln!(w, "--- pinned checkpoint")?;
+        w.write_all(e.pinned.as_bytes())?;
+        writeln!(w, "--- presented checkpoint")?;
+        w.write_all(e.presented.as_bytes())?;
+        writeln!(w, "--- consistency proof {} -> {}", e.old_size, e.new_size)?;
+        for h in &e.proof {
+            writeln!(w, "{}", crate::domain::proof::b64(h))?;
+        }
+    }
+    Ok(())
+}
+
+/// Show the log's key
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Print the verifier key of the log's checkpoints
+    ///
+    /// In the signed-note format `name+keyid+base64(0x01 ‖ public key)`: give it to whoever
+    /// verifies proofs and bundles (`locker verify --proof FILE --key VKEY`). The private key
+    /// stays in `.locker/keys/log.key`.
+    Show,
+}
+
+pub fn key(ctx: &mut Ctx, c: &KeyCommand) -> CmdResult {
+    let KeyCommand::Show = c;
+    let out = match ctx.remote()? {
+        Some(r) => r.log_key()?,
+        None => tlog::key(&ctx.log_identity()?)?,
+    };
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for KeyOutcome {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "{}", self.vkey)
+    }
+}
+
+/// Prove journal entries included in, and checkpoints consistent with, the log
+#[derive(Debug, Subcommand)]
+pub enum ProofCommand {
+    Inclusion(InclusionArgs),
+    Consistency(ConsistencyArgs),
+}
+
+/// Prove a journal entry (or the entry that recorded a pad block) included in the log
+///
+/// Prints a C2SP tlog-proof file: the entry's exact bytes (as its `extra` data), its leaf
+/// index, the inclusion proof and the log's latest signed checkpoint. Anyone holding the
+/// verifier key checks it with `locker verify --proof FILE --key VKEY`, with no repository.
+#[derive(Debug, Args)]
+pub struct InclusionArgs {
+    /// The journal entry's sequence number
+    #[arg(required_unless_present = "pad", conflicts_with = "pad")]
+    pub seq: Option<u64>,
+    /// Prove the entry that recorded a block of this pad
+    #[arg(long, value_name = "PAD", requires = "block")]
+    pub pad: Option<String>,
+    /// The block's sequence number in the pad (0 is the envelope)
+    #[arg(long, value_name = "SEQ", requires = "pad")]
+    pub block: Option<u64>,
+    /// Write the proof file to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Prove the log's checkpoint at OLD entries consistent with the one at NEW
+///
+/// Prints a proof file holding both signed checkpoints and the RFC 6962 consistency proof
+/// between them (`locker/tlog-consistency@v1`); NEW defaults to the whole journal.
+#[derive(Debug, Args)]
+pub struct ConsistencyArgs {
+    /// The older tree size
+    pub old: u64,
+    /// The newer tree size (default: the whole journal)
+    pub new: Option<u64>,
+    /// Write the proof file to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+fn write_proof(ctx: &Ctx, out: Option<&Path>, text: &str) -> Result<bool, OpError> {
+    let Some(path) = out else { return Ok(false) };
+    std::fs::write(path, text)
+        .map_err(|e| OpError::unavailable(format!("cannot write {}: {e}", path.display())))?;
+    ctx.printer.status(format_args!("wrote {}", path.display()));
+    Ok(true)
+}
+
+pub fn proof(ctx: &mut Ctx, c: &ProofCommand) -> CmdResult {
+    match c {
+        ProofCommand::Inclusion(a) => {
+            let target = match (&a.pad, a.block, a.seq) {
+                (Some(pad), Some(block), _) => Target::Block { pad_id: pad.clone(), seq: block },
+                (_, _, Some(seq)) => Target::Entry(seq),
+                _ => return Err(OpError::usage("give SEQ, or --pad PAD --block SEQ").into()),
+            };
+            let out = match ctx.remote()? {
+                Some(r) => r.prove_inclusion(&target)?,
+                None => {
+                    let log = ctx.log_identity()?;
+                    tlog::prove_inclusion(&mut ctx.ops()?, &log, &target)?
+                }
+            };
+            if !write_proof(ctx, a.output.as_deref(), &out.proof)? || ctx.printer.is_json() {
+                ctx.printer.emit(&out)?;
+            }
+        }
+        ProofCommand::Consistency(a) => {
+            let out = match ctx.remote()? {
+                Some(r) => r.prove_consistency(a.old, a.new)?,
+                None => {
+                    let log = ctx.log_identity()?;
+                    tlog::prove_consistency(&mut ctx.ops()?, &log, a.old, a.new)?
+                }
+            };
+            if !write_proof(ctx, a.output.as_deref(), &out.proof)? || ctx.printer.is_json() {
+                ctx.printer.emit(&out)?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for InclusionOutcome {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.proof.as_bytes())
+    }
+}
+
+impl Render for ConsistencyOutcome {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.proof.as_bytes())
+    }
+}
+
+/// `locker verify --proof FILE`.
+pub fn verify_proof(
+    ctx: &mut Ctx,
+    bytes: &[u8],
+    trust: &TrustArgs,
+) -> Result<bool, super::CliError> {
+    let v = trust.verifier()?.ok_or_else(|| {
+        OpError::usage("--proof needs --key VKEY: the log's verifier key (`locker key show`)")
+    })?;
+    let pins = trust.pins()?;
+    let report = with_fetch(ctx, &v, |fetch| pin::verify_proof(bytes, &v, pins.as_ref(), fetch))?;
+    ctx.printer.emit(&report)?;
+    Ok(report.ok)
+}
+
+fn short(d: &Digest) -> String {
+    d.to_hex()
+}
+
+impl Render for ProofReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "proof:   {} (log {}, key {})", self.proof_kind, self.origin, self.key_id)?;
+        if let (Some(size), Some(root)) = (self.old_size, self.old_root) {
+            writeln!(w, "old:     {size} entries, root {}", short(&root))?;
+        }
+        if let (Some(size), Some(root)) = (self.size, self.root) {
+            writeln!(w, "tree:    {size} entries, root {}", short(&root))?;
+        }
+        if let Some(e) = &self.entry {
+            writeln!(
+                w,
+                "entry:   {} {} {} by {} ({})",
+                e.seq,
+                e.kind,
+                e.subject,
+                e.actor,
+                crate::output::rfc3339(e.time)
+            )?;
+        }
+        if self.size.is_some() {
+            render_pin(w, &self.pin, self.evidence.as_ref())?;
+        }
+        match &self.failure {
+            Some(f) => writeln!(w, "FAILED: {f}"),
+            None => writeln!(w, "ok: the proof verifies with the trusted key"),
+        }
+    }
+}

@@ -1,0 +1,703 @@
+//! Signed writes: agent keys registered with the repository, the signature a pad append, an
+//! artifact publish or a step may carry, and the policy that requires one.
+//!
+//! The rule is decided here once for the CLI, HTTP and MCP: a write's signature is checked
+//! inside its write transaction against the signer's registered, unrevoked key, over the
+//! canonical message of [`crate::domain::sign`]; a good one is recorded in the journal entry's
+//! body (`"signed": {"signer", "key_id", "signature"}`), so the hash chain covers it and
+//! `locker verify` re-checks it. A missing signature is refused only where the repository's
+//! `require_signed_appends` setting is on. A refused signature changes nothing.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::token::operator_only;
+use super::{journal, Actor, Ctx, ErrorKind, OpError, OpResult};
+use crate::domain::sign::{self, PrivateKey, PublicKey, Statement};
+use crate::domain::token::check_agent;
+use crate::store::{AgentKeyRow, Flow, JournalQuery, Tx};
+
+/// The setting that makes unsigned appends, publishes and steps be refused.
+pub const REQUIRE_SIGNED: &str = "require_signed_appends";
+
+/// The HTTP header naming the agent that signed a pad append.
+pub const SIGNER_HEADER: &str = "x-locker-signer";
+/// The HTTP header holding the agent's base64 Ed25519 signature over a pad append.
+pub const SIGNATURE_HEADER: &str = "x-locker-signature";
+
+/// The journal subject of an agent's signing keys.
+pub fn subject(agent: &str) -> String {
+    format!("key:{agent}")
+}
+
+/// The signature a write carries.
+#[derive(Debug, Clone)]
+pub enum Signing {
+    /// Computed by the client: the signing agent's name and the 64-byte Ed25519 signature.
+    Provided { signer: String, signature: [u8; 64] },
+    /// Made here with the agent's private key once the write's statement is known (the local
+    /// CLI with `--sign-key`), then checked like a provided one.
+    Key(PrivateKey),
+}
+
+impl Signing {
+    /// The signing agent's name.
+    pub fn signer(&self) -> &str {
+        match self {
+            Self::Provided { signer, .. } => signer,
+            Self::Key(k) => &k.name,
+        }
+    }
+}
+
+fn invalid_signature(detail: impl Into<String>) -> OpError {
+    OpError::new(ErrorKind::BadRequest, "invalid_signature", detail)
+}
+
+/// The signature fields of a request (HTTP, MCP): both `signer` and `signature` (standard
+/// base64 of 64 bytes), or neither.
+pub fn from_fields(signer: Option<&str>, signature: Option<&str>) -> OpResult<Option<Signing>> {
+    let signer = signer.map(str::trim).filter(|s| !s.is_empty());
+    let signature = signature.map(str::trim).filter(|s| !s.is_empty());
+    match (signer, signature) {
+        (None, None) => Ok(None),
+        (Some(signer), Some(sig)) => {
+            check_agent(signer).map_err(|e| invalid_signature(e.to_string()))?;
+            let signature =
+                sign::decode_signature(sig).map_err(|e| invalid_signature(e.to_string()))?;
+            Ok(Some(Signing::Provided { signer: signer.to_owned(), signature }))
+        }
+        _ => Err(invalid_signature("a signature needs both `signer` and `signature`")),
+    }
+}
+
+/// Reads a private key line (a `--sign-key` file or `LOCKER_SIGN_KEY`).
+pub fn parse_private_key(text: &str) -> OpResult<PrivateKey> {
+    let k = PrivateKey::parse(text).map_err(|e| {
+        OpError::new(ErrorKind::BadRequest, "invalid_key", e.to_string())
+            .hint("A signing key is the `PRIVATE+KEY+…` line `locker key generate` wrote.")
+    })?;
+    check_agent(&k.name)
+        .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid_key", e.to_string()))?;
+    Ok(k)
+}
+
+/// The repository's id, as its first journal entry (`repo.init`) recorded it: what every
+/// signature names, so that a signature made for one repository is worthless in another.
+pub fn repository_id(tx: &dyn Tx) -> OpResult<String> {
+    let q = JournalQuery { ascending: true, limit: 1, ..JournalQuery::default() };
+    let first = tx.journal(&q)?.into_iter().next();
+    first
+        .and_then(|row| crate::domain::journal::Entry::decode(&row.entry).ok())
+        .filter(|e| e.kind == "repo.init")
+        .and_then(|e| e.body.get("repository_id").and_then(Value::as_str).map(str::to_owned))
+        .ok_or_else(|| {
+            OpError::integrity("the journal does not open with the repository's `repo.init` entry")
+        })
+}
+
+/// Whether the repository refuses unsigned writes.
+pub fn required(tx: &dyn Tx) -> OpResult<bool> {
+    Ok(tx.setting(REQUIRE_SIGNED)?.as_deref() == Some("true"))
+}
+
+/// Checks a write's signature inside its transaction (`statement` builds what it must cover
+/// from the repository id). Returns what the journal entry records under `signed`, or `None`
+/// for an unsigned write the policy allows.
+pub fn check(
+    tx: &dyn Tx,
+    signing: Option<&Signing>,
+    statement: impl FnOnce(String) -> Statement,
+) -> OpResult<Option<Value>> {
+    let Some(signing) = signing else {
+        if required(tx)? {
+            return Err(OpError::new(
+                ErrorKind::Forbidden,
+                "signature_required",
+                "this repository requires signed appends, publishes and steps",
+            )
+            .hint("Sign with `--sign-key FILE` or `LOCKER_SIGN_KEY` (a key from `locker key generate`), or send `signer` and `signature`."));
+        }
+        return Ok(None);
+    };
+    let st = statement(repository_id(tx)?);
+    let message = st.message();
+    let (signer, signature) = match signing {
+        Signing::Provided { signer, signature } => (signer.clone(), *signature),
+        Signing::Key(k) => (k.name.clone(), k.sign(&message)),
+    };
+    let keys = tx.agent_keys(&signer)?;
+    if keys.is_empty() {
+        return Err(OpError::new(
+            ErrorKind::Forbidden,
+            "unknown_signer",
+            format!("agent {signer} has no registered signing key"),
+        )
+        .with("signer", signer.as_str())
+        .hint(format!("The operator registers one with `locker key generate --agent {signer}`.")));
+    }
+    let active: Vec<&AgentKeyRow> = keys.iter().filter(|k| k.revoked_at.is_none()).collect();
+    if active.is_empty() {
+        return Err(OpError::new(
+            ErrorKind::Forbidden,
+            "key_revoked",
+            format!("agent {signer}'s signing key has been revoked"),
+        )
+        .with("signer", signer.as_str())
+        .hint("Ask the operator for a new key (`locker key generate`)."));
+    }
+    for k in active {
+        let Ok(pk) = PublicKey::parse(&k.vkey) else { continue };
+        if pk.verify(&message, &signature).is_ok() {
+            return Ok(Some(json!({
+                "signer": signer,
+                "key_id": k.key_id,
+                "signature": sign::encode_signature(&signature),
+            })));
+        }
+    }
+    Err(OpError::new(
+        ErrorKind::Forbidden,
+        "bad_signature",
+        format!("the signature of agent {signer} does not verify for this write"),
+    )
+    .with("signer", signer.as_str())
+    .with("signed_message", String::from_utf8_lossy(&message).into_owned())
+    .hint("Sign exactly `signed_message` with the agent's registered key (it names the block, version or fencing token the write gets)."))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys.
+
+/// A new agent key: the private key is shown once and never stored.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KeyGenerated {
+    pub agent: String,
+    pub key_id: String,
+    /// The public key in signed-note form (registered with the repository).
+    pub vkey: String,
+    /// The private key (`PRIVATE+KEY+…`); absent when it was written to a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_key: Option<String>,
+    /// Where the private key was written, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_key_file: Option<String>,
+    pub created_at: i64,
+}
+
+/// A revoked agent key.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KeyRevoked {
+    pub agent: String,
+    pub key_ids: Vec<String>,
+    pub revoked_at: i64,
+    /// `true` when every key was already revoked (nothing changed).
+    pub already_revoked: bool,
+}
+
+/// One registered key.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct KeyView {
+    pub agent: String,
+    pub key_id: String,
+    pub vkey: String,
+    /// `active` or `revoked`.
+    pub state: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// The registered keys and the signing policy: what a client needs to sign.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct KeyList {
+    /// The id every signed message names.
+    pub repository_id: String,
+    /// The caller's scope: the scope its artifact and step signatures name.
+    pub scope: String,
+    /// Whether unsigned appends, publishes and steps are refused.
+    pub require_signed_appends: bool,
+    pub keys: Vec<KeyView>,
+}
+
+/// The signing policy after a change.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PolicySet {
+    pub require_signed_appends: bool,
+    /// `false` when it already had this value (nothing changed).
+    pub changed: bool,
+}
+
+/// Registers the public half of `key` (made by [`PrivateKey::generate`] and kept by the agent)
+/// for its agent (operator only). An agent with an active key must have it revoked first.
+pub fn register(ctx: &mut Ctx<'_>, key: &PrivateKey) -> OpResult<KeyGenerated> {
+    operator_only(&ctx.actor, "register signing keys")?;
+    let agent = key.name.as_str();
+    check_agent(agent)
+        .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid", e.to_string()))?;
+    let now = ctx.now();
+    let public = key.public();
+    let row = AgentKeyRow {
+        agent: agent.to_owned(),
+        key_id: public.key_id(),
+        vkey: public.vkey(),
+        created_at: now,
+        revoked_at: None,
+    };
+    let mut tx = ctx.store.write()?;
+    if tx.agent_keys(agent)?.iter().any(|k| k.revoked_at.is_none()) {
+        return Err(OpError::new(
+            ErrorKind::Conflict,
+            "key_exists",
+            format!("agent {agent} already has an active signing key"),
+        )
+        .hint(format!("Revoke it first with `locker key revoke --agent {agent}`.")));
+    }
+    tx.insert_agent_key(&row)?;
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "key.register",
+        &subject(agent),
+        json!({"agent": agent, "key_id": row.key_id, "vkey": row.vkey}),
+    )?;
+    tx.commit()?;
+    Ok(KeyGenerated {
+        agent: agent.to_owned(),
+        key_id: row.key_id,
+        vkey: row.vkey,
+        private_key: None,
+        private_key_file: None,
+        created_at: now,
+    })
+}
+
+/// Revokes an agent's keys (operator only): signatures made with them are refused from now
+/// on; what they signed before stays verified. Revoking again changes nothing.
+pub fn revoke(ctx: &mut Ctx<'_>, agent: &str) -> OpResult<KeyRevoked> {
+    operator_only(&ctx.actor, "revoke signing keys")?;
+    check_agent(agent)
+        .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid", e.to_string()))?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let keys = tx.agent_keys(agent)?;
+    if keys.is_empty() {
+        return Err(OpError::not_found(format!("agent {agent} has no signing key"))
+            .hint("`locker key list` shows the registered keys."));
+    }
+    let active: Vec<AgentKeyRow> =
+        keys.iter().filter(|k| k.revoked_at.is_none()).cloned().collect();
+    if active.is_empty() {
+        let at = keys.iter().filter_map(|k| k.revoked_at).max().unwrap_or(now);
+        return Ok(KeyRevoked {
+            agent: agent.to_owned(),
+            key_ids: keys.into_iter().map(|k| k.key_id).collect(),
+            revoked_at: at,
+            already_revoked: true,
+        });
+    }
+    let mut ids = Vec::new();
+    for mut k in active {
+        k.revoked_at = Some(now);
+        tx.update_agent_key(&k)?;
+        ids.push(k.key_id);
+    }
+    journal::append(
+        tx.as_mut(),
+        &ctx.actor,
+        now,
+        "key.revoke",
+        &subject(agent),
+        json!({"agent": agent, "key_ids": ids}),
+    )?;
+    tx.commit()?;
+    Ok(KeyRevoked {
+        agent: agent.to_owned(),
+        key_ids: ids,
+        revoked_at: now,
+        already_revoked: false,
+    })
+}
+
+/// Lists the registered keys and the policy (public: anyone may read them).
+pub fn list(ctx: &mut Ctx<'_>) -> OpResult<KeyList> {
+    let tx = ctx.store.read()?;
+    let mut keys = Vec::new();
+    tx.for_each_agent_key(&mut |k| {
+        keys.push(KeyView {
+            state: if k.revoked_at.is_some() { "revoked" } else { "active" }.into(),
+            agent: k.agent,
+            key_id: k.key_id,
+            vkey: k.vkey,
+            created_at: k.created_at,
+            revoked_at: k.revoked_at,
+        });
+        Flow::Continue(())
+    })?;
+    Ok(KeyList {
+        repository_id: repository_id(tx.as_ref())?,
+        scope: ctx.actor.scope.clone(),
+        require_signed_appends: required(tx.as_ref())?,
+        keys,
+    })
+}
+
+/// Turns the signing policy on or off (operator only; journaled as `repo.setting`).
+pub fn set_required(ctx: &mut Ctx<'_>, on: bool) -> OpResult<PolicySet> {
+    operator_only(&ctx.actor, "change the signing policy")?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    if required(tx.as_ref())? == on {
+        return Ok(PolicySet { require_signed_appends: on, changed: false });
+    }
+    let value = if on { "true" } else { "false" };
+    tx.set_setting(REQUIRE_SIGNED, value)?;
+    journal::append(
+        tx.as_mut(),
+        &Actor::operator(),
+        now,
+        "repo.setting",
+        "repo",
+        json!({"name": REQUIRE_SIGNED, "value": value}),
+    )?;
+    tx.commit()?;
+    Ok(PolicySet { require_signed_appends: on, changed: true })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verification: the journal's account of keys, settings and signatures.
+
+/// The signature part of a `locker verify` report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct SignaturesSummary {
+    pub ok: bool,
+    /// Registered agent keys (stored rows checked against the journal).
+    pub keys: u64,
+    /// Appends, publishes and steps carrying a signature, all re-verified.
+    pub signed: u64,
+    /// Appends, publishes and steps without one.
+    pub unsigned: u64,
+    /// Signed entries by signing agent.
+    pub by_signer: std::collections::BTreeMap<String, u64>,
+    /// Whether every write had to be signed (`--require-signed`).
+    pub required: bool,
+    pub broken: u64,
+}
+
+/// What the journal says one key is.
+#[derive(Debug, Clone)]
+struct KeyRecord {
+    vkey: String,
+    created_at: i64,
+    revoked_at: Option<i64>,
+    found: bool,
+}
+
+/// Who signed one journal entry, as [`Replay::apply`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedBy {
+    pub signer: String,
+    pub key_id: String,
+}
+
+/// The journal replayed for signatures: the repository id, keys as registered and revoked,
+/// settings, and every signed entry re-verified against the key registered at that point.
+#[derive(Debug, Default)]
+pub(crate) struct Replay {
+    repository: Option<String>,
+    keys: std::collections::BTreeMap<(String, String), KeyRecord>,
+    settings: std::collections::BTreeMap<String, String>,
+    /// `--require-signed`: every append, publish and step must be signed.
+    pub require_all: bool,
+    pub summary: SignaturesSummary,
+}
+
+fn body_str<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
+    b.get(k).and_then(Value::as_str)
+}
+
+/// The statement a journal entry's signature must cover, rebuilt from the entry.
+pub fn statement_of(repository: &str, e: &crate::domain::journal::Entry) -> Option<Statement> {
+    let b = &e.body;
+    let digest =
+        |k: &str| body_str(b, k).and_then(|s| crate::domain::digest::Digest::parse(s).ok());
+    match e.kind.as_str() {
+        "pad.append" => Some(Statement::pad_append(
+            repository,
+            body_str(b, "pad_id")?,
+            b.get("seq")?.as_u64()?,
+            &digest("sha256")?,
+        )),
+        "artifact.publish" => {
+            let fence = match b.get("fence") {
+                None | Some(Value::Null) => None,
+                Some(f) => Some((body_str(f, "work")?, f.get("token")?.as_u64()?)),
+            };
+            Some(Statement::artifact_publish(
+                repository,
+                &e.scope,
+                body_str(b, "key")?,
+                b.get("version")?.as_u64()?,
+                &digest("sha256")?,
+                fence,
+            ))
+        }
+        "step.record" => Some(Statement::step_record(
+            repository,
+            &e.scope,
+            body_str(b, "work")?,
+            body_str(b, "lease_id")?,
+            body_str(b, "step")?,
+            b.get("fence")?.as_u64()?,
+            &step_record_digest(b)?,
+        )),
+        _ => None,
+    }
+}
+
+/// The step digest a `step.record` entry's signature covers: from the texts' digests
+/// (`planned_sha256`, `executed_sha256`), or from the texts themselves in older entries.
+fn step_record_digest(b: &Value) -> Option<crate::domain::digest::Digest> {
+    let hashed = |k: &str| -> Option<Option<String>> {
+        match b.get(format!("{k}_sha256")) {
+            Some(Value::String(d)) => Some(Some(d.clone())),
+            Some(Value::Null) => Some(None),
+            Some(_) => None,
+            None => Some(
+                body_str(b, k).map(|t| crate::domain::digest::Digest::of(t.as_bytes()).to_hex()),
+            ),
+        }
+    };
+    Some(sign::step_digest_of_hashes(
+        hashed("planned")?.as_deref(),
+        hashed("executed")?.as_deref(),
+        body_str(b, "gate")?,
+    ))
+}
+
+/// Whether entries of this kind may carry a signature.
+pub fn signable(kind: &str) -> bool {
+    matches!(kind, "pad.append" | "artifact.publish" | "step.record")
+}
+
+impl Replay {
+    /// Applies one intact journal entry; returns who signed it and the problems found.
+    pub fn apply(&mut self, e: &crate::domain::journal::Entry) -> (Option<SignedBy>, Vec<String>) {
+        let b = &e.body;
+        let mut problems = Vec::new();
+        match e.kind.as_str() {
+            "repo.init" => self.repository = body_str(b, "repository_id").map(str::to_owned),
+            "key.register" => {
+                let (Some(agent), Some(id), Some(vkey)) =
+                    (body_str(b, "agent"), body_str(b, "key_id"), body_str(b, "vkey"))
+                else {
+                    return (None, vec![format!("entry {} (key.register) is malformed", e.seq)]);
+                };
+                match PublicKey::parse(vkey) {
+                    Ok(pk) if pk.name == agent && pk.key_id() == id => {}
+                    _ => problems.push(format!(
+                        "entry {} registers a key for agent {agent} that is not a valid key of that agent",
+                        e.seq
+                    )),
+                }
+                let rec = KeyRecord {
+                    vkey: vkey.to_owned(),
+                    created_at: e.time,
+                    revoked_at: None,
+                    found: false,
+                };
+                if self.keys.insert((agent.to_owned(), id.to_owned()), rec).is_some() {
+                    problems.push(format!("key {id} of agent {agent} is registered twice"));
+                }
+            }
+            "key.revoke" => {
+                let agent = body_str(b, "agent").unwrap_or_default();
+                let ids = b.get("key_ids").and_then(Value::as_array).cloned().unwrap_or_default();
+                for id in ids.iter().filter_map(Value::as_str) {
+                    match self.keys.get_mut(&(agent.to_owned(), id.to_owned())) {
+                        Some(k) if k.revoked_at.is_none() => k.revoked_at = Some(e.time),
+                        Some(_) => {
+                            problems.push(format!("key {id} of agent {agent} is revoked twice"));
+                        }
+                        None => problems.push(format!(
+                            "key {id} of agent {agent} is revoked but never registered"
+                        )),
+                    }
+                }
+            }
+            "repo.setting" => {
+                if let (Some(n), Some(v)) = (body_str(b, "name"), body_str(b, "value")) {
+                    self.settings.insert(n.to_owned(), v.to_owned());
+                }
+            }
+            _ => {}
+        }
+        if !signable(&e.kind) {
+            return (None, problems);
+        }
+        let Some(signed) = b.get("signed") else {
+            self.summary.unsigned += 1;
+            if self.require_all {
+                problems.push(format!("entry {} ({}) is not signed", e.seq, e.kind));
+            } else if self.settings.get(REQUIRE_SIGNED).map(String::as_str) == Some("true") {
+                problems.push(format!(
+                    "entry {} ({}) is not signed, but the repository required signatures then",
+                    e.seq, e.kind
+                ));
+            }
+            return (None, problems);
+        };
+        self.summary.signed += 1;
+        let (Some(signer), Some(key_id), Some(sig)) =
+            (body_str(signed, "signer"), body_str(signed, "key_id"), body_str(signed, "signature"))
+        else {
+            problems.push(format!("entry {} ({}) has a malformed signature", e.seq, e.kind));
+            return (None, problems);
+        };
+        *self.summary.by_signer.entry(signer.to_owned()).or_default() += 1;
+        let by = SignedBy { signer: signer.to_owned(), key_id: key_id.to_owned() };
+        let verdict = (|| {
+            let Some(k) = self.keys.get(&(signer.to_owned(), key_id.to_owned())) else {
+                return Err(format!(
+                    "is signed by key {key_id} of agent {signer}, which was not registered then"
+                ));
+            };
+            if k.revoked_at.is_some() {
+                return Err(format!(
+                    "is signed by key {key_id} of agent {signer} after it was revoked"
+                ));
+            }
+            let pk =
+                PublicKey::parse(&k.vkey).map_err(|e| format!("names an unusable key: {e}"))?;
+            let repo = self.repository.as_deref().unwrap_or_default();
+            let st = statement_of(repo, e).ok_or("does not record what its signature covers")?;
+            let sig = sign::decode_signature(sig).map_err(|e| e.to_string())?;
+            pk.verify(&st.message(), &sig)
+                .map_err(|_| format!("has a signature by agent {signer} that does not verify"))
+        })();
+        if let Err(why) = verdict {
+            problems.push(format!("entry {} ({}) {why}", e.seq, e.kind));
+        }
+        (Some(by), problems)
+    }
+
+    /// Checks the stored keys and settings against the journal's account of them; `add` is
+    /// called with (kind, subject, detail) for each difference.
+    pub fn check_store(
+        &mut self,
+        tx: &dyn Tx,
+        add: &mut dyn FnMut(&str, String, String),
+    ) -> OpResult<()> {
+        let mut count = 0u64;
+        tx.for_each_agent_key(&mut |k| {
+            count += 1;
+            let subject = subject(&k.agent);
+            match self.keys.get_mut(&(k.agent.clone(), k.key_id.clone())) {
+                None => add(
+                    "key",
+                    subject,
+                    format!("key {} of agent {} has no record in the journal", k.key_id, k.agent),
+                ),
+                Some(r) => {
+                    r.found = true;
+                    if r.vkey != k.vkey {
+                        add(
+                            "key",
+                            subject,
+                            format!(
+                                "key {} of agent {} differs from the one the journal registered",
+                                k.key_id, k.agent
+                            ),
+                        );
+                    } else if r.created_at != k.created_at || r.revoked_at != k.revoked_at {
+                        add(
+                            "key",
+                            subject,
+                            format!(
+                                "key {} of agent {}'s times or revocation differ from the journal",
+                                k.key_id, k.agent
+                            ),
+                        );
+                    }
+                }
+            }
+            Flow::Continue(())
+        })?;
+        self.summary.keys = count;
+        for ((agent, id), _) in self.keys.iter().filter(|(_, r)| !r.found) {
+            add(
+                "key",
+                subject(agent),
+                format!("key {id} of agent {agent} is in the journal but missing from the store"),
+            );
+        }
+        let mut stored = std::collections::BTreeMap::new();
+        tx.for_each_setting(&mut |(n, v)| {
+            stored.insert(n, v);
+            Flow::Continue(())
+        })?;
+        if stored != self.settings {
+            add(
+                "setting",
+                "repo".into(),
+                "the repository's settings differ from the journal's `repo.setting` entries".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Who signed one block of a pad.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct BlockSigner {
+    /// The block number.
+    pub seq: u64,
+    /// The journal entry that appended it.
+    pub entry: u64,
+    /// The signing agent, or `null` for an unsigned block (or one deposited or imported).
+    pub signer: Option<String>,
+    pub key_id: Option<String>,
+}
+
+/// Who signed each appended block of `pad_id`, every signature re-verified against the key
+/// registered when it was made; the second list holds the problems found.
+pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec<String>)> {
+    let mut entries = Vec::new();
+    let mut problems = Vec::new();
+    let first = JournalQuery { ascending: true, limit: 1, ..JournalQuery::default() };
+    for row in tx.journal(&first)? {
+        if let Ok(e) = crate::domain::journal::Entry::decode(&row.entry) {
+            entries.push(e);
+        }
+    }
+    let mut collect = |row: &crate::store::JournalRow,
+                       e: Result<crate::domain::journal::Entry, String>| {
+        match e {
+            Ok(e) => entries.push(e),
+            Err(p) => problems.push(format!("entry {}: {p}", row.seq)),
+        }
+    };
+    for kind in ["key.register", "key.revoke"] {
+        let q = JournalQuery { kind: Some(kind.into()), ..JournalQuery::default() };
+        super::verify::for_each_entry(tx, &q, &mut collect)?;
+    }
+    let q = JournalQuery { subject: Some(super::pad::subject(pad_id)), ..JournalQuery::default() };
+    super::verify::for_each_entry(tx, &q, &mut collect)?;
+    entries.sort_by_key(|e| e.seq);
+    entries.dedup_by_key(|e| e.seq);
+    let mut replay = Replay::default();
+    let mut signers = Vec::new();
+    for e in &entries {
+        let (by, found) = replay.apply(e);
+        problems.extend(found);
+        if e.kind == "pad.append" {
+            signers.push(BlockSigner {
+                seq: e.body.get("seq").and_then(Value::as_u64).unwrap_or_default(),
+                entry: e.seq,
+                signer: by.as_ref().map(|b| b.signer.clone()),
+                key_id: by.map(|b| b.key_id),
+            });
+        }
+    }
+    Ok((signers, problems))
+}
