@@ -499,6 +499,9 @@ fn test_checkpoint_and_proofs_over_http() {
 
 #[test]
 fn test_backup_and_restore_keep_the_log_key() {
+    if crate::common::sqlite_only("`locker backup` copies SQLite files") {
+        return;
+    }
     let (env, _) = busy_repo();
     env.json(&["checkpoint"]);
     let vk = vkey(&env);

@@ -40,8 +40,11 @@ use crate::domain::pad::{StoredState, TicketType};
 use crate::domain::work::{Fence, LeaseState};
 
 /// Append-only migrations; the schema version is their count, recorded in `locker_schema`.
-const MIGRATIONS: &[&str] =
-    &[include_str!("migrations/0001_init.sql"), include_str!("migrations/0002_work_retention.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_init.sql"),
+    include_str!("migrations/0002_work_retention.sql"),
+    include_str!("migrations/0003_merkle_and_keys.sql"),
+];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
