@@ -17,3 +17,9 @@ if [ "${LOCKER_SKIP_INTEROP:-0}" != "1" ]; then
 fi
 
 cargo test --locked "$@"
+
+# The same CLI suite on PostgreSQL (a throwaway cluster on loopback, three servers on one
+# database among the tests); with arguments (a filter) only the SQLite run above.
+if [ "$#" -eq 0 ]; then
+    ./scripts/test-postgres.sh
+fi
