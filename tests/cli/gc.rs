@@ -19,6 +19,22 @@ fn setup() -> (TestEnv, Pad, Pad, Pad) {
     (env, sealed, open, expiring)
 }
 
+/// Asserts that no copy of `needles` is left in the SQLite files (free space, write-ahead
+/// log) of `env`'s repository; PostgreSQL keeps its own files.
+fn assert_gone_from_files(env: &TestEnv, needles: &[&str]) {
+    if crate::common::on_postgres() {
+        return;
+    }
+    let dot = env.path().join(".locker");
+    for file in ["locker.db", "locker.db-wal"] {
+        let bytes = std::fs::read(dot.join(file)).unwrap_or_default();
+        for needle in needles {
+            let found = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+            assert!(!found, "{needle:?} is still in {file}");
+        }
+    }
+}
+
 fn ids(v: &Value) -> Vec<String> {
     let mut ids: Vec<String> =
         v.as_array().unwrap().iter().map(|p| p["pad_id"].as_str().unwrap().to_owned()).collect();
@@ -49,6 +65,7 @@ fn test_gc_prunes_old_pads_and_verify_reports_them_pruned() {
     assert_eq!(by_id(&expiring.id)["reason"], "expired");
     assert_eq!(by_id(&expiring.id)["since"], NOW + 10);
     let seq = out["journal_seq"].as_u64().unwrap();
+    assert_gone_from_files(&env, &["a second block"]);
 
     // The payloads are gone from the store; the hashes and lengths stay.
     let conn = env.sql();
@@ -417,6 +434,8 @@ fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
             "{needle}"
         );
     }
+    // Nor is any copy left in the SQLite files' free space or write-ahead log.
+    assert_gone_from_files(&env, &["half way", "fetched 3 files"]);
     let show = env.json(&["lease", "show", "old-job"]);
     assert_eq!(show["pruned_at"], NOW + 100 + 3600);
     assert_eq!(show["heartbeat_details"], Value::Null);
