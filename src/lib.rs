@@ -24,6 +24,7 @@
 //! - [`quest`]: `locker quest`, the demo: the whole story with real processes of this binary.
 //! - [`docs`]: man pages and shell completions rendered from the CLI definition.
 
+pub mod api;
 pub mod cli;
 pub mod client;
 pub mod docs;

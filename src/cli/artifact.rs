@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::input::read_payload;
 use super::{CmdResult, Ctx};
+use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts};
 use crate::domain::artifact::{InvalidInput, MAX_CONTENT_BYTES};
 use crate::ops::artifact::{
     self as op, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
@@ -102,10 +103,7 @@ fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
         fence: fence.as_ref(),
         signing: signing.as_ref(),
     };
-    let out = match ctx.remote()? {
-        Some(r) => r.artifact_publish(ctx.token.as_ref(), &req)?,
-        None => op::publish(&mut ctx.ops()?, &req)?,
-    };
+    let out = ctx.locker()?.artifact_publish(req)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -143,10 +141,7 @@ pub struct GetArgs {
 fn get(ctx: &mut Ctx, a: &GetArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
     let version = a.version.as_deref().map(|v| int_arg(v, "version")).transpose()?;
-    let out = match ctx.remote()? {
-        Some(r) => r.artifact_get(ctx.token.as_ref(), &key, version)?,
-        None => op::get(&mut ctx.ops()?, &key, version)?,
-    };
+    let out = ctx.locker()?.artifact_get(GetArtifact { key: &key, version })?;
     if ctx.printer.is_json() {
         ctx.printer.emit(&out)?;
     } else {
@@ -176,10 +171,11 @@ pub struct LogArgs {
 
 fn log(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
-    let out = match ctx.remote()? {
-        Some(r) => r.artifact_log(ctx.token.as_ref(), &key, a.after, a.limit)?,
-        None => op::log(&mut ctx.ops()?, &key, a.after, a.limit)?,
-    };
+    let out = ctx.locker()?.artifact_log(ArtifactHistory {
+        key: &key,
+        after: a.after,
+        limit: a.limit,
+    })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -215,10 +211,8 @@ pub struct ListArgs {
 }
 
 fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.artifact_list(ctx.token.as_ref(), a.after.as_deref(), a.limit)?,
-        None => op::list(&mut ctx.ops()?, a.after.as_deref(), a.limit)?,
-    };
+    let out =
+        ctx.locker()?.artifact_list(ListArtifacts { after: a.after.as_deref(), limit: a.limit })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

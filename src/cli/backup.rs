@@ -30,7 +30,7 @@ pub struct BackupArgs {
 
 /// Refuses an agent token: backups and restores are the operator's.
 fn operator_only(ctx: &Ctx, what: &str) -> Result<(), OpError> {
-    if ctx.token.is_some() {
+    if ctx.identity().token.is_some() {
         return Err(OpError::forbidden(format!("only the repository's operator can {what}"))
             .hint("Unset `LOCKER_TOKEN` to act as the operator."));
     }
@@ -38,9 +38,10 @@ fn operator_only(ctx: &Ctx, what: &str) -> Result<(), OpError> {
 }
 
 pub fn backup(ctx: &mut Ctx, a: &BackupArgs) -> CmdResult {
+    ctx.local()?;
     operator_only(ctx, "take backups")?;
     let clock = ctx.shared_clock();
-    let repo = ctx.repo()?;
+    let repo = ctx.local()?.repo()?;
     let out = op::backup(repo, &a.dest, clock.as_ref())?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -70,6 +71,7 @@ pub struct RestoreArgs {
 }
 
 pub fn restore(ctx: &mut Ctx, a: &RestoreArgs) -> CmdResult {
+    ctx.local()?;
     operator_only(ctx, "restore backups")?;
     let target = match (&a.to, &ctx.global.repo) {
         (Some(p), _) | (None, Some(p)) => p.clone(),

@@ -8,8 +8,9 @@ use clap::Args;
 
 use super::input::read_payload;
 use super::{CmdResult, Ctx};
+use crate::api::{Deposit, Payment};
 use crate::domain::limits::{DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
-use crate::ops::pad::{self as op, DepositBlock, Deposited};
+use crate::ops::pad::{DepositBlock, Deposited};
 use crate::ops::OpError;
 use crate::output::Render;
 
@@ -58,13 +59,12 @@ pub fn run(ctx: &mut Ctx, a: &DepositArgs) -> CmdResult {
         let content_type = content_type_of(&payload).to_owned();
         blocks.push(DepositBlock { payload, content_type });
     }
-    let out = match ctx.remote()? {
-        Some(r) => r.deposit(&envelope, &blocks, a.ttl, a.payment_proof.as_deref())?,
-        None => {
-            super::pad::local_payment_refused(a.payment_proof.as_ref())?;
-            op::deposit(&mut ctx.ops()?, &envelope, &blocks, a.ttl)?
-        }
-    };
+    let out = ctx.locker()?.deposit(Deposit {
+        envelope: &envelope,
+        artifacts: &blocks,
+        ttl_seconds: a.ttl,
+        payment: a.payment_proof.as_deref().map_or(Payment::None, Payment::Proof),
+    })?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Deposited sealed pad {} with {} blocks; keep the write key and ticket.",

@@ -8,7 +8,6 @@ use clap::Args;
 use super::{CmdResult, Ctx};
 use crate::ops::doctor::{self as op, DoctorReport, Input, Status};
 use crate::output::Render;
-use crate::repo::Location;
 
 /// Check the repository and its surroundings, and say what to do about each finding
 ///
@@ -26,18 +25,14 @@ use crate::repo::Location;
 pub struct DoctorArgs {}
 
 pub fn run(ctx: &mut Ctx, _a: &DoctorArgs) -> CmdResult {
-    let location = match &ctx.global.repo {
-        Some(p) => Location::Exact(p.clone()),
-        None => Location::Search(std::env::current_dir().map_err(|e| {
-            crate::ops::OpError::unavailable(format!("cannot read the current directory: {e}"))
-        })?),
-    };
-    let remote = ctx.global.remote.as_deref().map(str::trim).filter(|u| !u.is_empty());
+    let location = ctx.location()?;
+    let remote =
+        ctx.global.remote.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_owned);
     let input = Input {
         location,
         now: ctx.now(),
         clock_pinned: std::env::var_os("LOCKER_NOW").is_some(),
-        token: ctx.token.as_ref(),
+        token: ctx.identity().token.as_ref(),
         remote: remote.is_some(),
     };
     let mut report = op::run(&input);

@@ -48,7 +48,7 @@ pub fn run(ctx: &mut Ctx, a: &GcArgs) -> CmdResult {
         abandoned_older_than: a.abandoned_older_than,
         dry_run: a.dry_run,
     };
-    let out = op::gc(&mut ctx.ops()?, &policy)?;
+    let out = op::gc(&mut ctx.local()?.ctx()?, &policy)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -59,6 +59,8 @@ impl StoreArgs {
 }
 
 pub fn run(ctx: &mut Ctx, a: &InitArgs) -> CmdResult {
+    // A server cannot be initialised from here: refuse rather than create a local repository.
+    ctx.local()?;
     let root = match (&a.path, &ctx.global.repo) {
         (Some(p), _) | (None, Some(p)) => p.clone(),
         (None, None) => std::env::current_dir()

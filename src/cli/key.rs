@@ -79,13 +79,15 @@ fn write_new_private(path: &std::path::Path, key: &PrivateKey) -> Result<(), OpE
 fn generate(ctx: &mut Ctx, a: &GenerateArgs) -> CmdResult {
     crate::domain::token::check_agent(&a.agent)
         .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
+    // Registering has no remote form: refused before any file is written.
+    let local = ctx.local()?;
     let key = PrivateKey::generate(&a.agent);
     // The private key is safely on disk before its public half is registered; if registering
     // fails, the file goes.
     if let Some(path) = &a.out {
         write_new_private(path, &key)?;
     }
-    let registered = ctx.ops().and_then(|mut c| op::register(&mut c, &key));
+    let registered = local.ctx().and_then(|mut c| op::register(&mut c, &key));
     let mut out = match registered {
         Ok(out) => out,
         Err(e) => {
@@ -124,10 +126,7 @@ impl Render for KeyGenerated {
 pub struct ListArgs {}
 
 fn list(ctx: &mut Ctx, _a: &ListArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.keys(ctx.token.as_ref())?,
-        None => op::list(&mut ctx.ops()?)?,
-    };
+    let out = ctx.locker()?.key_list()?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -169,7 +168,7 @@ pub struct RevokeArgs {
 }
 
 fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
-    let out = op::revoke(&mut ctx.ops()?, &a.agent)?;
+    let out = op::revoke(&mut ctx.local()?.ctx()?, &a.agent)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -197,7 +196,7 @@ pub struct RequireArgs {
 }
 
 fn require(ctx: &mut Ctx, a: &RequireArgs) -> CmdResult {
-    let out = op::set_required(&mut ctx.ops()?, !a.off)?;
+    let out = op::set_required(&mut ctx.local()?.ctx()?, !a.off)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,11 +6,10 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::{CmdResult, Ctx};
+use crate::api::{AcquireLease, CompleteLease, Heartbeat, LeaseRef, ListLeases};
 use crate::domain::work::{LeaseState, DEFAULT_LEASE_TTL};
-use crate::ops::lease::{
-    self as op, Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
-};
-use crate::ops::ledger::{self, History};
+use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
+use crate::ops::ledger::History;
 use crate::output::{rfc3339, Render};
 
 /// Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper
@@ -90,12 +89,12 @@ pub struct AcquireArgs {
 }
 
 fn acquire(ctx: &mut Ctx, a: &AcquireArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => {
-            r.lease_acquire(ctx.token.as_ref(), &a.work, a.ttl, a.holder.as_deref(), a.reopen)?
-        }
-        None => op::acquire(&mut ctx.ops()?, &a.work, a.ttl, a.holder.as_deref(), a.reopen)?,
-    };
+    let out = ctx.locker()?.lease_acquire(AcquireLease {
+        work: &a.work,
+        ttl: a.ttl,
+        holder: a.holder.as_deref(),
+        reopen: a.reopen,
+    })?;
     ctx.printer.emit(&out)?;
     let l = &out.lease;
     let how = if out.reacquired { "already held" } else { "leased" };
@@ -134,12 +133,11 @@ pub struct HeartbeatArgs {
 }
 
 fn heartbeat(ctx: &mut Ctx, a: &HeartbeatArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => {
-            r.lease_heartbeat(ctx.token.as_ref(), &a.work, &a.lease, a.details.as_deref())?
-        }
-        None => op::heartbeat(&mut ctx.ops()?, &a.work, &a.lease, a.details.as_deref())?,
-    };
+    let out = ctx.locker()?.lease_heartbeat(Heartbeat {
+        work: &a.work,
+        lease: &a.lease,
+        details: a.details.as_deref(),
+    })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -167,10 +165,11 @@ pub struct CompleteArgs {
 }
 
 fn complete(ctx: &mut Ctx, a: &CompleteArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.lease_complete(ctx.token.as_ref(), &a.work, &a.lease, a.result.as_deref())?,
-        None => op::complete(&mut ctx.ops()?, &a.work, &a.lease, a.result.as_deref())?,
-    };
+    let out = ctx.locker()?.lease_complete(CompleteLease {
+        work: &a.work,
+        lease: &a.lease,
+        result: a.result.as_deref(),
+    })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -178,7 +177,7 @@ fn complete(ctx: &mut Ctx, a: &CompleteArgs) -> CmdResult {
 impl Render for Completed {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         render_lease(w, &self.lease)?;
-        super::manifest::render_diff(w, &self.diff)
+        super::plan::render_diff(w, &self.diff)
     }
 }
 
@@ -193,10 +192,7 @@ pub struct ReleaseArgs {
 }
 
 fn release(ctx: &mut Ctx, a: &ReleaseArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.lease_release(ctx.token.as_ref(), &a.work, &a.lease)?,
-        None => op::release(&mut ctx.ops()?, &a.work, &a.lease)?,
-    };
+    let out = ctx.locker()?.lease_release(LeaseRef { work: &a.work, lease: &a.lease })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -215,10 +211,7 @@ pub struct ShowArgs {
 }
 
 fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.lease_show(ctx.token.as_ref(), &a.work)?,
-        None => op::show(&mut ctx.ops()?, &a.work)?,
-    };
+    let out = ctx.locker()?.lease_show(&a.work)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -247,10 +240,7 @@ pub struct ListArgs {
 
 fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
     let state = a.state.as_deref().and_then(LeaseState::parse);
-    let out = match ctx.remote()? {
-        Some(r) => r.lease_list(ctx.token.as_ref(), state, a.limit)?,
-        None => op::list(&mut ctx.ops()?, state, a.limit)?,
-    };
+    let out = ctx.locker()?.lease_list(ListLeases { state, limit: a.limit })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -283,10 +273,7 @@ impl Render for LeaseList {
 pub struct ReapArgs {}
 
 fn reap(ctx: &mut Ctx, _a: &ReapArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.lease_reap(ctx.token.as_ref())?,
-        None => op::reap(&mut ctx.ops()?)?,
-    };
+    let out = ctx.locker()?.lease_reap()?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Abandoned {} expired lease(s)", out.abandoned.len()));
     Ok(ExitCode::SUCCESS)
@@ -313,10 +300,7 @@ pub struct HistoryArgs {
 }
 
 fn history(ctx: &mut Ctx, a: &HistoryArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.lease_history(ctx.token.as_ref(), &a.work)?,
-        None => ledger::history(&mut ctx.ops()?, &a.work)?,
-    };
+    let out = ctx.locker()?.work_history(&a.work)?;
     ctx.printer.emit(&out)?;
     Ok(if out.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

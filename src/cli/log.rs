@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::journal::{self, LogEntry};
+use crate::ops::journal::LogEntry;
 use crate::output::rfc3339;
 use crate::store::JournalQuery;
 
@@ -53,10 +53,7 @@ pub fn run(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
         ascending: a.reverse,
         limit: a.limit,
     };
-    let page = match ctx.remote()? {
-        Some(r) => r.log(&q)?,
-        None => journal::log(&mut ctx.ops()?, &q)?,
-    };
+    let page = ctx.locker()?.journal(&q)?;
     if ctx.printer.is_json() {
         for e in &page.entries {
             ctx.printer.json_line(e)?;

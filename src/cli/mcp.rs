@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::mcp::Backend;
 
 /// Serve locker's operations as MCP tools over stdio, for agents
 ///
@@ -33,16 +32,7 @@ pub fn run(ctx: &mut Ctx, a: &McpArgs) -> CmdResult {
         Some(crate::ops::sign::Signing::Key(k)) => Some(k),
         _ => None,
     };
-    let identity = crate::mcp::Identity {
-        token: ctx.token.clone(),
-        scope: ctx.global.scope.clone(),
-        sign_key,
-    };
-    let backend = match ctx.remote()? {
-        Some(client) => Backend::Remote(client),
-        None => Backend::local(ctx.location()?),
-    };
-    let server = crate::mcp::Server::new(backend, identity, ctx.clock.clone(), ctx.settings);
+    let server = crate::mcp::Server::new(ctx.take_session()?, sign_key);
     crate::mcp::serve_stdio(server)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,9 +10,9 @@ mod input;
 mod key;
 mod lease;
 mod log;
-mod manifest;
 mod mcp;
 mod pad;
+mod plan;
 mod quest;
 mod review;
 mod serve;
@@ -32,13 +32,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Args, CommandFactory as _, Parser, Subcommand};
+use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
+use crate::api::session::Handle;
+use crate::api::{Identity, Local, Session};
 use crate::client::Client;
 use crate::domain::secret::Secret;
-use crate::ops::{self, Actor, Clock, ErrorKind, FixedClock, OpError, SystemClock};
+use crate::ops::{self, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
-use crate::repo::{Location, Repo};
+use crate::repo::Location;
 
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
@@ -150,7 +152,8 @@ pub enum Command {
     #[command(subcommand)]
     Lease(lease::LeaseCommand),
     #[command(subcommand)]
-    Manifest(manifest::ManifestCommand),
+    #[command(name = "manifest")]
+    Plan(plan::PlanCommand),
     Step(step::StepArgs),
     Log(log::LogArgs),
     Verify(verify::VerifyArgs),
@@ -175,21 +178,22 @@ pub enum Command {
     Util(util::UtilCommand),
 }
 
-/// What a command needs: output, the clock and the repository (opened on first use).
+/// What a command needs: output, the clock, and where its operations run (a local repository
+/// or a server), opened on first use.
 pub struct Ctx {
     pub global: GlobalArgs,
     pub printer: Printer,
+    /// The command as typed, without its arguments (`token list`), for messages.
+    pub command: String,
     clock: Arc<dyn Clock>,
     settings: ops::Settings,
-    repo: Option<Repo>,
-    /// `LOCKER_TOKEN`, when set: the command acts as that token's agent.
-    token: Option<Secret>,
-    /// Who acts, resolved on first use.
-    actor: Option<Actor>,
+    /// Who acts: `LOCKER_TOKEN`'s agent, else the operator in `--scope`.
+    identity: Identity,
+    session: Option<Session>,
 }
 
 impl Ctx {
-    fn new(global: GlobalArgs) -> Result<Self, OpError> {
+    fn new(global: GlobalArgs, command: String) -> Result<Self, OpError> {
         let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
         let printer = Printer::new(format, global.quiet);
         let clock: Arc<dyn Clock> = match std::env::var("LOCKER_NOW") {
@@ -211,7 +215,8 @@ impl Ctx {
         // script whose token went missing never runs with the operator's rights.
         let token = std::env::var_os("LOCKER_TOKEN")
             .map(|t| Secret::new(t.to_string_lossy().trim().to_owned()));
-        Ok(Self { global, printer, clock, settings, repo: None, token, actor: None })
+        let identity = Identity { token, scope: global.scope.clone() };
+        Ok(Self { global, printer, command, clock, settings, identity, session: None })
     }
 
     /// The current time.
@@ -233,15 +238,14 @@ impl Ctx {
         self.settings
     }
 
-    /// The remote server, when `--remote` or `LOCKER_URL` names one.
-    pub fn remote(&self) -> Result<Option<Client>, OpError> {
-        match self.global.remote.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(url) => Client::new(url).map(Some),
-        }
+    /// Who acts.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
     }
 
-    fn location(&self) -> Result<Location, OpError> {
+    /// Where the repository is looked for: `-R`/`LOCKER_DIR`, else the current directory and
+    /// its parents.
+    pub fn location(&self) -> Result<Location, OpError> {
         Ok(match &self.global.repo {
             Some(p) => Location::Exact(p.clone()),
             None => Location::Search(std::env::current_dir().map_err(|e| {
@@ -250,43 +254,42 @@ impl Ctx {
         })
     }
 
-    /// The repository, found and opened on first use.
-    pub fn repo(&mut self) -> Result<&mut Repo, OpError> {
-        if self.repo.is_none() {
-            self.repo = Some(Repo::open(&self.location()?)?);
+    /// Where operations run: the server of `--remote`/`LOCKER_URL`, else the repository.
+    fn session(&mut self) -> Result<&mut Session, OpError> {
+        if self.session.is_none() {
+            let session = Session::open(
+                self.global.remote.as_deref(),
+                self.location()?,
+                self.identity.clone(),
+                Arc::clone(&self.clock),
+                self.settings,
+            )?;
+            self.session = Some(session);
         }
-        Ok(self.repo.as_mut().expect("opened above"))
+        Ok(self.session.as_mut().expect("opened above"))
     }
 
-    /// The repository's log identity (its `.locker/` and origin).
-    pub fn log_identity(&mut self) -> Result<ops::tlog::LogIdentity, OpError> {
-        let repo = self.repo()?;
-        Ok(ops::tlog::LogIdentity::new(&repo.dot, &repo.config))
+    /// The session itself, for a command that keeps it (`locker mcp`).
+    pub fn take_session(&mut self) -> Result<Session, OpError> {
+        self.session()?;
+        Ok(self.session.take().expect("opened above"))
     }
 
-    /// An operations context on the repository, acting as the agent of `LOCKER_TOKEN` if it is
-    /// set, else as the operator in `--scope` (default `default`).
-    pub fn ops(&mut self) -> Result<ops::Ctx<'_>, OpError> {
-        let settings = self.settings;
-        if self.repo.is_none() {
-            self.repo = Some(Repo::open(&self.location()?)?);
-        }
-        let repo = self.repo.as_mut().expect("opened above");
-        let actor = match &self.actor {
-            Some(a) => a.clone(),
-            None => {
-                let a = ops::token::actor_for(
-                    repo.store.as_mut(),
-                    self.token.as_ref(),
-                    self.global.scope.as_deref(),
-                )?;
-                self.actor = Some(a.clone());
-                a
-            }
-        };
-        let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
-        ctx.settings = settings;
-        Ok(ctx)
+    /// The operations, on the server or the local repository.
+    pub fn locker(&mut self) -> Result<Handle<'_>, OpError> {
+        self.session()?.locker()
+    }
+
+    /// The local repository, for a command with no remote form: refused (exit 2, naming the
+    /// command) when a server is set.
+    pub fn local(&mut self) -> Result<&mut Local, OpError> {
+        let command = format!("locker {}", self.command);
+        self.session()?.local(&command)
+    }
+
+    /// The server of `--remote`/`LOCKER_URL`, if one is set.
+    pub fn remote(&mut self) -> Result<Option<&Client>, OpError> {
+        Ok(self.session()?.remote())
     }
 }
 
@@ -319,15 +322,18 @@ pub fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == crate::quest::worker::WORKER_ARG) {
         return quest::worker_main(&args[2..]);
     }
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))));
+    let (cli, command) = match parsed {
+        Ok(p) => p,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
     let json = cli.global.json;
-    let mut ctx = match Ctx::new(cli.global.clone()) {
+    let mut ctx = match Ctx::new(cli.global.clone(), command) {
         Ok(c) => c,
         Err(e) => {
             Printer::new(if json { OutputFormat::Json } else { OutputFormat::Human }, false)
@@ -350,6 +356,17 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The subcommands a command line named, joined by spaces (`token list`).
+fn command_path(m: &clap::ArgMatches) -> String {
+    let mut names = Vec::new();
+    let mut m = m;
+    while let Some((name, sub)) = m.subcommand() {
+        names.push(name.to_owned());
+        m = sub;
+    }
+    names.join(" ")
+}
+
 fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
     match command {
         Command::Init(a) => init::run(ctx, &a),
@@ -361,7 +378,7 @@ fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
         Command::Token(c) => token::run(ctx, c),
         Command::Key(c) => key::run(ctx, c),
         Command::Lease(c) => lease::run(ctx, c),
-        Command::Manifest(c) => manifest::run(ctx, c),
+        Command::Plan(c) => plan::run(ctx, c),
         Command::Step(a) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
         Command::Verify(a) => verify::run(ctx, &a),

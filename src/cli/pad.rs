@@ -8,6 +8,10 @@ use clap::{Args, Subcommand};
 
 use super::input::{read_payload, write_file_atomic, KeyArgs, SignArgs, TicketArgs};
 use super::{CmdResult, Ctx};
+use crate::api::{
+    AppendBlock, CreatePad, ListPads, MintTicket, PadKey, Payment, ReadBlocks, ReadPad,
+    RevokeTicket,
+};
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
 use crate::domain::pad::{PadState, TicketType};
@@ -69,27 +73,11 @@ pub struct CreateArgs {
     pub payment_proof: Option<String>,
 }
 
-/// A payment proof only means something to a remote pay-per-pad server.
-pub fn local_payment_refused(proof: Option<&String>) -> Result<(), OpError> {
-    match proof {
-        None => Ok(()),
-        Some(_) => Err(OpError::usage(
-            "--payment-proof is for a remote pay-per-pad server; the local repository takes no payments",
-        )
-        .hint("Pass --remote URL (or set LOCKER_URL), or drop --payment-proof.")),
-    }
-}
-
 fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
     let limits =
         PadLimits::new(a.ttl, a.max_blocks).map_err(|e| OpError::unprocessable(e.to_string()))?;
-    let out = match ctx.remote()? {
-        Some(r) => r.create(limits, a.payment_proof.as_deref())?,
-        None => {
-            local_payment_refused(a.payment_proof.as_ref())?;
-            op::create(&mut ctx.ops()?, limits)?
-        }
-    };
+    let payment = a.payment_proof.as_deref().map_or(Payment::None, Payment::Proof);
+    let out = ctx.locker()?.pad_create(CreatePad { limits, payment })?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Created pad {}; keep the write key and ticket: they are not shown again.",
@@ -138,18 +126,13 @@ pub fn append(ctx: &mut Ctx, a: &AppendArgs) -> CmdResult {
         Some(d) => d.clone().into_bytes(),
         None => read_payload(a.file.as_deref(), MAX_BLOCK_BYTES)?,
     };
-    let ct = Some(a.content_type.as_str());
-    let out = match ctx.remote()? {
-        Some(r) => r.append_signed(&a.pad, key.as_ref(), &payload, ct, signing.as_ref())?,
-        None => op::append_signed(
-            &mut ctx.ops()?,
-            &a.pad,
-            key.as_ref(),
-            &payload,
-            ct,
-            signing.as_ref(),
-        )?,
-    };
+    let out = ctx.locker()?.pad_append(AppendBlock {
+        pad: &a.pad,
+        key: key.as_ref(),
+        payload: &payload,
+        content_type: Some(&a.content_type),
+        signing: signing.as_ref(),
+    })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -171,10 +154,7 @@ pub struct SealArgs {
 
 pub fn seal(ctx: &mut Ctx, a: &SealArgs) -> CmdResult {
     let key = a.key.secret()?;
-    let out = match ctx.remote()? {
-        Some(r) => r.seal(&a.pad, key.as_ref())?,
-        None => op::seal(&mut ctx.ops()?, &a.pad, key.as_ref())?,
-    };
+    let out = ctx.locker()?.pad_seal(PadKey { pad: &a.pad, key: key.as_ref() })?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Sealed pad {} at head {}", out.pad_id, out.head_hash));
     Ok(ExitCode::SUCCESS)
@@ -202,10 +182,8 @@ fn ticket(ctx: &mut Ctx, a: &TicketCmdArgs) -> CmdResult {
     let key = a.key.secret()?;
     let t = TicketType::parse(&a.ticket_type)
         .ok_or_else(|| OpError::unprocessable("type must be 'read_once' or 'read_unlimited'"))?;
-    let out = match ctx.remote()? {
-        Some(r) => r.mint_ticket(&a.pad, key.as_ref(), t)?,
-        None => op::mint_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), t)?,
-    };
+    let out =
+        ctx.locker()?.ticket_mint(MintTicket { pad: &a.pad, key: key.as_ref(), ticket_type: t })?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Ticket id (for revoking it): {}", out.ticket_id));
     Ok(ExitCode::SUCCESS)
@@ -231,10 +209,11 @@ pub struct RevokeArgs {
 
 fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
     let key = a.key.secret()?;
-    let out = match ctx.remote()? {
-        Some(r) => r.revoke_ticket(&a.pad, key.as_ref(), &a.ticket)?,
-        None => op::revoke_ticket(&mut ctx.ops()?, &a.pad, key.as_ref(), &a.ticket)?,
-    };
+    let out = ctx.locker()?.ticket_revoke(RevokeTicket {
+        pad: &a.pad,
+        key: key.as_ref(),
+        ticket: &a.ticket,
+    })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -254,10 +233,7 @@ pub struct ShowArgs {
 }
 
 fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.manifest(&a.pad)?,
-        None => op::manifest(&mut ctx.ops()?, &a.pad)?,
-    };
+    let out = ctx.locker()?.pad_manifest(&a.pad)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -305,10 +281,12 @@ fn read(ctx: &mut Ctx, a: &ReadArgs) -> CmdResult {
         return Err(OpError::usage("--raw and --json cannot be used together").into());
     }
     let ticket = a.ticket.secret()?;
-    let out = match ctx.remote()? {
-        Some(r) => r.read(&a.pad, ticket.as_ref(), a.from, a.to)?,
-        None => op::read(&mut ctx.ops()?, &a.pad, ticket.as_ref(), a.from, a.to)?,
-    };
+    let out = ctx.locker()?.pad_read(ReadBlocks {
+        pad: &a.pad,
+        ticket: ticket.as_ref(),
+        from: a.from,
+        to: a.to,
+    })?;
     if a.raw {
         for b in &out.blocks {
             ctx.printer.raw(&b.payload())?;
@@ -365,10 +343,7 @@ fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
         "sealed" => PadState::Sealed,
         _ => PadState::Expired,
     });
-    let out = match ctx.remote()? {
-        Some(r) => r.list(state, a.limit)?,
-        None => op::list(&mut ctx.ops()?, state, a.limit)?,
-    };
+    let out = ctx.locker()?.pad_list(ListPads { state, limit: a.limit })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -423,16 +398,7 @@ fn export(ctx: &mut Ctx, a: &ExportArgs) -> CmdResult {
         .into());
     }
     let ticket = a.ticket.secret()?;
-    let b = match ctx.remote()? {
-        Some(r) => r.export_pad(&a.pad, ticket.as_ref(), ctx.now())?,
-        None => {
-            let log = ctx.log_identity()?;
-            let mut octx = ctx.ops()?;
-            let mut b = bundle_op::export(&mut octx, &a.pad, ticket.as_ref())?;
-            bundle_op::attach_log(&mut octx, &log, &mut b)?;
-            b
-        }
-    };
+    let b = ctx.locker()?.pad_export(ReadPad { pad: &a.pad, ticket: ticket.as_ref() })?;
     let bytes = bundle::encode(&b);
     match a.output.as_deref().filter(|_| !to_stdout) {
         None => {
@@ -483,15 +449,10 @@ pub struct ImportArgs {
 }
 
 fn import(ctx: &mut Ctx, a: &ImportArgs) -> CmdResult {
-    if ctx.remote()?.is_some() {
-        return Err(OpError::usage(
-            "pad import writes to the local repository; unset --remote (LOCKER_URL)",
-        )
-        .into());
-    }
     let expect = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
+    let local = ctx.local()?;
     let bytes = read_payload(Some(&a.file), MAX_BUNDLE_BYTES)?;
-    let out = bundle_op::import(&mut ctx.ops()?, &bytes, expect)?;
+    let out = bundle_op::import(&mut local.ctx()?, &bytes, expect)?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Imported sealed pad {} ({} blocks); keep the write key and ticket: they are not shown \

@@ -9,6 +9,7 @@ use clap::Args;
 use super::input::{read_payload, TicketArgs};
 use super::verify::render_checks;
 use super::{CmdResult, Ctx};
+use crate::api::ReadPad;
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::ops::review::{self, ReviewOptions, ReviewReport};
 use crate::ops::verify::parse_expected_head;
@@ -103,13 +104,12 @@ pub fn run(ctx: &mut Ctx, a: &ReviewArgs) -> CmdResult {
         }
         (None, Some(pad)) => {
             let ticket = a.ticket.secret()?;
-            match ctx.remote()? {
-                Some(r) => {
-                    let b = r.export_pad(pad, ticket.as_ref(), ctx.now())?;
-                    let url = r.base_url().to_owned();
+            match ctx.remote()?.map(|r| r.base_url().to_owned()) {
+                Some(url) => {
+                    let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: ticket.as_ref() })?;
                     review::bundle(&bundle::encode(&b), "remote", Some(&url), &opts)?
                 }
-                None => review::pad(&mut ctx.ops()?, pad, ticket.as_ref(), &opts)?,
+                None => review::pad(&mut ctx.local()?.ctx()?, pad, ticket.as_ref(), &opts)?,
             }
         }
         (None, None) => return Err(OpError::usage("pass a PAD or --bundle FILE").into()),

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::step::{self as op, StepInput, StepView};
+use crate::api::RecordStep;
+use crate::ops::step::{StepInput, StepView};
 use crate::output::Render;
 
 /// Log a step of a work item under its current lease: what was planned and executed
@@ -45,10 +46,8 @@ pub fn run(ctx: &mut Ctx, a: &StepArgs) -> CmdResult {
         gate: Some(&a.gate),
         signing: signing.as_ref(),
     };
-    let out = match ctx.remote()? {
-        Some(r) => r.step_record(ctx.token.as_ref(), &a.work, &a.lease, &input)?,
-        None => op::record(&mut ctx.ops()?, &a.work, &a.lease, &input)?,
-    };
+    let out =
+        ctx.locker()?.step_record(RecordStep { work: &a.work, lease: &a.lease, step: input })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -59,7 +59,7 @@ fn copy(ctx: &mut Ctx, a: &CopyArgs) -> CmdResult {
         return Err(OpError::usage("--to-password-file goes with a postgres:// destination").into());
     }
     let clock = ctx.shared_clock();
-    let out = op::copy(ctx.repo()?, &to, clock.as_ref())?;
+    let out = op::copy(ctx.local()?.repo()?, &to, clock.as_ref())?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

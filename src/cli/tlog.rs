@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::{CmdResult, Ctx};
+use crate::api::ProveConsistency;
 use crate::domain::digest::Digest;
 use crate::domain::note::Verifier;
 use crate::ops::pin::{self, CheckpointCheck, PinStore, ProofReport};
@@ -63,13 +64,17 @@ pub fn with_fetch<T>(
     v: &Verifier,
     f: impl FnOnce(Option<&mut pin::Fetch<'_>>) -> Result<T, OpError>,
 ) -> Result<T, OpError> {
-    if let Some(r) = ctx.remote()? {
-        let mut fetch = |old: u64, new: u64| r.prove_consistency(old, Some(new)).map(|c| c.hashes);
+    if ctx.remote()?.is_some() {
+        let mut remote = ctx.locker()?;
+        let mut fetch = |old: u64, new: u64| {
+            remote.prove_consistency(ProveConsistency { old, new: Some(new) }).map(|c| c.hashes)
+        };
         return f(Some(&mut fetch));
     }
-    let same_log = ctx.log_identity().ok().is_some_and(|l| l.origin == v.name);
+    let local = ctx.local()?;
+    let same_log = local.log_identity().ok().is_some_and(|l| l.origin == v.name);
     if same_log {
-        if let Ok(mut octx) = ctx.ops() {
+        if let Ok(mut octx) = local.ctx() {
             let mut fetch = |old: u64, new: u64| tlog::consistency_hashes(&mut octx, old, new);
             return f(Some(&mut fetch));
         }
@@ -101,14 +106,11 @@ pub struct CheckpointArgs {
 
 pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
     if !a.witnesses.is_empty() {
-        if ctx.remote()?.is_some() {
-            return Err(OpError::usage(
-                "--witness works on the local repository (a server collects with `locker serve --witness`)",
-            )
-            .into());
-        }
-        let log = ctx.log_identity()?;
-        let out = crate::ops::cosign::collect(&mut ctx.ops()?, &log, &a.witnesses)?;
+        let local = ctx.local().map_err(|e| {
+            e.hint("A server collects cosignatures itself: `locker serve --witness URL`.")
+        })?;
+        let log = local.log_identity()?;
+        let out = crate::ops::cosign::collect(&mut local.ctx()?, &log, &a.witnesses)?;
         for w in &out.witnesses {
             if let Some(e) = &w.error {
                 ctx.printer.status(format_args!("witness {}: {e}", w.url));
@@ -117,13 +119,7 @@ pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
         ctx.printer.emit(&out)?;
         return Ok(if out.all_cosigned { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
-    let cp = match ctx.remote()? {
-        Some(r) => r.checkpoint()?,
-        None => {
-            let log = ctx.log_identity()?;
-            tlog::checkpoint(&mut ctx.ops()?, &log)?
-        }
-    };
+    let cp = ctx.locker()?.checkpoint()?;
     let Some(v) = a.trust.verifier()? else {
         ctx.printer.emit(&cp)?;
         return Ok(ExitCode::SUCCESS);
@@ -196,10 +192,7 @@ pub enum KeyCommand {
 
 pub fn key(ctx: &mut Ctx, c: &KeyCommand) -> CmdResult {
     let KeyCommand::Show = c;
-    let out = match ctx.remote()? {
-        Some(r) => r.log_key()?,
-        None => tlog::key(&ctx.log_identity()?)?,
-    };
+    let out = ctx.locker()?.log_key()?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -269,25 +262,14 @@ pub fn proof(ctx: &mut Ctx, c: &ProofCommand) -> CmdResult {
                 (_, _, Some(seq)) => Target::Entry(seq),
                 _ => return Err(OpError::usage("give SEQ, or --pad PAD --block SEQ").into()),
             };
-            let out = match ctx.remote()? {
-                Some(r) => r.prove_inclusion(&target)?,
-                None => {
-                    let log = ctx.log_identity()?;
-                    tlog::prove_inclusion(&mut ctx.ops()?, &log, &target)?
-                }
-            };
+            let out = ctx.locker()?.prove_inclusion(&target)?;
             if !write_proof(ctx, a.output.as_deref(), &out.proof)? || ctx.printer.is_json() {
                 ctx.printer.emit(&out)?;
             }
         }
         ProofCommand::Consistency(a) => {
-            let out = match ctx.remote()? {
-                Some(r) => r.prove_consistency(a.old, a.new)?,
-                None => {
-                    let log = ctx.log_identity()?;
-                    tlog::prove_consistency(&mut ctx.ops()?, &log, a.old, a.new)?
-                }
-            };
+            let out =
+                ctx.locker()?.prove_consistency(ProveConsistency { old: a.old, new: a.new })?;
             if !write_proof(ctx, a.output.as_deref(), &out.proof)? || ctx.printer.is_json() {
                 ctx.printer.emit(&out)?;
             }

@@ -45,7 +45,7 @@ fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
             .hint("For example: `locker token create --agent worker-a --scope demo`.")
             .into());
     };
-    let out = op::create(&mut ctx.ops()?, &a.agent, &scope)?;
+    let out = op::create(&mut ctx.local()?.ctx()?, &a.agent, &scope)?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Created agent {} in scope {}; keep the token: it is not shown again.",
@@ -72,7 +72,7 @@ pub struct RevokeArgs {
 }
 
 fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
-    let out = op::revoke(&mut ctx.ops()?, &a.agent)?;
+    let out = op::revoke(&mut ctx.local()?.ctx()?, &a.agent)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -94,7 +94,7 @@ impl Render for TokenRevoked {
 pub struct ListArgs {}
 
 fn list(ctx: &mut Ctx, _a: &ListArgs) -> CmdResult {
-    let out = op::list(&mut ctx.ops()?)?;
+    let out = op::list(&mut ctx.local()?.ctx()?)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::input::{read_payload, TicketArgs};
 use super::{CmdResult, Ctx};
+use crate::api::{ReadPad, VerifyPad, VerifyRepository};
 use crate::domain::bundle::MAX_BUNDLE_BYTES;
 use crate::domain::check::Check;
 use crate::ops::bundle::{self, BundleReport};
@@ -79,7 +80,7 @@ pub struct VerifyArgs {
 
 pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
-    let remote = ctx.remote()?;
+    let remote = ctx.remote()?.is_some();
     let ok = if let Some(policy) = &a.policy {
         let text = std::fs::read_to_string(policy).map_err(|e| {
             crate::ops::OpError::bad_request(format!("cannot read {}: {e}", policy.display()))
@@ -87,17 +88,13 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         let policy = crate::domain::witness::Policy::parse(&text).map_err(|e| {
             crate::ops::OpError::bad_request(format!("the policy {}: {e}", policy.display()))
         })?;
-        let note = match (&a.checkpoint, &remote) {
-            (Some(file), _) => {
+        let note = match &a.checkpoint {
+            Some(file) => {
                 let bytes = read_payload(Some(file), crate::domain::note::MAX_NOTE_BYTES)?;
                 String::from_utf8(bytes)
                     .map_err(|_| crate::ops::OpError::bad_request("the checkpoint is not UTF-8"))?
             }
-            (None, Some(r)) => r.checkpoint()?.note,
-            (None, None) => {
-                let log = ctx.log_identity()?;
-                crate::ops::tlog::checkpoint(&mut ctx.ops()?, &log)?.note
-            }
+            None => ctx.locker()?.checkpoint()?.note,
         };
         let report = crate::ops::cosign::check_policy(&policy, &note)?;
         ctx.printer.emit(&report)?;
@@ -113,8 +110,8 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
-    } else if let (Some(pad), Some(r), Some(ticket)) = (&a.pad, &remote, a.ticket.secret()?) {
-        let b = r.export_pad(pad, Some(&ticket), ctx.now())?;
+    } else if let (Some(pad), true, Some(ticket)) = (&a.pad, remote, a.ticket.secret()?) {
+        let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: Some(&ticket) })?;
         let key = a.trust.verifier()?;
         let bytes = crate::domain::bundle::encode(&b);
         let mut report = bundle::verify_with_key(&bytes, None, expect, key.as_ref())?;
@@ -122,27 +119,13 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
         ctx.printer.emit(&report)?;
         report.ok
     } else if let Some(pad) = &a.pad {
-        let report = match &remote {
-            Some(r) => r.verify_pad(pad, expect)?,
-            None => verify::pad(&mut ctx.ops()?, pad, expect)?,
-        };
+        let report = ctx.locker()?.pad_verify(VerifyPad { pad, expect_head: expect })?;
         ctx.printer.emit(&report)?;
         report.ok
     } else {
-        let report = match &remote {
-            Some(r) => r.verify_repository_with(expect, a.require_signed)?,
-            None => {
-                let progress = ctx.printer.progress();
-                let key = ctx.log_identity()?.signer().ok().map(|s| s.verifier());
-                verify::repository_with(
-                    &mut ctx.ops()?,
-                    expect,
-                    progress.as_ref(),
-                    key.as_ref(),
-                    a.require_signed,
-                )?
-            }
-        };
+        let progress = ctx.printer.progress();
+        let r = VerifyRepository { expect_head: expect, require_signed: a.require_signed };
+        let report = ctx.locker()?.verify(r, progress.as_ref())?;
         ctx.printer.emit(&report)?;
         report.ok
     };

@@ -6,34 +6,20 @@
 //! follows a redirect (a credential must not travel to another origin), ignores proxy
 //! variables, and bounds every exchange in time and size.
 
+mod locker;
+
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::digest::Digest;
-use crate::domain::limits::PadLimits;
-use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
 use crate::domain::sign::Statement;
-use crate::domain::work::LeaseState;
-use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
-use crate::ops::journal::LogPage;
-use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
-use crate::ops::ledger::History;
-use crate::ops::pad::{
-    Appended, BlockSlice, DepositBlock, Deposited, Manifest, PadCreated, PadList, Sealed,
-    TicketMinted, TicketRevoked,
-};
-use crate::ops::plan::{Diff, PlanCommitted, PlanView};
 use crate::ops::sign::{KeyList, Signing};
-use crate::ops::step::{StepInput, StepView};
-use crate::ops::verify::{PadReport, RepoReport};
-use crate::ops::wire::{DepositRequest, NativePublish, RevokeRequest};
-use crate::ops::{ErrorKind, OpError, OpResult};
-use crate::store::JournalQuery;
+use crate::ops::{Clock, ErrorKind, OpError, OpResult, SystemClock};
 
 /// The largest response the client reads.
 pub const MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
@@ -44,10 +30,15 @@ pub const TIMEOUT: Duration = Duration::from_secs(60);
 /// How long connecting may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// A remote `locker serve`.
+/// A remote `locker serve` (or, for the pad routes, an agent-locker daemon).
 pub struct Client {
     base: String,
     agent: ureq::Agent,
+    /// The agent token presented on the routes that act as an agent (leases, plans, steps,
+    /// artifacts, keys); pads act through the capabilities in each request.
+    token: Option<Secret>,
+    /// The clock that dates what the client makes (an exported bundle's `exported_at`).
+    clock: Arc<dyn Clock>,
 }
 
 impl std::fmt::Debug for Client {
@@ -227,7 +218,21 @@ impl Client {
             .timeout_connect(Some(CONNECT_TIMEOUT))
             .user_agent(concat!("locker/", env!("CARGO_PKG_VERSION")))
             .build();
-        Ok(Self { base, agent: config.into() })
+        Ok(Self { base, agent: config.into(), token: None, clock: Arc::new(SystemClock) })
+    }
+
+    /// The same client, dating what it makes with `clock` (`LOCKER_NOW`).
+    #[must_use]
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The same client, acting as the agent of `token`.
+    #[must_use]
+    pub fn with_token(mut self, token: Option<Secret>) -> Self {
+        self.token = token;
+        self
     }
 
     /// The server's base URL.
@@ -322,12 +327,7 @@ impl Client {
         body: Body<'_>,
     ) -> OpResult<T> {
         let (status, bytes) = self.exchange(method, path, auth, body)?;
-        if !(200..300).contains(&status) {
-            return Err(error_from(status, &bytes));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| {
-            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
-        })
+        decode(status, &bytes)
     }
 
     fn post_json<T: DeserializeOwned, B: Serialize>(
@@ -340,22 +340,9 @@ impl Client {
         self.call("POST", path, auth, Body::Bytes(&bytes, "application/json"))
     }
 
-    fn pad_path(pad: &str, rest: &str) -> String {
-        format!("/v1/pads/{}{rest}", segment(pad))
-    }
-
     /// `GET /health`: the server's liveness report (`status`, `version`, pad counts).
     pub fn health(&self) -> OpResult<Value> {
         self.call("GET", "/health", None, Body::None)
-    }
-
-    /// `POST /v1/pads`, with a payment proof for a pay-per-pad server.
-    pub fn create(&self, limits: PadLimits, proof: Option<&str>) -> OpResult<PadCreated> {
-        let body = serde_json::json!({
-            "ttl_seconds": limits.ttl_seconds,
-            "max_blocks": limits.max_blocks,
-        });
-        self.post_paid("/v1/pads", &body, proof)
     }
 
     /// A JSON `POST` that may carry a payment proof.
@@ -368,63 +355,7 @@ impl Client {
         let bytes = serde_json::to_vec(body).map_err(|e| OpError::internal(e.to_string()))?;
         let (status, bytes) =
             self.exchange_paid("POST", path, None, Body::Bytes(&bytes, "application/json"), proof)?;
-        if !(200..300).contains(&status) {
-            return Err(error_from(status, &bytes));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| {
-            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
-        })
-    }
-
-    /// `POST /v1/pads/{id}/append`.
-    pub fn append(
-        &self,
-        pad: &str,
-        key: Option<&Secret>,
-        payload: &[u8],
-        content_type: Option<&str>,
-    ) -> OpResult<Appended> {
-        self.append_signed(pad, key, payload, content_type, None)
-    }
-
-    /// `POST /v1/pads/{id}/append` with an agent's signature in `X-Locker-Signer` and
-    /// `X-Locker-Signature`; a private key signs here, for the block the pad's manifest says
-    /// comes next.
-    pub fn append_signed(
-        &self,
-        pad: &str,
-        key: Option<&Secret>,
-        payload: &[u8],
-        content_type: Option<&str>,
-        signing: Option<&Signing>,
-    ) -> OpResult<Appended> {
-        let ct = content_type.unwrap_or(crate::ops::pad::DEFAULT_CONTENT_TYPE);
-        let signed = self.sign_here(None, signing, |keys| {
-            let seq = self.manifest(pad)?.block_count;
-            Ok(Statement::pad_append(&keys.repository_id, pad, seq, &Digest::of(payload)))
-        })?;
-        let extra: Vec<(&str, String)> = signed
-            .map(|(signer, sig)| {
-                vec![
-                    (crate::ops::sign::SIGNER_HEADER, signer),
-                    (crate::ops::sign::SIGNATURE_HEADER, sig),
-                ]
-            })
-            .unwrap_or_default();
-        let path = Self::pad_path(pad, "/append");
-        let (status, bytes) =
-            self.exchange_with("POST", &path, key, Body::Bytes(payload, ct), None, &extra)?;
-        if !(200..300).contains(&status) {
-            return Err(error_from(status, &bytes));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| {
-            OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
-        })
-    }
-
-    /// `GET /v1/keys`: the registered agent keys, the repository id and the signing policy.
-    pub fn keys(&self, token: Option<&Secret>) -> OpResult<KeyList> {
-        self.call("GET", "/v1/keys", token, Body::None)
+        decode(status, &bytes)
     }
 
     /// The `(signer, base64 signature)` a request carries: a provided signature as is, or one
@@ -432,7 +363,6 @@ impl Client {
     /// listing (its repository id and the caller's scope).
     fn sign_here(
         &self,
-        token: Option<&Secret>,
         signing: Option<&Signing>,
         build: impl FnOnce(&KeyList) -> OpResult<Statement>,
     ) -> OpResult<Option<(String, String)>> {
@@ -442,295 +372,13 @@ impl Client {
                 Ok(Some((signer.clone(), crate::domain::sign::encode_signature(signature))))
             }
             Some(Signing::Key(k)) => {
-                let keys = self.keys(token)?;
+                let keys: KeyList =
+                    self.call("GET", "/v1/keys", self.token.as_ref(), Body::None)?;
                 let st = build(&keys)?;
                 let sig = k.sign(&st.message());
                 Ok(Some((k.name.clone(), crate::domain::sign::encode_signature(&sig))))
             }
         }
-    }
-
-    /// `POST /v1/pads/{id}/seal`.
-    pub fn seal(&self, pad: &str, key: Option<&Secret>) -> OpResult<Sealed> {
-        self.call("POST", &Self::pad_path(pad, "/seal"), key, Body::None)
-    }
-
-    /// `POST /v1/pads/{id}/tickets`.
-    pub fn mint_ticket(
-        &self,
-        pad: &str,
-        key: Option<&Secret>,
-        ticket_type: TicketType,
-    ) -> OpResult<TicketMinted> {
-        let body = serde_json::json!({ "type": ticket_type });
-        self.post_json(&Self::pad_path(pad, "/tickets"), key, &body)
-    }
-
-    /// `POST /v1/pads/{id}/tickets/revoke`.
-    pub fn revoke_ticket(
-        &self,
-        pad: &str,
-        key: Option<&Secret>,
-        ticket: &str,
-    ) -> OpResult<TicketRevoked> {
-        let body = RevokeRequest { ticket: ticket.to_owned() };
-        self.post_json(&Self::pad_path(pad, "/tickets/revoke"), key, &body)
-    }
-
-    /// `GET /v1/pads/{id}/manifest`.
-    pub fn manifest(&self, pad: &str) -> OpResult<Manifest> {
-        self.call("GET", &Self::pad_path(pad, "/manifest"), None, Body::None)
-    }
-
-    /// `GET /v1/pads/{id}/blocks` with the ticket in the `Authorization` header (never in the
-    /// URL).
-    pub fn read(
-        &self,
-        pad: &str,
-        ticket: Option<&Secret>,
-        from: Option<i64>,
-        to: Option<i64>,
-    ) -> OpResult<BlockSlice> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        if let Some(f) = from {
-            q.append_pair("from", &f.to_string());
-        }
-        if let Some(t) = to {
-            q.append_pair("to", &t.to_string());
-        }
-        let q = q.finish();
-        let path = Self::pad_path(pad, "/blocks") + if q.is_empty() { "" } else { "?" } + &q;
-        self.call("GET", &path, ticket, Body::None)
-    }
-
-    /// Fetches a whole pad as a bundle through the pad API (agent-locker's daemon or
-    /// `locker serve`): the manifest, then every block in pages of at most 256, halving a page
-    /// the server refuses as too large (its 64 KiB slice limit). Nothing is verified here: the
-    /// bundle records what the server said, and its checks decide (`locker verify --bundle`).
-    pub fn export_pad(
-        &self,
-        pad: &str,
-        ticket: Option<&Secret>,
-        now: i64,
-    ) -> OpResult<crate::domain::bundle::Bundle> {
-        use crate::domain::limits::MAX_SLICE_BLOCKS;
-        let manifest: Value =
-            self.call("GET", &Self::pad_path(pad, "/manifest"), None, Body::None)?;
-        let total = manifest
-            .get("block_count")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| OpError::unavailable("the server's manifest has no block_count"))?;
-        let mut pages = Vec::new();
-        let (mut from, mut size) = (0u64, MAX_SLICE_BLOCKS);
-        while from < total {
-            let to = (from + size - 1).min(total - 1);
-            let path = format!("{}?from={from}&to={to}", Self::pad_path(pad, "/blocks"));
-            let page: Value = match self.call("GET", &path, ticket, Body::None) {
-                Err(e) if e.kind == ErrorKind::TooLarge && size > 1 => {
-                    size /= 2;
-                    continue;
-                }
-                other => other?,
-            };
-            let got = page.get("blocks").and_then(Value::as_array).map_or(0, Vec::len) as u64;
-            pages.push(page);
-            if got == 0 {
-                break;
-            }
-            from += got;
-        }
-        // locker's manifest states its limits; agent-locker's does not.
-        let kind = if manifest.get("max_blocks").is_some() { "locker" } else { "agent-locker" };
-        let source = crate::domain::bundle::Source {
-            kind: kind.into(),
-            url: Some(self.base.clone()),
-            exported_at: now,
-            exporter: crate::ops::bundle::exporter(),
-        };
-        let mut bundle = crate::ops::bundle::from_peer(&manifest, &pages, source).map_err(|e| {
-            OpError::unavailable(format!("the server's answer is not a pad: {}", e.detail))
-        })?;
-        // A locker server also proves the blocks in its log; a peer has no log.
-        if kind == "locker" {
-            let path =
-                format!("{}?blocks={}", Self::pad_path(pad, "/log-proofs"), bundle.blocks.len());
-            bundle.header.log = self.call("GET", &path, None, Body::None).ok();
-        }
-        Ok(bundle)
-    }
-
-    /// `GET /v1/pads?state=&limit=`.
-    pub fn list(&self, state: Option<PadState>, limit: usize) -> OpResult<PadList> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        if let Some(s) = state {
-            q.append_pair("state", s.as_str());
-        }
-        q.append_pair("limit", &limit.to_string());
-        self.call("GET", &format!("/v1/pads?{}", q.finish()), None, Body::None)
-    }
-
-    /// `POST /v1/deposit`.
-    pub fn deposit(
-        &self,
-        envelope: &[u8],
-        artifacts: &[DepositBlock],
-        ttl_seconds: i64,
-        proof: Option<&str>,
-    ) -> OpResult<Deposited> {
-        let req = DepositRequest::new(envelope, artifacts, ttl_seconds);
-        self.post_paid("/v1/deposit", &req, proof)
-    }
-
-    /// `GET /v1/verify`.
-    pub fn verify_repository(&self, expect_head: Option<Digest>) -> OpResult<RepoReport> {
-        self.verify_repository_with(expect_head, false)
-    }
-
-    /// `GET /v1/verify?expect_head=&require_signed=1`.
-    pub fn verify_repository_with(
-        &self,
-        expect_head: Option<Digest>,
-        require_signed: bool,
-    ) -> OpResult<RepoReport> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        if let Some(h) = expect_head {
-            q.append_pair("expect_head", &h.to_string());
-        }
-        if require_signed {
-            q.append_pair("require_signed", "1");
-        }
-        let q = q.finish();
-        let path = if q.is_empty() { "/v1/verify".to_owned() } else { format!("/v1/verify?{q}") };
-        self.call("GET", &path, None, Body::None)
-    }
-
-    /// `GET /v1/pads/{id}/verify`.
-    pub fn verify_pad(&self, pad: &str, expect_head: Option<Digest>) -> OpResult<PadReport> {
-        let mut path = Self::pad_path(pad, "/verify");
-        if let Some(h) = expect_head {
-            path.push_str(&format!("?expect_head={h}"));
-        }
-        self.call("GET", &path, None, Body::None)
-    }
-
-    /// `POST /v1/artifact?format=locker` as the agent of `token`.
-    pub fn artifact_publish(
-        &self,
-        token: Option<&Secret>,
-        req: &PublishRequest<'_>,
-    ) -> OpResult<Published> {
-        let fence = req.fence.map(ToString::to_string);
-        let mut body =
-            NativePublish::new(req.key, req.expected_version, req.op_id, req.content, fence);
-        let version = u64::try_from(req.expected_version).unwrap_or(0).saturating_add(1);
-        if let Some((signer, sig)) = self.sign_here(token, req.signing, |keys| {
-            Ok(Statement::artifact_publish(
-                &keys.repository_id,
-                &keys.scope,
-                req.key,
-                version,
-                &Digest::of(req.content),
-                req.fence.map(|f| (f.work.as_str(), f.token)),
-            ))
-        })? {
-            body.signer = Some(signer);
-            body.signature = Some(sig);
-        }
-        self.post_json("/v1/artifact?format=locker", token, &body)
-    }
-
-    /// `GET /v1/artifact?format=locker&key=K[&version=V]`.
-    pub fn artifact_get(
-        &self,
-        token: Option<&Secret>,
-        key: &str,
-        version: Option<i64>,
-    ) -> OpResult<ArtifactView> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        q.append_pair("format", "locker").append_pair("key", key);
-        if let Some(v) = version {
-            q.append_pair("version", &v.to_string());
-        }
-        self.call("GET", &format!("/v1/artifact?{}", q.finish()), token, Body::None)
-    }
-
-    /// `GET /v1/artifact/log?key=K&after=&limit=`.
-    pub fn artifact_log(
-        &self,
-        token: Option<&Secret>,
-        key: &str,
-        after: u64,
-        limit: u64,
-    ) -> OpResult<ArtifactLog> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        q.append_pair("key", key)
-            .append_pair("after", &after.to_string())
-            .append_pair("limit", &limit.to_string());
-        self.call("GET", &format!("/v1/artifact/log?{}", q.finish()), token, Body::None)
-    }
-
-    /// `GET /v1/artifacts?format=locker&after=&limit=`.
-    pub fn artifact_list(
-        &self,
-        token: Option<&Secret>,
-        after: Option<&str>,
-        limit: u64,
-    ) -> OpResult<ArtifactList> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        q.append_pair("format", "locker").append_pair("limit", &limit.to_string());
-        if let Some(a) = after {
-            q.append_pair("after", a);
-        }
-        self.call("GET", &format!("/v1/artifacts?{}", q.finish()), token, Body::None)
-    }
-
-    /// `POST /lease`.
-    pub fn lease_acquire(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        ttl: i64,
-        holder: Option<&str>,
-        reopen: bool,
-    ) -> OpResult<Acquired> {
-        let body =
-            serde_json::json!({"work_ref": work, "ttl": ttl, "holder": holder, "reopen": reopen});
-        self.post_json("/lease", token, &body)
-    }
-
-    /// `POST /heartbeat`.
-    pub fn lease_heartbeat(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        lease: &str,
-        details: Option<&str>,
-    ) -> OpResult<LeaseView> {
-        let body = serde_json::json!({"work_ref": work, "lease": lease, "details": details});
-        self.post_json("/heartbeat", token, &body)
-    }
-
-    /// `POST /complete`.
-    pub fn lease_complete(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        lease: &str,
-        result: Option<&str>,
-    ) -> OpResult<Completed> {
-        let body = serde_json::json!({"work_ref": work, "lease": lease, "result": result});
-        self.post_json("/complete", token, &body)
-    }
-
-    /// `POST /v1/lease/release`.
-    pub fn lease_release(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        lease: &str,
-    ) -> OpResult<Released> {
-        let body = serde_json::json!({"work_ref": work, "lease": lease});
-        self.post_json("/v1/lease/release", token, &body)
     }
 
     fn work_query(path: &str, work: &str, extra: &[(&str, String)]) -> String {
@@ -741,159 +389,16 @@ impl Client {
         }
         format!("{path}?{}", q.finish())
     }
+}
 
-    /// `GET /v1/lease?work=W`.
-    pub fn lease_show(&self, token: Option<&Secret>, work: &str) -> OpResult<WorkStatus> {
-        self.call("GET", &Self::work_query("/v1/lease", work, &[]), token, Body::None)
+/// A response's JSON body, or the server's error.
+fn decode<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> OpResult<T> {
+    if !(200..300).contains(&status) {
+        return Err(error_from(status, bytes));
     }
-
-    /// `GET /v1/leases`.
-    pub fn lease_list(
-        &self,
-        token: Option<&Secret>,
-        state: Option<LeaseState>,
-        limit: u64,
-    ) -> OpResult<LeaseList> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        if let Some(s) = state {
-            if let Some(name) =
-                serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned))
-            {
-                q.append_pair("state", &name);
-            }
-        }
-        q.append_pair("limit", &limit.to_string());
-        self.call("GET", &format!("/v1/leases?{}", q.finish()), token, Body::None)
-    }
-
-    /// `POST /v1/leases/reap`.
-    pub fn lease_reap(&self, token: Option<&Secret>) -> OpResult<Reaped> {
-        self.call("POST", "/v1/leases/reap", token, Body::None)
-    }
-
-    /// `GET /ledger?work=W`: the work item's history.
-    pub fn lease_history(&self, token: Option<&Secret>, work: &str) -> OpResult<History> {
-        self.call("GET", &Self::work_query("/ledger", work, &[]), token, Body::None)
-    }
-
-    /// `POST /manifest`.
-    pub fn plan_commit(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        lease: &str,
-        steps: Vec<String>,
-    ) -> OpResult<PlanCommitted> {
-        let body = serde_json::json!({"work_ref": work, "lease": lease, "steps": steps});
-        self.post_json("/manifest", token, &body)
-    }
-
-    /// `GET /v1/manifest?work=W[&version=V]`.
-    pub fn plan_show(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        version: Option<u64>,
-    ) -> OpResult<PlanView> {
-        let extra: Vec<(&str, String)> =
-            version.map(|v| ("version", v.to_string())).into_iter().collect();
-        self.call("GET", &Self::work_query("/v1/manifest", work, &extra), token, Body::None)
-    }
-
-    /// `GET /v1/manifest/diff?work=W`.
-    pub fn plan_diff(&self, token: Option<&Secret>, work: &str) -> OpResult<Diff> {
-        self.call("GET", &Self::work_query("/v1/manifest/diff", work, &[]), token, Body::None)
-    }
-
-    /// `POST /event`.
-    pub fn step_record(
-        &self,
-        token: Option<&Secret>,
-        work: &str,
-        lease: &str,
-        input: &StepInput<'_>,
-    ) -> OpResult<StepView> {
-        let mut body = serde_json::json!({
-            "work_ref": work, "lease": lease, "step": input.step, "planned": input.planned,
-            "executed": input.executed, "gate": input.gate,
-        });
-        let gate = input.gate.unwrap_or(crate::domain::work::DEFAULT_GATE);
-        if let Some((signer, sig)) = self.sign_here(token, input.signing, |keys| {
-            let fence = self.lease_show(token, work)?.lease.fence;
-            Ok(Statement::step_record(
-                &keys.repository_id,
-                &keys.scope,
-                work,
-                lease,
-                input.step,
-                fence,
-                &crate::domain::sign::step_digest(input.planned, input.executed, gate),
-            ))
-        })? {
-            body["signer"] = signer.into();
-            body["signature"] = sig.into();
-        }
-        self.post_json("/event", token, &body)
-    }
-
-    /// `GET /v1/checkpoint`: the log's latest signed checkpoint.
-    pub fn checkpoint(&self) -> OpResult<crate::ops::tlog::CheckpointOutcome> {
-        self.call("GET", "/v1/checkpoint", None, Body::None)
-    }
-
-    /// `GET /v1/key`: the log's verifier key.
-    pub fn log_key(&self) -> OpResult<crate::ops::tlog::KeyOutcome> {
-        self.call("GET", "/v1/key", None, Body::None)
-    }
-
-    /// `GET /v1/proof/inclusion?seq=` or `?pad=&block=`.
-    pub fn prove_inclusion(
-        &self,
-        target: &crate::ops::tlog::Target,
-    ) -> OpResult<crate::ops::tlog::InclusionOutcome> {
-        let mut q = form_urlencoded::Serializer::new(String::new());
-        match target {
-            crate::ops::tlog::Target::Entry(seq) => q.append_pair("seq", &seq.to_string()),
-            crate::ops::tlog::Target::Block { pad_id, seq } => {
-                q.append_pair("pad", pad_id).append_pair("block", &seq.to_string())
-            }
-        };
-        self.call("GET", &format!("/v1/proof/inclusion?{}", q.finish()), None, Body::None)
-    }
-
-    /// `GET /v1/proof/consistency?old=&new=`.
-    pub fn prove_consistency(
-        &self,
-        old: u64,
-        new: Option<u64>,
-    ) -> OpResult<crate::ops::tlog::ConsistencyOutcome> {
-        let mut path = format!("/v1/proof/consistency?old={old}");
-        if let Some(n) = new {
-            path.push_str(&format!("&new={n}"));
-        }
-        self.call("GET", &path, None, Body::None)
-    }
-
-    /// `GET /v1/journal`.
-    pub fn log(&self, q: &JournalQuery) -> OpResult<LogPage> {
-        let mut s = form_urlencoded::Serializer::new(String::new());
-        let mut put = |k: &str, v: Option<String>| {
-            if let Some(v) = v {
-                s.append_pair(k, &v);
-            }
-        };
-        put("kind", q.kind.clone());
-        put("subject", q.subject.clone());
-        put("actor", q.actor.clone());
-        put("scope", q.scope.clone());
-        put("after", q.after.map(|v| v.to_string()));
-        put("before", q.before.map(|v| v.to_string()));
-        put("limit", Some(q.limit.to_string()));
-        if q.ascending {
-            put("reverse", Some("1".into()));
-        }
-        self.call("GET", &format!("/v1/journal?{}", s.finish()), None, Body::None)
-    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        OpError::unavailable(format!("the server's answer is not what locker expects: {e}"))
+    })
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ mod pyjson;
 mod tools;
 
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rmcp::model::{
@@ -21,10 +21,9 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData, ServiceExt as _};
 
-use crate::client::Client;
-use crate::domain::secret::Secret;
-use crate::ops::{self, Clock, OpError, OpResult, Settings};
-use crate::repo::{Location, Repo};
+use crate::api::{Locker, Session};
+use crate::domain::sign::PrivateKey;
+use crate::ops::{self, OpError, OpResult};
 
 /// What the server tells a client about itself, once.
 const INSTRUCTIONS: &str = "\
@@ -43,49 +42,23 @@ you read.
 Failures are results with isError: true and a JSON body {\"error\", \"detail\", \"hints\"?}; \
 read `detail` and `hints` to correct the call.";
 
-/// Who the server acts as: the agent of a token (`LOCKER_TOKEN`), else the operator in a
-/// scope (`--scope`, default `default`), exactly as the CLI does.
-#[derive(Debug, Clone, Default)]
-pub struct Identity {
-    pub token: Option<Secret>,
-    pub scope: Option<String>,
+/// The MCP server: where the state lives and who acts (a [`Session`]: the repository found
+/// like every command's, opened at the first tool call, or a `locker serve`), the agent key
+/// that signs writes, and the tools.
+pub struct Server {
+    session: Mutex<Session>,
     /// The agent key (`LOCKER_SIGN_KEY`) that signs appends, publishes and steps whose call
     /// carries no `signer`/`signature` of its own.
-    pub sign_key: Option<crate::domain::sign::PrivateKey>,
-}
-
-/// Where the tools' state lives: a local repository (found like every command's, opened at
-/// the first tool call), or a `locker serve` (`LOCKER_URL` / `--remote`).
-pub enum Backend {
-    Local { location: Location, repo: Mutex<Option<Repo>> },
-    Remote(Client),
-}
-
-impl Backend {
-    /// The repository at `location`, opened at the first tool call (so a client can start the
-    /// server before `locker init` and get a clear error from each tool until then).
-    pub fn local(location: Location) -> Self {
-        Self::Local { location, repo: Mutex::new(None) }
-    }
-}
-
-/// The MCP server: where the state lives, who acts, the clock, and the tools.
-pub struct Server {
-    backend: Backend,
-    identity: Identity,
-    clock: Arc<dyn Clock>,
-    settings: Settings,
+    sign_key: Option<PrivateKey>,
     tools: Vec<tools::ToolDef>,
 }
 
 impl Server {
-    pub fn new(
-        backend: Backend,
-        identity: Identity,
-        clock: Arc<dyn Clock>,
-        settings: Settings,
-    ) -> Self {
-        Self { backend, identity, clock, settings, tools: tools::all() }
+    /// A server over `session`. A local session opens its repository at the first tool call,
+    /// so a client can start the server before `locker init` and get a clear error from each
+    /// tool until then.
+    pub fn new(session: Session, sign_key: Option<PrivateKey>) -> Self {
+        Self { session: Mutex::new(session), sign_key, tools: tools::all() }
     }
 
     /// The signature a write tool attaches: the call's own `signer` and `signature`, else the
@@ -96,7 +69,7 @@ impl Server {
         signature: Option<&str>,
     ) -> OpResult<Option<ops::sign::Signing>> {
         Ok(ops::sign::from_fields(signer, signature)?
-            .or_else(|| self.identity.sign_key.clone().map(ops::sign::Signing::Key)))
+            .or_else(|| self.sign_key.clone().map(ops::sign::Signing::Key)))
     }
 
     /// The tools this server offers, in a fixed order.
@@ -104,43 +77,14 @@ impl Server {
         self.tools.iter().map(|t| t.tool.clone()).collect()
     }
 
-    /// Runs one operation: `local` with an operations context on the repository, acting as
-    /// [`Identity`] says (resolved at every call, so a revoked token stops working at once),
-    /// or `remote` with the server's client and the token to present.
-    fn run<T>(
-        &self,
-        local: impl FnOnce(&mut ops::Ctx<'_>) -> OpResult<T>,
-        remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
-    ) -> OpResult<T> {
-        self.run_log(|ctx, _| local(ctx), remote)
-    }
-
-    /// [`Self::run`] for the log operations, which also need the repository's log identity.
-    fn run_log<T>(
-        &self,
-        local: impl FnOnce(&mut ops::Ctx<'_>, &ops::tlog::LogIdentity) -> OpResult<T>,
-        remote: impl FnOnce(&Client, Option<&Secret>) -> OpResult<T>,
-    ) -> OpResult<T> {
-        let (location, repo) = match &self.backend {
-            Backend::Remote(client) => return remote(client, self.identity.token.as_ref()),
-            Backend::Local { location, repo } => (location, repo),
-        };
-        let mut guard = repo.lock().map_err(|_| {
+    /// Runs one operation with the session's [`Locker`]: who acts is resolved at every call,
+    /// so a revoked token stops working at once.
+    fn run<T>(&self, f: impl FnOnce(&mut dyn Locker) -> OpResult<T>) -> OpResult<T> {
+        let mut session = self.session.lock().map_err(|_| {
             OpError::internal("a previous tool call panicked while holding the repository")
         })?;
-        if guard.is_none() {
-            *guard = Some(Repo::open(location)?);
-        }
-        let repo = guard.as_mut().expect("opened above");
-        let actor = ops::token::actor_for(
-            repo.store.as_mut(),
-            self.identity.token.as_ref(),
-            self.identity.scope.as_deref(),
-        )?;
-        let log = ops::tlog::LogIdentity::new(&repo.dot, &repo.config);
-        let mut ctx = ops::Ctx::new(repo.store.as_mut(), actor, self.clock.as_ref());
-        ctx.settings = self.settings;
-        local(&mut ctx, &log)
+        let mut locker = session.locker()?;
+        f(&mut *locker)
     }
 
     fn call(&self, request: CallToolRequestParams) -> Result<CallToolResult, ErrorData> {

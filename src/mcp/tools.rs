@@ -15,6 +15,11 @@ use serde_json::{Map, Value};
 
 use super::pyjson;
 use super::Server;
+use crate::api::{
+    AcquireLease, AppendBlock, ArtifactHistory, CommitPlan, CompleteLease, CreatePad, Deposit,
+    GetArtifact, Heartbeat, LeaseRef, ListArtifacts, ListLeases, MintTicket, PadKey, Payment,
+    ProveConsistency, ReadBlocks, RecordStep, ShowPlan, VerifyPad, VerifyRepository,
+};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS};
 use crate::domain::pad::TicketType;
 use crate::domain::secret::Secret;
@@ -23,17 +28,17 @@ use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
 use crate::ops::integrity::{self, Integrity};
-use crate::ops::journal::{self, LogPage};
+use crate::ops::journal::LogPage;
 use crate::ops::lease::{self, Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus};
-use crate::ops::ledger::{self, History};
+use crate::ops::ledger::History;
 use crate::ops::pad::{
     self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
 };
-use crate::ops::plan::{self, Diff, PlanCommitted, PlanView};
-use crate::ops::step::{self, StepInput, StepView};
+use crate::ops::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::step::{StepInput, StepView};
 use crate::ops::tlog;
 use crate::ops::verify::{self, PadReport, RepoReport};
-use crate::ops::{ErrorKind, OpError, OpResult};
+use crate::ops::{ErrorKind, NoProgress, OpError, OpResult};
 use crate::store::JournalQuery;
 
 type Handler = Box<dyn Fn(&Server, JsonObject) -> OpResult<Value> + Send + Sync>;
@@ -346,17 +351,6 @@ fn default_max_blocks() -> i64 {
     i64::from(DEFAULT_MAX_BLOCKS)
 }
 
-/// A payment proof is passed to a remote pay-per-pad server; a local repository takes none.
-fn no_payment(hash: Option<&String>) -> OpResult<()> {
-    match hash {
-        None => Ok(()),
-        Some(_) => Err(OpError::bad_request(
-            "payment_tx_hash is not supported: this locker does not take payments",
-        )
-        .hint("Call the tool again without payment_tx_hash.")),
-    }
-}
-
 fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
     let envelope = pyjson::dumps(&Value::Object(a.envelope)).into_bytes();
     let mut blocks = Vec::with_capacity(a.artifacts.len());
@@ -374,14 +368,14 @@ fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
         };
         blocks.push(DepositBlock { payload, content_type: content_type.to_owned() });
     }
-    let proof = a.payment_tx_hash.as_ref();
-    server.run(
-        |ctx| {
-            no_payment(proof)?;
-            pad::deposit(ctx, &envelope, &blocks, a.ttl_seconds)
-        },
-        |c, _| c.deposit(&envelope, &blocks, a.ttl_seconds, proof.map(String::as_str)),
-    )
+    server.run(|l| {
+        l.deposit(Deposit {
+            envelope: &envelope,
+            artifacts: &blocks,
+            ttl_seconds: a.ttl_seconds,
+            payment: a.payment_tx_hash.as_deref().map_or(Payment::None, Payment::Proof),
+        })
+    })
 }
 
 const CREATE: &str = "Create an empty pad and get its write_key (appends, seals, mints tickets) \
@@ -407,14 +401,10 @@ struct CreateIn {
 fn create(server: &Server, a: CreateIn) -> OpResult<PadCreated> {
     let limits = PadLimits::new(a.ttl_seconds, a.max_blocks)
         .map_err(|e| OpError::unprocessable(e.to_string()))?;
-    let proof = a.payment_tx_hash.as_ref();
-    server.run(
-        |ctx| {
-            no_payment(proof)?;
-            pad::create(ctx, limits)
-        },
-        |c, _| c.create(limits, proof.map(String::as_str)),
-    )
+    server.run(|l| {
+        let payment = a.payment_tx_hash.as_deref().map_or(Payment::None, Payment::Proof);
+        l.pad_create(CreatePad { limits, payment })
+    })
 }
 
 const APPEND: &str = "Append one block to an open pad. Returns the block's seq and curr_hash \
@@ -458,11 +448,15 @@ fn append(server: &Server, a: AppendIn) -> OpResult<Appended> {
     };
     let key = Secret::new(&a.write_key);
     let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
-    let ct = Some(a.content_type.as_str());
-    server.run(
-        |ctx| pad::append_signed(ctx, &a.pad_id, Some(&key), &payload, ct, signing.as_ref()),
-        |c, _| c.append_signed(&a.pad_id, Some(&key), &payload, ct, signing.as_ref()),
-    )
+    server.run(|l| {
+        l.pad_append(AppendBlock {
+            pad: &a.pad_id,
+            key: Some(&key),
+            payload: &payload,
+            content_type: Some(&a.content_type),
+            signing: signing.as_ref(),
+        })
+    })
 }
 
 const SEAL: &str = "Seal a pad: no more appends, ever. The stored chain is re-checked first and \
@@ -481,7 +475,7 @@ struct SealIn {
 
 fn seal(server: &Server, a: SealIn) -> OpResult<Sealed> {
     let key = Secret::new(&a.write_key);
-    server.run(|ctx| pad::seal(ctx, &a.pad_id, Some(&key)), |c, _| c.seal(&a.pad_id, Some(&key)))
+    server.run(|l| l.pad_seal(PadKey { pad: &a.pad_id, key: Some(&key) }))
 }
 
 const MANIFEST: &str = "Show a pad's manifest (state, block_count, total_bytes, head_hash, \
@@ -523,22 +517,18 @@ fn read_verified(
     // A malformed expected head fails before anything is read (a read can open a lease).
     integrity::check_expected_format(pad_id, expected)?;
     let ticket = Secret::new(ticket);
-    let (manifest, fetched) = server.run(
-        |ctx| {
-            let manifest = pad::manifest(ctx, pad_id)?;
-            let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
-                pad::read(ctx, pad_id, Some(&ticket), Some(from), Some(to))
-            })?;
-            Ok((manifest, fetched))
-        },
-        |c, _| {
-            let manifest = c.manifest(pad_id)?;
-            let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
-                c.read(pad_id, Some(&ticket), Some(from), Some(to))
-            })?;
-            Ok((manifest, fetched))
-        },
-    )?;
+    let (manifest, fetched) = server.run(|l| {
+        let manifest = l.pad_manifest(pad_id)?;
+        let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
+            l.pad_read(ReadBlocks {
+                pad: pad_id,
+                ticket: Some(&ticket),
+                from: Some(from),
+                to: Some(to),
+            })
+        })?;
+        Ok((manifest, fetched))
+    })?;
     match fetched {
         Ok(blocks) => {
             let integrity =
@@ -559,8 +549,7 @@ fn manifest(server: &Server, a: ManifestIn) -> OpResult<VerifiedManifest> {
             Ok(VerifiedManifest { manifest, integrity })
         }
         None => {
-            let manifest =
-                server.run(|ctx| pad::manifest(ctx, &a.pad_id), |c, _| c.manifest(&a.pad_id))?;
+            let manifest = server.run(|l| l.pad_manifest(&a.pad_id))?;
             let integrity = integrity::unchecked(expected).into_result(&manifest.pad_id)?;
             Ok(VerifiedManifest { manifest, integrity })
         }
@@ -653,10 +642,9 @@ fn default_ticket_type() -> TicketType {
 
 fn mint_ticket(server: &Server, a: MintIn) -> OpResult<TicketMinted> {
     let key = Secret::new(&a.write_key);
-    server.run(
-        |ctx| pad::mint_ticket(ctx, &a.pad_id, Some(&key), a.ticket_type),
-        |c, _| c.mint_ticket(&a.pad_id, Some(&key), a.ticket_type),
-    )
+    server.run(|l| {
+        l.ticket_mint(MintTicket { pad: &a.pad_id, key: Some(&key), ticket_type: a.ticket_type })
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -721,7 +709,7 @@ fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published
         fence: fence.as_ref(),
         signing: signing.as_ref(),
     };
-    server.run(|ctx| artifact::publish(ctx, &req), |c, t| c.artifact_publish(t, &req))
+    server.run(|l| l.artifact_publish(req))
 }
 
 const ARTIFACT_GET: &str = "Read an artifact's current version, or one version, with its \
@@ -741,10 +729,7 @@ struct ArtifactGetIn {
 }
 
 fn artifact_get(server: &Server, a: ArtifactGetIn) -> OpResult<ArtifactView> {
-    server.run(
-        |ctx| artifact::get(ctx, &a.key, a.version),
-        |c, t| c.artifact_get(t, &a.key, a.version),
-    )
+    server.run(|l| l.artifact_get(GetArtifact { key: &a.key, version: a.version }))
 }
 
 const ARTIFACT_LOG: &str = "List every version of an artifact, oldest first: version, sha256, \
@@ -769,10 +754,7 @@ fn default_artifact_limit() -> u64 {
 }
 
 fn artifact_log(server: &Server, a: ArtifactLogIn) -> OpResult<ArtifactLog> {
-    server.run(
-        |ctx| artifact::log(ctx, &a.key, a.after, a.limit),
-        |c, t| c.artifact_log(t, &a.key, a.after, a.limit),
-    )
+    server.run(|l| l.artifact_log(ArtifactHistory { key: &a.key, after: a.after, limit: a.limit }))
 }
 
 const ARTIFACT_LIST: &str = "List the artifact keys of your scope, sorted, with each one's \
@@ -795,10 +777,7 @@ fn default_key_limit() -> u64 {
 }
 
 fn artifact_list(server: &Server, a: ArtifactListIn) -> OpResult<ArtifactList> {
-    server.run(
-        |ctx| artifact::list(ctx, a.after.as_deref(), a.limit),
-        |c, t| c.artifact_list(t, a.after.as_deref(), a.limit),
-    )
+    server.run(|l| l.artifact_list(ListArtifacts { after: a.after.as_deref(), limit: a.limit }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -838,10 +817,14 @@ fn default_lease_ttl() -> i64 {
 }
 
 fn lease_acquire(server: &Server, a: LeaseAcquireIn) -> OpResult<Acquired> {
-    server.run(
-        |ctx| lease::acquire(ctx, &a.work, a.ttl_seconds, a.holder.as_deref(), a.reopen),
-        |c, t| c.lease_acquire(t, &a.work, a.ttl_seconds, a.holder.as_deref(), a.reopen),
-    )
+    server.run(|l| {
+        l.lease_acquire(AcquireLease {
+            work: &a.work,
+            ttl: a.ttl_seconds,
+            holder: a.holder.as_deref(),
+            reopen: a.reopen,
+        })
+    })
 }
 
 const LEASE_HEARTBEAT: &str = "Extend your lease on a work item by its TTL from now, optionally \
@@ -862,10 +845,13 @@ struct LeaseHeartbeatIn {
 }
 
 fn lease_heartbeat(server: &Server, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
-    server.run(
-        |ctx| lease::heartbeat(ctx, &a.work, &a.lease_id, a.details.as_deref()),
-        |c, t| c.lease_heartbeat(t, &a.work, &a.lease_id, a.details.as_deref()),
-    )
+    server.run(|l| {
+        l.lease_heartbeat(Heartbeat {
+            work: &a.work,
+            lease: &a.lease_id,
+            details: a.details.as_deref(),
+        })
+    })
 }
 
 const LEASE_COMPLETE: &str = "Complete your lease on a work item, keeping a result text, and get \
@@ -886,10 +872,13 @@ struct LeaseCompleteIn {
 }
 
 fn lease_complete(server: &Server, a: LeaseCompleteIn) -> OpResult<Completed> {
-    server.run(
-        |ctx| lease::complete(ctx, &a.work, &a.lease_id, a.result.as_deref()),
-        |c, t| c.lease_complete(t, &a.work, &a.lease_id, a.result.as_deref()),
-    )
+    server.run(|l| {
+        l.lease_complete(CompleteLease {
+            work: &a.work,
+            lease: &a.lease_id,
+            result: a.result.as_deref(),
+        })
+    })
 }
 
 const LEASE_RELEASE: &str = "Give up your lease on a work item without completing it, so another \
@@ -906,10 +895,7 @@ struct LeaseReleaseIn {
 }
 
 fn lease_release(server: &Server, a: LeaseReleaseIn) -> OpResult<Released> {
-    server.run(
-        |ctx| lease::release(ctx, &a.work, &a.lease_id),
-        |c, t| c.lease_release(t, &a.work, &a.lease_id),
-    )
+    server.run(|l| l.lease_release(LeaseRef { work: &a.work, lease: &a.lease_id }))
 }
 
 const LEASE_SHOW: &str = "Show a work item's newest lease: state (active, completed, released, \
@@ -925,7 +911,7 @@ struct WorkIn {
 }
 
 fn lease_show(server: &Server, a: WorkIn) -> OpResult<WorkStatus> {
-    server.run(|ctx| lease::show(ctx, &a.work), |c, t| c.lease_show(t, &a.work))
+    server.run(|l| l.lease_show(&a.work))
 }
 
 const LEASE_LIST: &str = "List the leases of your scope, optionally only those in one state \
@@ -944,7 +930,7 @@ struct LeaseListIn {
 }
 
 fn lease_list(server: &Server, a: LeaseListIn) -> OpResult<LeaseList> {
-    server.run(|ctx| lease::list(ctx, a.state, a.limit), |c, t| c.lease_list(t, a.state, a.limit))
+    server.run(|l| l.lease_list(ListLeases { state: a.state, limit: a.limit }))
 }
 
 const LEASE_HISTORY: &str = "Show every lease, plan, step and transition of a work item, oldest \
@@ -952,7 +938,7 @@ first, each journal entry checked against its hash and its neighbours, with an i
 verdict (ok false and first_broken when anything was altered).";
 
 fn lease_history(server: &Server, a: WorkIn) -> OpResult<History> {
-    server.run(|ctx| ledger::history(ctx, &a.work), |c, t| c.lease_history(t, &a.work))
+    server.run(|l| l.work_history(&a.work))
 }
 
 const PLAN_COMMIT: &str = "Commit your plan for a work item, an ordered list of unique step \
@@ -972,10 +958,7 @@ struct PlanCommitIn {
 }
 
 fn plan_commit(server: &Server, a: PlanCommitIn) -> OpResult<PlanCommitted> {
-    server.run(
-        |ctx| plan::commit(ctx, &a.work, &a.lease_id, a.steps.clone()),
-        |c, t| c.plan_commit(t, &a.work, &a.lease_id, a.steps.clone()),
-    )
+    server.run(|l| l.plan_commit(CommitPlan { work: &a.work, lease: &a.lease_id, steps: &a.steps }))
 }
 
 const PLAN_SHOW: &str = "Show a work item's newest plan, or one version of it: its steps, the \
@@ -993,7 +976,7 @@ struct PlanShowIn {
 }
 
 fn plan_show(server: &Server, a: PlanShowIn) -> OpResult<PlanView> {
-    server.run(|ctx| plan::show(ctx, &a.work, a.version), |c, t| c.plan_show(t, &a.work, a.version))
+    server.run(|l| l.plan_show(ShowPlan { work: &a.work, version: a.version }))
 }
 
 const STEP: &str = "Log one step of a work item under your current lease: what was planned, \
@@ -1043,10 +1026,7 @@ fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
         gate: Some(&a.gate),
         signing: signing.as_ref(),
     };
-    server.run(
-        |ctx| step::record(ctx, &a.work, &a.lease_id, &input),
-        |c, t| c.step_record(t, &a.work, &a.lease_id, &input),
-    )
+    server.run(|l| l.step_record(RecordStep { work: &a.work, lease: &a.lease_id, step: input }))
 }
 
 const PLAN_DIFF: &str = "Compare a work item's newest plan with the steps logged under its \
@@ -1055,7 +1035,7 @@ sorted), and earlier_lease_steps (logged by earlier holders; they do not count).
 when there are neither holes nor extras; that is an answer, not an error.";
 
 fn plan_diff(server: &Server, a: WorkIn) -> OpResult<Diff> {
-    server.run(|ctx| plan::diff(ctx, &a.work), |c, t| c.plan_diff(t, &a.work))
+    server.run(|l| l.plan_diff(&a.work))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1079,7 +1059,7 @@ struct VerifyPadIn {
 
 fn verify_pad(server: &Server, a: VerifyPadIn) -> OpResult<PadReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    server.run(|ctx| verify::pad(ctx, &a.pad_id, expect), |c, _| c.verify_pad(&a.pad_id, expect))
+    server.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
 }
 
 const VERIFY: &str = "Verify the whole repository like `locker verify` (git fsck): the journal's \
@@ -1132,7 +1112,7 @@ const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle 
 struct CheckpointIn {}
 
 fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<tlog::CheckpointOutcome> {
-    server.run_log(tlog::checkpoint, |c, _| c.checkpoint())
+    server.run(|l| l.checkpoint())
 }
 
 const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
@@ -1158,10 +1138,7 @@ fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<tlog::Inclu
         (None, Some(pad_id), Some(seq)) => tlog::Target::Block { pad_id, seq },
         _ => return Err(OpError::bad_request("give either seq, or pad_id and block")),
     };
-    server.run_log(
-        |ctx, log| tlog::prove_inclusion(ctx, log, &target),
-        |c, _| c.prove_inclusion(&target),
-    )
+    server.run(|l| l.prove_inclusion(&target))
 }
 
 const PROOF_CONSISTENCY: &str = "Prove the log's checkpoint at old entries consistent with the one at new (default: the whole journal): both signed checkpoints and the RFC 6962 consistency proof, as a proof file.";
@@ -1178,10 +1155,7 @@ struct ProofConsistencyIn {
 }
 
 fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<tlog::ConsistencyOutcome> {
-    server.run_log(
-        |ctx, log| tlog::prove_consistency(ctx, log, a.old, a.new),
-        |c, _| c.prove_consistency(a.old, a.new),
-    )
+    server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
 const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that).";
@@ -1212,10 +1186,9 @@ struct VerifyIn {
 
 fn verify_repo(server: &Server, a: VerifyIn) -> OpResult<RepoReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    server.run(
-        |ctx| verify::repository(ctx, expect, &crate::ops::NoProgress),
-        |c, _| c.verify_repository(expect),
-    )
+    server.run(|l| {
+        l.verify(VerifyRepository { expect_head: expect, require_signed: false }, &NoProgress)
+    })
 }
 
 const LOG: &str = "Read the journal, newest first (like `git log`): every change to the \
@@ -1268,7 +1241,7 @@ fn log(server: &Server, a: LogIn) -> OpResult<LogPage> {
         ascending: a.reverse,
         limit: a.limit,
     };
-    server.run(|ctx| journal::log(ctx, &q), |c, _| c.log(&q))
+    server.run(|l| l.journal(&q))
 }
 
 #[cfg(test)]

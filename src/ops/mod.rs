@@ -386,21 +386,29 @@ impl Default for Settings {
     }
 }
 
-/// What every operation needs: the store, who acts, and the time.
+/// What every operation needs: the store, who acts, the time, and the log's identity.
 pub struct Ctx<'a> {
     pub store: &'a mut dyn Store,
     pub actor: Actor,
     pub clock: &'a dyn Clock,
     pub settings: Settings,
+    /// The log's key and origin, for checkpoints and proofs: the repository's, or none (a
+    /// server on a database with no `.locker/` keeps no transparency log).
+    pub log: Option<&'a tlog::LogIdentity>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(store: &'a mut dyn Store, actor: Actor, clock: &'a dyn Clock) -> Self {
-        Self { store, actor, clock, settings: Settings::default() }
+        Self { store, actor, clock, settings: Settings::default(), log: None }
     }
 
     pub fn now(&self) -> i64 {
         self.clock.now()
+    }
+
+    /// The log's identity, or the error every log operation gives without one.
+    pub fn log(&self) -> OpResult<&'a tlog::LogIdentity> {
+        self.log.ok_or_else(|| OpError::not_found("this server keeps no transparency log"))
     }
 }
 

@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::{
+    AcquireLease, CommitPlan, CompleteLease, GetArtifact, Locker as _, ReadBlocks, RecordStep,
+    ShowPlan, VerifyPad,
+};
 use crate::client::Client;
 use crate::domain::chain;
 use crate::domain::digest::Digest;
@@ -102,10 +106,9 @@ pub struct Finished {
     pub diff: Diff,
 }
 
-/// A worker's connection: the server, its token, its scratch directory.
+/// A worker's connection: the server (acting with the worker's token), its scratch directory.
 struct Env {
     client: Client,
-    token: Secret,
     dir: PathBuf,
 }
 
@@ -116,7 +119,7 @@ fn env() -> OpResult<Env> {
         .map_err(|_| OpError::usage("a quest worker needs LOCKER_TOKEN (its agent token)"))?;
     let dir = std::env::current_dir()
         .map_err(|e| OpError::unavailable(format!("cannot read the current directory: {e}")))?;
-    Ok(Env { client: Client::new(&url)?, token: Secret::new(token), dir })
+    Ok(Env { client: Client::new(&url)?.with_token(Some(Secret::new(token))), dir })
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> OpResult<T> {
@@ -159,12 +162,11 @@ fn environment_names() -> Vec<String> {
 
 /// Worker A, up to the point where it would publish.
 pub fn start() -> OpResult<Started> {
-    let Env { client, token, dir } = env()?;
-    let tok = Some(&token);
+    let Env { mut client, dir } = env()?;
     let h: Handoff = read_json(&dir.join(HANDOFF_FILE))?;
 
     // The server's verdict first, against the head the planner announced…
-    let report = client.verify_pad(&h.pad_id, Some(h.head_hash))?;
+    let report = client.pad_verify(VerifyPad { pad: &h.pad_id, expect_head: Some(h.head_hash) })?;
     if !report.ok || !report.expected_head.as_ref().is_some_and(|e| e.matches) {
         return Err(broken(format!(
             "pad {} does not verify against head {}",
@@ -173,7 +175,12 @@ pub fn start() -> OpResult<Started> {
     }
     // …then end to end: the chain recomputed from the exact bytes read with the ticket.
     let ticket = Secret::new(h.ticket);
-    let slice = client.read(&h.pad_id, Some(&ticket), None, None)?;
+    let slice = client.pad_read(ReadBlocks {
+        pad: &h.pad_id,
+        ticket: Some(&ticket),
+        from: None,
+        to: None,
+    })?;
     let payloads: Vec<Vec<u8>> = slice.blocks.iter().map(|b| b.payload()).collect();
     let head = chain::head(payloads.iter().map(Vec::as_slice));
     if head != h.head_hash || slice.total_blocks != payloads.len() as u64 || payloads.len() < 2 {
@@ -194,9 +201,14 @@ pub fn start() -> OpResult<Started> {
         )));
     }
 
-    let lease = client.lease_acquire(tok, &plan.work, LEASE_TTL, None, false)?.lease;
-    let committed = client.plan_commit(tok, &plan.work, &lease.lease_id, plan.steps.clone())?;
-    let current = client.artifact_get(tok, &plan.key, None)?;
+    let acquire = AcquireLease { work: &plan.work, ttl: LEASE_TTL, ..AcquireLease::default() };
+    let lease = client.lease_acquire(acquire)?.lease;
+    let committed = client.plan_commit(CommitPlan {
+        work: &plan.work,
+        lease: &lease.lease_id,
+        steps: &plan.steps,
+    })?;
+    let current = client.artifact_get(GetArtifact { key: &plan.key, version: None })?;
     let executed =
         format!("verified pad {} at head {head}; read {} v{}", h.pad_id, plan.key, current.version);
     let step = StepInput {
@@ -206,7 +218,7 @@ pub fn start() -> OpResult<Started> {
         gate: None,
         signing: None,
     };
-    client.step_record(tok, &plan.work, &lease.lease_id, &step)?;
+    client.step_record(RecordStep { work: &plan.work, lease: &lease.lease_id, step })?;
 
     let pending = PendingPublish {
         key: plan.key.clone(),
@@ -236,7 +248,7 @@ pub fn start() -> OpResult<Started> {
     })
 }
 
-fn publish(client: &Client, token: &Secret, p: &PendingPublish) -> OpResult<Published> {
+fn publish(client: &mut Client, p: &PendingPublish) -> OpResult<Published> {
     let req = PublishRequest {
         key: &p.key,
         expected_version: p.expected_version,
@@ -245,27 +257,27 @@ fn publish(client: &Client, token: &Secret, p: &PendingPublish) -> OpResult<Publ
         fence: Some(&p.fence),
         signing: None,
     };
-    client.artifact_publish(Some(token), &req)
+    client.artifact_publish(req)
 }
 
 /// Worker B: the whole task, from lease to completion.
 pub fn finish(work: &str, key: &str) -> OpResult<Finished> {
-    let Env { client, token, dir } = env()?;
-    let tok = Some(&token);
-    let acquired = client.lease_acquire(tok, work, LEASE_TTL, None, false)?;
+    let Env { mut client, dir } = env()?;
+    let acquired =
+        client.lease_acquire(AcquireLease { work, ttl: LEASE_TTL, ..AcquireLease::default() })?;
     let lease = acquired.lease;
-    let plan = client.plan_show(tok, work, None)?;
-    let current = client.artifact_get(tok, key, None)?;
+    let plan = client.plan_show(ShowPlan { work, version: None })?;
+    let current = client.artifact_get(GetArtifact { key, version: None })?;
     let mut logged = Vec::new();
-    let mut log = |step: &str, executed: String| -> OpResult<()> {
+    let mut log = |client: &mut Client, step: &str, executed: String| -> OpResult<()> {
         let input =
             StepInput { step, planned: None, executed: Some(&executed), gate: None, signing: None };
-        client.step_record(tok, work, &lease.lease_id, &input)?;
+        client.step_record(RecordStep { work, lease: &lease.lease_id, step: input })?;
         logged.push(step.to_owned());
         Ok(())
     };
-    log("fetch-inputs", format!("read {key} v{}", current.version))?;
-    log("draft", format!("drafted a new summary from v{}", current.version))?;
+    log(&mut client, "fetch-inputs", format!("read {key} v{}", current.version))?;
+    log(&mut client, "draft", format!("drafted a new summary from v{}", current.version))?;
 
     let pending = PendingPublish {
         key: key.to_owned(),
@@ -278,10 +290,14 @@ pub fn finish(work: &str, key: &str) -> OpResult<Finished> {
         fence: Fence { work: work.to_owned(), token: lease.fence },
     };
     save_private(&dir.join(PENDING_FILE), &pending)?;
-    let published = publish(&client, &token, &pending)?;
-    log("publish", format!("published {key} v{}", published.artifact.version))?;
+    let published = publish(&mut client, &pending)?;
+    log(&mut client, "publish", format!("published {key} v{}", published.artifact.version))?;
     let result = format!("published {key} v{}", published.artifact.version);
-    let done = client.lease_complete(tok, work, &lease.lease_id, Some(&result))?;
+    let done = client.lease_complete(CompleteLease {
+        work,
+        lease: &lease.lease_id,
+        result: Some(&result),
+    })?;
     Ok(Finished {
         lease_id: lease.lease_id,
         fence: lease.fence,
@@ -297,9 +313,9 @@ pub fn finish(work: &str, key: &str) -> OpResult<Finished> {
 
 /// Sends the publish saved in `pending.json`, exactly as saved.
 pub fn resume() -> OpResult<Published> {
-    let Env { client, token, dir } = env()?;
+    let Env { mut client, dir } = env()?;
     let pending: PendingPublish = read_json(&dir.join(PENDING_FILE))?;
-    publish(&client, &token, &pending)
+    publish(&mut client, &pending)
 }
 
 /// Blocks until stdin ends (the quest kills the worker first; if the quest itself dies, the

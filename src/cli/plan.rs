@@ -8,24 +8,25 @@ use clap::{Args, Subcommand};
 
 use super::input::read_payload;
 use super::{CmdResult, Ctx};
+use crate::api::{CommitPlan, ShowPlan};
 use crate::domain::work::{self, MAX_PLAN_FILE_BYTES};
-use crate::ops::plan::{self as op, Diff, PlanCommitted, PlanView};
+use crate::ops::plan::{Diff, PlanCommitted, PlanView};
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
 
 /// Commit, show and diff a work item's plan (its manifest of steps)
 #[derive(Debug, Subcommand)]
-pub enum ManifestCommand {
+pub enum PlanCommand {
     Commit(CommitArgs),
     Show(ShowArgs),
     Diff(DiffArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: ManifestCommand) -> CmdResult {
+pub fn run(ctx: &mut Ctx, cmd: PlanCommand) -> CmdResult {
     match cmd {
-        ManifestCommand::Commit(a) => commit(ctx, &a),
-        ManifestCommand::Show(a) => show(ctx, &a),
-        ManifestCommand::Diff(a) => diff(ctx, &a),
+        PlanCommand::Commit(a) => commit(ctx, &a),
+        PlanCommand::Show(a) => show(ctx, &a),
+        PlanCommand::Diff(a) => diff(ctx, &a),
     }
 }
 
@@ -63,10 +64,8 @@ fn commit(ctx: &mut Ctx, a: &CommitArgs) -> CmdResult {
         }
         None => a.steps.clone(),
     };
-    let out = match ctx.remote()? {
-        Some(r) => r.plan_commit(ctx.token.as_ref(), &a.work, &a.lease, steps)?,
-        None => op::commit(&mut ctx.ops()?, &a.work, &a.lease, steps)?,
-    };
+    let out =
+        ctx.locker()?.plan_commit(CommitPlan { work: &a.work, lease: &a.lease, steps: &steps })?;
     ctx.printer.emit(&out)?;
     let how = if out.replayed { "was already" } else { "committed as" };
     ctx.printer
@@ -102,10 +101,7 @@ pub struct ShowArgs {
 }
 
 fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.plan_show(ctx.token.as_ref(), &a.work, a.version)?,
-        None => op::show(&mut ctx.ops()?, &a.work, a.version)?,
-    };
+    let out = ctx.locker()?.plan_show(ShowPlan { work: &a.work, version: a.version })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -129,10 +125,7 @@ pub struct DiffArgs {
 }
 
 fn diff(ctx: &mut Ctx, a: &DiffArgs) -> CmdResult {
-    let out = match ctx.remote()? {
-        Some(r) => r.plan_diff(ctx.token.as_ref(), &a.work)?,
-        None => op::diff(&mut ctx.ops()?, &a.work)?,
-    };
+    let out = ctx.locker()?.plan_diff(&a.work)?;
     ctx.printer.emit(&out)?;
     Ok(if out.clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

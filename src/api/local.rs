@@ -1,0 +1,187 @@
+//! [`Locker`] on an operations context: each method is the [`crate::ops`] function that decides
+//! its rule. The CLI and `locker mcp` get such a context from a [`super::Session`]; `locker
+//! serve` builds one per request on a pooled store, or inside a group commit.
+
+use super::request::*;
+use super::Locker;
+use crate::domain::bundle::Bundle;
+use crate::ops::artifact::{
+    self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
+};
+use crate::ops::journal::{self, LogPage};
+use crate::ops::lease::{
+    self, Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
+};
+use crate::ops::ledger::{self, History};
+use crate::ops::pad::{
+    self, Appended, BlockSlice, Deposited, Manifest, PadCreated, PadList, Sealed, TicketMinted,
+    TicketRevoked,
+};
+use crate::ops::plan::{self, Diff, PlanCommitted, PlanView};
+use crate::ops::sign::{self, KeyList};
+use crate::ops::step::{self, StepView};
+use crate::ops::tlog::{
+    self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
+};
+use crate::ops::verify::{self, PadReport, RepoReport};
+use crate::ops::{bundle, Ctx, OpError, OpResult, Progress};
+use crate::store::JournalQuery;
+
+/// The verified payment a local operation redeems: a proof that no server has checked is
+/// refused (the front ends name their own flag or argument before it gets here).
+fn verified(p: Payment<'_>) -> OpResult<Option<&crate::ops::payment::Verified>> {
+    match p {
+        Payment::None => Ok(None),
+        Payment::Verified(v) => Ok(Some(v)),
+        Payment::Proof(_) => Err(OpError::usage(
+            "a payment proof is for a remote pay-per-pad server; the local repository takes no \
+             payments",
+        )),
+    }
+}
+
+impl Locker for Ctx<'_> {
+    fn pad_create(&mut self, r: CreatePad<'_>) -> OpResult<PadCreated> {
+        pad::create_paid(self, r.limits, verified(r.payment)?)
+    }
+
+    fn pad_append(&mut self, r: AppendBlock<'_>) -> OpResult<Appended> {
+        pad::append_signed(self, r.pad, r.key, r.payload, r.content_type, r.signing)
+    }
+
+    fn pad_seal(&mut self, r: PadKey<'_>) -> OpResult<Sealed> {
+        pad::seal(self, r.pad, r.key)
+    }
+
+    fn ticket_mint(&mut self, r: MintTicket<'_>) -> OpResult<TicketMinted> {
+        pad::mint_ticket(self, r.pad, r.key, r.ticket_type)
+    }
+
+    fn ticket_revoke(&mut self, r: RevokeTicket<'_>) -> OpResult<TicketRevoked> {
+        pad::revoke_ticket(self, r.pad, r.key, r.ticket)
+    }
+
+    fn pad_manifest(&mut self, id: &str) -> OpResult<Manifest> {
+        pad::manifest(self, id)
+    }
+
+    fn pad_read(&mut self, r: ReadBlocks<'_>) -> OpResult<BlockSlice> {
+        pad::read(self, r.pad, r.ticket, r.from, r.to)
+    }
+
+    fn pad_list(&mut self, r: ListPads) -> OpResult<PadList> {
+        pad::list(self, r.state, r.limit)
+    }
+
+    fn pad_export(&mut self, r: ReadPad<'_>) -> OpResult<Bundle> {
+        let mut b = bundle::export(self, r.pad, r.ticket)?;
+        if let Some(log) = self.log {
+            bundle::attach_log(self, log, &mut b)?;
+        }
+        Ok(b)
+    }
+
+    fn deposit(&mut self, r: Deposit<'_>) -> OpResult<Deposited> {
+        pad::deposit_paid(self, r.envelope, r.artifacts, r.ttl_seconds, verified(r.payment)?)
+    }
+
+    fn pad_verify(&mut self, r: VerifyPad<'_>) -> OpResult<PadReport> {
+        verify::pad(self, r.pad, r.expect_head)
+    }
+
+    fn artifact_publish(&mut self, r: PublishRequest<'_>) -> OpResult<Published> {
+        artifact::publish(self, &r)
+    }
+
+    fn artifact_get(&mut self, r: GetArtifact<'_>) -> OpResult<ArtifactView> {
+        artifact::get(self, r.key, r.version)
+    }
+
+    fn artifact_log(&mut self, r: ArtifactHistory<'_>) -> OpResult<ArtifactLog> {
+        artifact::log(self, r.key, r.after, r.limit)
+    }
+
+    fn artifact_list(&mut self, r: ListArtifacts<'_>) -> OpResult<ArtifactList> {
+        artifact::list(self, r.after, r.limit)
+    }
+
+    fn lease_acquire(&mut self, r: AcquireLease<'_>) -> OpResult<Acquired> {
+        lease::acquire(self, r.work, r.ttl, r.holder, r.reopen)
+    }
+
+    fn lease_heartbeat(&mut self, r: Heartbeat<'_>) -> OpResult<LeaseView> {
+        lease::heartbeat(self, r.work, r.lease, r.details)
+    }
+
+    fn lease_complete(&mut self, r: CompleteLease<'_>) -> OpResult<Completed> {
+        lease::complete(self, r.work, r.lease, r.result)
+    }
+
+    fn lease_release(&mut self, r: LeaseRef<'_>) -> OpResult<Released> {
+        lease::release(self, r.work, r.lease)
+    }
+
+    fn lease_show(&mut self, work: &str) -> OpResult<WorkStatus> {
+        lease::show(self, work)
+    }
+
+    fn lease_list(&mut self, r: ListLeases) -> OpResult<LeaseList> {
+        lease::list(self, r.state, r.limit)
+    }
+
+    fn lease_reap(&mut self) -> OpResult<Reaped> {
+        lease::reap(self)
+    }
+
+    fn work_history(&mut self, work: &str) -> OpResult<History> {
+        ledger::history(self, work)
+    }
+
+    fn plan_commit(&mut self, r: CommitPlan<'_>) -> OpResult<PlanCommitted> {
+        plan::commit(self, r.work, r.lease, r.steps.to_vec())
+    }
+
+    fn plan_show(&mut self, r: ShowPlan<'_>) -> OpResult<PlanView> {
+        plan::show(self, r.work, r.version)
+    }
+
+    fn plan_diff(&mut self, work: &str) -> OpResult<Diff> {
+        plan::diff(self, work)
+    }
+
+    fn step_record(&mut self, r: RecordStep<'_>) -> OpResult<StepView> {
+        step::record(self, r.work, r.lease, &r.step)
+    }
+
+    fn key_list(&mut self) -> OpResult<KeyList> {
+        sign::list(self)
+    }
+
+    fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage> {
+        journal::log(self, q)
+    }
+
+    fn verify(&mut self, r: VerifyRepository, progress: &dyn Progress) -> OpResult<RepoReport> {
+        let key = self.log.and_then(|l| l.signer().ok()).map(|s| s.verifier());
+        verify::repository_with(self, r.expect_head, progress, key.as_ref(), r.require_signed)
+    }
+
+    fn checkpoint(&mut self) -> OpResult<CheckpointOutcome> {
+        let log = self.log()?;
+        tlog::checkpoint(self, log)
+    }
+
+    fn log_key(&mut self) -> OpResult<KeyOutcome> {
+        tlog::key(self.log()?)
+    }
+
+    fn prove_inclusion(&mut self, target: &Target) -> OpResult<InclusionOutcome> {
+        let log = self.log()?;
+        tlog::prove_inclusion(self, log, target)
+    }
+
+    fn prove_consistency(&mut self, r: ProveConsistency) -> OpResult<ConsistencyOutcome> {
+        let log = self.log()?;
+        tlog::prove_consistency(self, log, r.old, r.new)
+    }
+}

@@ -1,0 +1,182 @@
+//! A front end's session: where its operations run (a local repository, or a `locker serve`
+//! at a URL) and who acts. Opening the repository and resolving who acts happen here, once,
+//! for the CLI and `locker mcp` alike.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use super::Locker;
+use crate::client::Client;
+use crate::domain::secret::Secret;
+use crate::ops::tlog::LogIdentity;
+use crate::ops::{token, Clock, Ctx, OpError, OpResult, Settings};
+use crate::repo::{Location, Repo};
+
+/// Who acts: the agent of a token (`LOCKER_TOKEN`), else the operator in a scope (`--scope`,
+/// default `default`).
+#[derive(Debug, Clone, Default)]
+pub struct Identity {
+    pub token: Option<Secret>,
+    pub scope: Option<String>,
+}
+
+/// A local repository, found at `location` and opened on first use.
+pub struct Local {
+    location: Location,
+    identity: Identity,
+    clock: Arc<dyn Clock>,
+    settings: Settings,
+    opened: Option<(Repo, LogIdentity)>,
+}
+
+impl Local {
+    pub fn new(
+        location: Location,
+        identity: Identity,
+        clock: Arc<dyn Clock>,
+        settings: Settings,
+    ) -> Self {
+        Self { location, identity, clock, settings, opened: None }
+    }
+
+    /// Where the repository is looked for.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// Who acts.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    /// The operation settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// The repository, found and opened on first use.
+    pub fn repo(&mut self) -> OpResult<&mut Repo> {
+        Ok(&mut open(&mut self.opened, &self.location)?.0)
+    }
+
+    /// The repository's log identity (its `.locker/` and origin).
+    pub fn log_identity(&mut self) -> OpResult<LogIdentity> {
+        Ok(open(&mut self.opened, &self.location)?.1.clone())
+    }
+
+    /// An operations context on the repository, acting as [`Identity`] says. Who acts is
+    /// resolved at every call, so a token revoked meanwhile stops working at once.
+    pub fn ctx(&mut self) -> OpResult<Ctx<'_>> {
+        let Self { location, identity, clock, settings, opened } = self;
+        let (repo, log) = open(opened, location)?;
+        let actor = token::actor_for(
+            repo.store.as_mut(),
+            identity.token.as_ref(),
+            identity.scope.as_deref(),
+        )?;
+        let clock: &dyn Clock = &**clock;
+        let mut ctx = Ctx::new(repo.store.as_mut(), actor, clock);
+        ctx.settings = *settings;
+        ctx.log = Some(log);
+        Ok(ctx)
+    }
+}
+
+/// The repository at `location` and its log identity, opened into `opened` on first use.
+fn open<'a>(
+    opened: &'a mut Option<(Repo, LogIdentity)>,
+    location: &Location,
+) -> OpResult<&'a mut (Repo, LogIdentity)> {
+    if opened.is_none() {
+        let repo = Repo::open(location)?;
+        let log = LogIdentity::new(&repo.dot, &repo.config);
+        *opened = Some((repo, log));
+    }
+    Ok(opened.as_mut().expect("opened above"))
+}
+
+/// Where a front end's operations run.
+pub enum Session {
+    Local(Local),
+    Remote(Client),
+}
+
+/// A [`Locker`] borrowed from a [`Session`]: use it like `&mut dyn Locker`.
+pub enum Handle<'a> {
+    Local(Ctx<'a>),
+    Remote(&'a mut Client),
+}
+
+impl<'a> Deref for Handle<'a> {
+    type Target = dyn Locker + 'a;
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Self::Local(c) => c,
+            Self::Remote(r) => &**r,
+        }
+    }
+}
+
+impl DerefMut for Handle<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match self {
+            Self::Local(c) => c,
+            Self::Remote(r) => &mut **r,
+        }
+    }
+}
+
+impl Session {
+    /// A session on the server at `url` when one is given (`--remote`, `LOCKER_URL`), acting
+    /// with the identity's token; else on the local repository at `location`.
+    pub fn open(
+        url: Option<&str>,
+        location: Location,
+        identity: Identity,
+        clock: Arc<dyn Clock>,
+        settings: Settings,
+    ) -> OpResult<Self> {
+        match url.map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => {
+                Ok(Self::Remote(Client::new(url)?.with_token(identity.token).with_clock(clock)))
+            }
+            None => Ok(Self::Local(Local::new(location, identity, clock, settings))),
+        }
+    }
+
+    /// The operations, wherever they run.
+    pub fn locker(&mut self) -> OpResult<Handle<'_>> {
+        Ok(match self {
+            Self::Local(l) => Handle::Local(l.ctx()?),
+            Self::Remote(c) => Handle::Remote(c),
+        })
+    }
+
+    /// The remote server, if the session is remote.
+    pub fn remote(&self) -> Option<&Client> {
+        match self {
+            Self::Remote(c) => Some(c),
+            Self::Local(_) => None,
+        }
+    }
+
+    /// The local repository, for `command`, an operation with no remote form: refused with a
+    /// usage error (exit 2) naming the command when the session is remote, so that such a
+    /// command never acts on a local repository while the user meant a server.
+    pub fn local(&mut self, command: &str) -> OpResult<&mut Local> {
+        match self {
+            Self::Local(l) => Ok(l),
+            Self::Remote(c) => Err(OpError::usage(format!(
+                "`{command}` works on a local repository only; it has no remote form, and a \
+                 server is set ({})",
+                c.base_url()
+            ))
+            .hint("Unset `LOCKER_URL` (or drop `--remote`) and run it where the repository is, with `-R PATH` if needed.")),
+        }
+    }
+}
