@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use locker::domain::digest::Digest;
 use locker::domain::journal::Entry;
-use locker::ops::wire::{self, DepositRequest, Fields, RevokeRequest};
+use locker::server::wire::{self, Fields};
 
 /// A block-0 envelope: whatever `validate` accepts is a JSON object.
 pub fn envelope(data: &[u8]) {
@@ -41,10 +41,10 @@ pub fn wire(data: &[u8]) {
             let _ = wire::ticket_request(body);
         }
         2 => {
-            let _ = DepositRequest::parse(body);
+            let _ = wire::deposit_request(body);
         }
         3 => {
-            let _ = RevokeRequest::parse(body);
+            let _ = wire::revoke_request(body);
         }
         4 => {
             let _ = wire::publish_request(body, false);

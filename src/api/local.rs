@@ -4,10 +4,12 @@
 
 use super::request::*;
 use super::Locker;
-use crate::domain::bundle::Bundle;
+use crate::domain::bundle::{Bundle, LogProofs};
+use crate::domain::limits::MAX_MAX_BLOCKS;
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
+use crate::ops::audit::{self, AuditLog};
 use crate::ops::journal::{self, LogPage};
 use crate::ops::lease::{
     self, Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
@@ -89,6 +91,16 @@ impl Locker for Ctx<'_> {
         verify::pad(self, r.pad, r.expect_head)
     }
 
+    fn pad_log_proofs(&mut self, r: PadLogProofs<'_>) -> OpResult<LogProofs> {
+        let log = self.log()?;
+        let n = match r.blocks {
+            Some(n) => n,
+            None => pad::manifest(self, r.pad)?.block_count,
+        };
+        let seqs: Vec<u64> = (0..n.min(u64::from(MAX_MAX_BLOCKS))).collect();
+        bundle::log_proofs(self, log, r.pad, &seqs)
+    }
+
     fn artifact_publish(&mut self, r: PublishRequest<'_>) -> OpResult<Published> {
         artifact::publish(self, &r)
     }
@@ -103,6 +115,10 @@ impl Locker for Ctx<'_> {
 
     fn artifact_list(&mut self, r: ListArtifacts<'_>) -> OpResult<ArtifactList> {
         artifact::list(self, r.after, r.limit)
+    }
+
+    fn artifact_audit(&mut self, limit: u64) -> OpResult<AuditLog> {
+        audit::audit(self, limit)
     }
 
     fn lease_acquire(&mut self, r: AcquireLease<'_>) -> OpResult<Acquired> {

@@ -21,12 +21,14 @@
 pub mod local;
 pub mod request;
 pub mod session;
+pub mod wire;
 
 pub use request::*;
 pub use session::{Identity, Local, Session};
 
-use crate::domain::bundle::Bundle;
+use crate::domain::bundle::{Bundle, LogProofs};
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
+use crate::ops::audit::AuditLog;
 use crate::ops::journal::LogPage;
 use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
 use crate::ops::ledger::History;
@@ -74,6 +76,9 @@ pub trait Locker {
     fn deposit(&mut self, r: Deposit<'_>) -> OpResult<Deposited>;
     /// Checks one pad's chain and records.
     fn pad_verify(&mut self, r: VerifyPad<'_>) -> OpResult<PadReport>;
+    /// The latest signed checkpoint and the inclusion proofs of the entries that recorded a
+    /// pad's first `blocks` blocks (default: all), as a bundle carries them.
+    fn pad_log_proofs(&mut self, r: PadLogProofs<'_>) -> OpResult<LogProofs>;
 
     // Artifacts: versioned, compare-and-swap, with idempotent retries.
 
@@ -85,6 +90,8 @@ pub trait Locker {
     fn artifact_log(&mut self, r: ArtifactHistory<'_>) -> OpResult<ArtifactLog>;
     /// The artifacts of the actor's scope.
     fn artifact_list(&mut self, r: ListArtifacts<'_>) -> OpResult<ArtifactList>;
+    /// The newest `limit` publish outcomes of the actor's scope.
+    fn artifact_audit(&mut self, limit: u64) -> OpResult<AuditLog>;
 
     // Work: leases with fencing tokens, plans and steps.
 

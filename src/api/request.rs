@@ -137,6 +137,14 @@ pub struct VerifyPad<'a> {
     pub expect_head: Option<Digest>,
 }
 
+/// [`super::Locker::pad_log_proofs`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PadLogProofs<'a> {
+    pub pad: &'a str,
+    /// Prove blocks `0..blocks` (default: every block; at most 4096).
+    pub blocks: Option<u64>,
+}
+
 /// [`super::Locker::artifact_get`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GetArtifact<'a> {

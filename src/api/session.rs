@@ -102,7 +102,7 @@ fn open<'a>(
 
 /// Where a front end's operations run.
 pub enum Session {
-    Local(Local),
+    Local(Box<Local>),
     Remote(Client),
 }
 
@@ -145,7 +145,7 @@ impl Session {
             Some(url) => {
                 Ok(Self::Remote(Client::new(url)?.with_token(identity.token).with_clock(clock)))
             }
-            None => Ok(Self::Local(Local::new(location, identity, clock, settings))),
+            None => Ok(Self::Local(Box::new(Local::new(location, identity, clock, settings)))),
         }
     }
 

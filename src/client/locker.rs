@@ -5,11 +5,13 @@ use serde_json::Value;
 
 use super::{segment, Body, Client};
 use crate::api::request::*;
+use crate::api::wire::{DepositRequest, NativePublish, RevokeRequest};
 use crate::api::Locker;
-use crate::domain::bundle::{Bundle, Source};
+use crate::domain::bundle::{Bundle, LogProofs, Source};
 use crate::domain::digest::Digest;
 use crate::domain::sign::Statement;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
+use crate::ops::audit::AuditLog;
 use crate::ops::journal::LogPage;
 use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
 use crate::ops::ledger::History;
@@ -24,7 +26,6 @@ use crate::ops::tlog::{
     CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
 };
 use crate::ops::verify::{PadReport, RepoReport};
-use crate::ops::wire::{DepositRequest, NativePublish, RevokeRequest};
 use crate::ops::{bundle, ErrorKind, OpError, OpResult, Progress};
 use crate::store::JournalQuery;
 
@@ -161,8 +162,8 @@ impl Locker for Client {
         })?;
         // A locker server also proves the blocks in its log; a peer has no log.
         if kind == "locker" {
-            let path = format!("{}?blocks={}", pad_path(r.pad, "/log-proofs"), b.blocks.len());
-            b.header.log = self.call("GET", &path, None, Body::None).ok();
+            let blocks = Some(b.blocks.len() as u64);
+            b.header.log = self.pad_log_proofs(PadLogProofs { pad: r.pad, blocks }).ok();
         }
         Ok(b)
     }
@@ -178,6 +179,15 @@ impl Locker for Client {
         let mut path = pad_path(r.pad, "/verify");
         if let Some(h) = r.expect_head {
             path.push_str(&format!("?expect_head={h}"));
+        }
+        self.call("GET", &path, None, Body::None)
+    }
+
+    /// `GET /v1/pads/{id}/log-proofs?blocks=N`.
+    fn pad_log_proofs(&mut self, r: PadLogProofs<'_>) -> OpResult<LogProofs> {
+        let mut path = pad_path(r.pad, "/log-proofs");
+        if let Some(n) = r.blocks {
+            path.push_str(&format!("?blocks={n}"));
         }
         self.call("GET", &path, None, Body::None)
     }
@@ -231,6 +241,12 @@ impl Locker for Client {
             q.append_pair("after", a);
         }
         self.call("GET", &format!("/v1/artifacts?{}", q.finish()), self.token.as_ref(), Body::None)
+    }
+
+    /// `GET /v1/audit?format=locker&limit=N`.
+    fn artifact_audit(&mut self, limit: u64) -> OpResult<AuditLog> {
+        let path = format!("/v1/audit?format=locker&limit={limit}");
+        self.call("GET", &path, self.token.as_ref(), Body::None)
     }
 
     /// `POST /lease`.

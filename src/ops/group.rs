@@ -10,13 +10,13 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::{Actor, Clock, Ctx, OpError, OpResult, Settings};
+use super::{Actor, Ctx, Env, OpError, OpResult};
 use crate::store::Store;
 
 /// One operation waiting for a group.
 pub trait Job: Send {
     /// Runs the operation on the group's store (at most once).
-    fn run(&mut self, store: &mut dyn Store, clock: &dyn Clock, settings: Settings);
+    fn run(&mut self, store: &mut dyn Store, env: &Env);
     /// Tells the caller the outcome once the group's fate is known: `undone` is `Some` when
     /// the group did not become durable, and is then the error a succeeded operation
     /// reports instead of its outcome.
@@ -46,16 +46,12 @@ where
     F: FnOnce(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
     R: FnOnce(OpResult<T>) + Send + 'static,
 {
-    fn run(&mut self, store: &mut dyn Store, clock: &dyn Clock, settings: Settings) {
+    fn run(&mut self, store: &mut dyn Store, env: &Env) {
         let Some(f) = self.f.take() else { return };
         let actor = self.actor.clone();
         // A panicking operation drops its nested transaction (undoing its changes) and fails
         // alone; the others in the group go on.
-        let outcome = catch_unwind(AssertUnwindSafe(move || {
-            let mut ctx = Ctx::new(store, actor, clock);
-            ctx.settings = settings;
-            f(&mut ctx)
-        }));
+        let outcome = catch_unwind(AssertUnwindSafe(move || f(&mut env.ctx(store, actor))));
         self.result = Some(outcome.unwrap_or_else(|_| {
             Err(OpError::internal("the operation panicked; nothing it did was kept"))
         }));
@@ -77,12 +73,7 @@ where
 /// the commit's error if its changes were undone. Returns the jobs that did not run because
 /// a storage failure ended the transaction early; run them again in a new group (at least
 /// one job always runs, so this makes progress).
-pub fn apply(
-    store: &mut dyn Store,
-    clock: &dyn Clock,
-    settings: Settings,
-    jobs: Vec<Box<dyn Job>>,
-) -> Vec<Box<dyn Job>> {
+pub fn apply(store: &mut dyn Store, env: &Env, jobs: Vec<Box<dyn Job>>) -> Vec<Box<dyn Job>> {
     let mut group = match store.group() {
         Ok(g) => g,
         Err(e) => {
@@ -97,7 +88,7 @@ pub fn apply(
     let mut rest = jobs.into_iter();
     let mut lost = false;
     for mut j in rest.by_ref() {
-        j.run(group.store(), clock, settings);
+        j.run(group.store(), env);
         done.push(j);
         if !group.is_open() {
             lost = true;
@@ -187,7 +178,9 @@ mod tests {
             // The pad holds 4 blocks: this one is over its quota.
             recorded(&out, 5, good("four")),
         ];
-        let rest = apply(repo.store.as_mut(), &CLOCK, Settings::default(), jobs);
+        let env =
+            Env { clock: Arc::new(CLOCK), settings: crate::ops::Settings::default(), log: None };
+        let rest = apply(repo.store.as_mut(), &env, jobs);
         assert!(rest.is_empty());
 
         let mut got = out.lock().expect("not poisoned").drain(..).collect::<Vec<_>>();

@@ -29,7 +29,6 @@ pub mod store_copy;
 pub mod tlog;
 pub mod token;
 pub mod verify;
-pub mod wire;
 
 pub use token::authorize;
 
@@ -409,6 +408,30 @@ impl<'a> Ctx<'a> {
     /// The log's identity, or the error every log operation gives without one.
     pub fn log(&self) -> OpResult<&'a tlog::LogIdentity> {
         self.log.ok_or_else(|| OpError::not_found("this server keeps no transparency log"))
+    }
+}
+
+/// What operations share besides the store and who acts: the clock, the settings and the
+/// log's identity. A front end keeps one and builds an operations context from it for each
+/// operation ([`Env::ctx`]).
+#[derive(Clone)]
+pub struct Env {
+    pub clock: std::sync::Arc<dyn Clock>,
+    pub settings: Settings,
+    /// The repository's log identity; none for a server on a database with no `.locker/`.
+    pub log: Option<tlog::LogIdentity>,
+}
+
+impl Env {
+    /// An operations context on `store`, acting as `actor`.
+    pub fn ctx<'a>(&'a self, store: &'a mut dyn Store, actor: Actor) -> Ctx<'a> {
+        Ctx {
+            store,
+            actor,
+            clock: self.clock.as_ref(),
+            settings: self.settings,
+            log: self.log.as_ref(),
+        }
     }
 }
 

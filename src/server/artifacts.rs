@@ -1,5 +1,5 @@
-//! questlock's artifact API (`/healthz`, `GET/POST /v1/artifact`, `GET /v1/artifacts`,
-//! `GET /v1/audit`) over [`crate::ops::artifact`]: bearer tokens, questlock's error shape
+//! Artifacts: questlock's artifact API (`GET/POST /v1/artifact`, `GET /v1/artifacts`,
+//! `GET /v1/audit`): bearer tokens, questlock's error shape
 //! `{"code", "message", "current_version"}` and its response headers. With `?format=locker`
 //! the same routes speak locker's own shapes (the remote CLI uses them); `GET
 //! /v1/artifact/log` is locker's own.
@@ -12,10 +12,11 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::http::{self, read_body, Query};
-use super::AppState;
+use super::{wire, AppState};
+use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts, Locker as _};
 use crate::domain::secret::Secret;
-use crate::ops::artifact::{self as op, ArtifactView, PublishRequest};
-use crate::ops::{audit, wire, ErrorKind, OpError, OpResult};
+use crate::ops::artifact::{ArtifactView, PublishRequest, MAX_LIST_LIMIT};
+use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::output::rfc3339;
 
 /// questlock's headers on every response of its routes.
@@ -26,7 +27,7 @@ fn questlock_headers(r: &mut Response) {
     h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
 }
 
-fn qjson<T: Serialize>(status: u16, body: &T) -> Response {
+pub(super) fn qjson<T: Serialize>(status: u16, body: &T) -> Response {
     let mut r = http::json(status, body);
     questlock_headers(&mut r);
     r
@@ -98,11 +99,6 @@ fn questlock_view(v: &ArtifactView) -> Value {
     value
 }
 
-/// `GET /healthz`: process liveness.
-pub async fn healthz() -> Response {
-    qjson(200, &json!({"status": "ok"}))
-}
-
 /// `GET /v1/artifact?key=K[&version=V]`: a key's head (or one version) with its content.
 pub async fn get(
     State(s): State<AppState>,
@@ -121,7 +117,7 @@ pub async fn get(
         .run_as_token(token, move |ctx| {
             let version =
                 version.map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid", e.detail))?;
-            op::get(ctx, &key, version)
+            ctx.artifact_get(GetArtifact { key: &key, version })
         })
         .await;
     answer(native, result, |v| questlock_view(&v))
@@ -166,7 +162,7 @@ pub async fn publish(
                 fence: fence.as_ref(),
                 signing: signing.as_ref(),
             };
-            op::publish(ctx, &req)
+            ctx.artifact_publish(req)
         })
         .await;
     answer(
@@ -196,7 +192,7 @@ pub async fn list(
             let limit = u64::try_from(limit?.unwrap_or(1000)).map_err(|_| {
                 OpError::new(ErrorKind::BadRequest, "invalid", "limit must be positive")
             })?;
-            op::list(ctx, after.as_deref(), limit)
+            ctx.artifact_list(ListArtifacts { after: after.as_deref(), limit })
         })
         .await;
     answer(native, result, |l| {
@@ -233,9 +229,9 @@ pub async fn log(
         .run_as_token(token, move |ctx| {
             let bad = |e: OpError| OpError::new(ErrorKind::BadRequest, "invalid", e.detail);
             let after = u64::try_from(after.map_err(bad)?.unwrap_or(0)).unwrap_or(0);
-            let limit = u64::try_from(limit.map_err(bad)?.unwrap_or(op::MAX_LIST_LIMIT as i64))
-                .unwrap_or(0);
-            op::log(ctx, &key, after, limit)
+            let limit =
+                u64::try_from(limit.map_err(bad)?.unwrap_or(MAX_LIST_LIMIT as i64)).unwrap_or(0);
+            ctx.artifact_log(ArtifactHistory { key: &key, after, limit })
         })
         .await;
     http::respond(200, result)
@@ -268,7 +264,7 @@ pub async fn audit(
                     "limit must be an integer between 1 and 1000",
                 )
             })?;
-            audit::audit(ctx, limit)
+            ctx.artifact_audit(limit)
         })
         .await;
     answer(native, result, |a| {

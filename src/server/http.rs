@@ -182,6 +182,13 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<Secret> {
     scheme.eq_ignore_ascii_case("bearer").then(|| Secret::new(token))
 }
 
+/// Who acts on the routes that take no bearer token: whoever holds the capabilities the
+/// request carries (a pad's key and tickets), with no identity (the journal names them
+/// `anonymous`). No route that acts as `anonymous` calls an operation reserved to the operator.
+pub fn anonymous() -> crate::ops::Actor {
+    crate::ops::Actor::anonymous()
+}
+
 /// The query's parameters in order (the last of a repeated name wins when looked up).
 pub struct Query(Vec<(String, String)>);
 
@@ -212,6 +219,17 @@ impl Query {
             .map(|v| {
                 v.trim().parse::<i64>().map_err(|_| {
                     OpError::bad_request(format!("query parameter `{name}` must be an integer"))
+                })
+            })
+            .transpose()
+    }
+
+    /// An optional non-negative integer parameter; a negative one is a 400 naming it.
+    pub fn unsigned(&self, name: &str) -> Result<Option<u64>, OpError> {
+        self.int(name)?
+            .map(|v| {
+                u64::try_from(v).map_err(|_| {
+                    OpError::bad_request(format!("query parameter `{name}` must not be negative"))
                 })
             })
             .transpose()

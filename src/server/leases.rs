@@ -1,130 +1,22 @@
-//! agentstate's lease API (`POST /lease`, `/heartbeat`, `/manifest`, `/event`, `/complete`,
-//! `GET /ledger`) with locker's semantics: exclusive leases with a holder and a fencing
-//! token, a current lease required for every write, plans as their own records, and
-//! locker's status codes and `{"error", "detail"}` bodies. Responses carry locker's fields
-//! plus agentstate's names (`lease`, `status`, `work_ref`, `committed`, `logged`, …).
-//!
-//! A bearer token makes the request act as the token's agent (the lease's holder); without
-//! one the request acts anonymously, naming a `holder` in the body if it wants to, unless the
-//! server runs with `--require-token`.
+//! Leases on work items: agentstate's lease API (`POST /lease`, `/heartbeat`, `/complete`,
+//! `GET /ledger`) with locker's semantics (exclusive leases with a holder and a fencing
+//! token, locker's status codes and `{"error", "detail"}` bodies), and locker's own lease
+//! routes (release, show, list, reap).
 
 use axum::body::Body;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::http::{self, read_body, Query};
-use super::pads::anonymous;
+use super::agentstate::{
+    act, act_write, diff_aliases, fields, lease_aliases, ok_or_respond, with_aliases,
+};
+use super::http::{self, Query};
 use super::AppState;
-use crate::domain::secret::Secret;
+use crate::api::{AcquireLease, CompleteLease, Heartbeat, LeaseRef, ListLeases, Locker as _};
 use crate::domain::work::{LeaseState, DEFAULT_LEASE_TTL};
-use crate::ops::step::StepInput;
-use crate::ops::wire::{Fields, MAX_LEASE_BODY_BYTES};
-use crate::ops::{self, lease, ledger, plan, step, OpError, OpResult};
-
-/// The caller's bearer token; `None` to act anonymously (refused with `--require-token`).
-fn caller(s: &AppState, headers: &HeaderMap) -> OpResult<Option<Secret>> {
-    match http::bearer_token(headers) {
-        Some(t) => Ok(Some(t)),
-        None if s.options().require_token => Err(OpError::unauthorized(
-            "this server requires a bearer token on the lease routes",
-        )
-        .hint("Send `Authorization: Bearer TOKEN` (remote CLI: set `LOCKER_TOKEN`); `locker token create` makes one.")),
-        None => Ok(None),
-    }
-}
-
-/// Runs `f` as the token's agent, or anonymously when no token is sent and none is required.
-async fn act<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
-where
-    T: Send + 'static,
-    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
-{
-    match caller(s, headers)? {
-        Some(t) => s.run_as_token(t, f).await,
-        None => s.run(anonymous(), f).await,
-    }
-}
-
-/// Like [`act`], for an operation that writes: it runs in the writer's next group commit.
-async fn act_write<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
-where
-    T: Send + 'static,
-    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
-{
-    match caller(s, headers)? {
-        Some(t) => s.write_as_token(t, f).await,
-        None => s.write(anonymous(), f).await,
-    }
-}
-
-async fn body(s: &AppState, headers: &HeaderMap, body: Body) -> Result<Fields, Response> {
-    let raw = read_body(headers, body, MAX_LEASE_BODY_BYTES, s.options().body_timeout)
-        .await
-        .map_err(|e| {
-            http::body_error(e, |_| {
-                OpError::too_large(format!("request body exceeds {MAX_LEASE_BODY_BYTES} bytes"))
-            })
-        })?;
-    Fields::parse(&raw).map_err(|e| http::error_response(&e))
-}
-
-/// The outcome as JSON with agentstate's names added.
-fn with_aliases<T: Serialize>(
-    result: OpResult<T>,
-    add: impl FnOnce(&mut serde_json::Map<String, Value>),
-) -> Response {
-    match result {
-        Ok(v) => {
-            let mut value = serde_json::to_value(&v).unwrap_or(Value::Null);
-            if let Some(m) = value.as_object_mut() {
-                add(m);
-            }
-            http::json(200, &value)
-        }
-        Err(e) => http::error_response(&e),
-    }
-}
-
-fn lease_aliases(m: &mut serde_json::Map<String, Value>) {
-    if let Some(id) = m.get("lease_id").cloned() {
-        m.insert("lease".into(), id);
-    }
-    if let Some(state) = m.get("state").cloned() {
-        m.insert("status".into(), state);
-    }
-    if let Some(work) = m.get("work").cloned() {
-        m.insert("work_ref".into(), work);
-    }
-}
-
-fn diff_aliases(diff: &mut Value) {
-    if let Some(d) = diff.as_object_mut() {
-        if let Some(h) = d.get("has_plan").cloned() {
-            d.insert("has_manifest".into(), h);
-        }
-    }
-}
-
-macro_rules! fields {
-    ($s:expr, $headers:expr, $body:expr) => {
-        match body(&$s, &$headers, $body).await {
-            Ok(f) => f,
-            Err(r) => return r,
-        }
-    };
-}
-
-macro_rules! ok_or_respond {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return http::error_response(&e),
-        }
-    };
-}
+use crate::ops::OpError;
 
 /// `POST /lease {work_ref, ttl?, holder?, reopen?}`: acquire the work item, or get back the
 /// caller's own live lease.
@@ -135,7 +27,7 @@ pub async fn acquire(State(s): State<AppState>, headers: HeaderMap, b: Body) -> 
     let holder = ok_or_respond!(f.text("holder"));
     let reopen = ok_or_respond!(f.flag("reopen"));
     let result = act_write(&s, &headers, move |ctx| {
-        lease::acquire(ctx, &work, ttl, holder.as_deref(), reopen)
+        ctx.lease_acquire(AcquireLease { work: &work, ttl, holder: holder.as_deref(), reopen })
     })
     .await;
     with_aliases(result, lease_aliases)
@@ -147,9 +39,10 @@ pub async fn heartbeat(State(s): State<AppState>, headers: HeaderMap, b: Body) -
     let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
     let details = ok_or_respond!(f.text("details"));
-    let result =
-        act_write(&s, &headers, move |ctx| lease::heartbeat(ctx, &work, &id, details.as_deref()))
-            .await;
+    let result = act_write(&s, &headers, move |ctx| {
+        ctx.lease_heartbeat(Heartbeat { work: &work, lease: &id, details: details.as_deref() })
+    })
+    .await;
     with_aliases(result, lease_aliases)
 }
 
@@ -159,8 +52,10 @@ pub async fn complete(State(s): State<AppState>, headers: HeaderMap, b: Body) ->
     let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
     let text = ok_or_respond!(f.text("result"));
-    let result =
-        act_write(&s, &headers, move |ctx| lease::complete(ctx, &work, &id, text.as_deref())).await;
+    let result = act_write(&s, &headers, move |ctx| {
+        ctx.lease_complete(CompleteLease { work: &work, lease: &id, result: text.as_deref() })
+    })
+    .await;
     with_aliases(result, |m| {
         lease_aliases(m);
         if m.get("state").and_then(Value::as_str) == Some("completed") {
@@ -168,59 +63,6 @@ pub async fn complete(State(s): State<AppState>, headers: HeaderMap, b: Body) ->
         }
         if let Some(d) = m.get_mut("diff") {
             diff_aliases(d);
-        }
-    })
-}
-
-/// `POST /manifest {work_ref, lease, steps}`: commit the plan (a new version if it differs).
-pub async fn manifest(State(s): State<AppState>, headers: HeaderMap, b: Body) -> Response {
-    let f = fields!(s, headers, b);
-    let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
-    let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
-    let steps = ok_or_respond!(f.strings("steps"));
-    let result = act_write(&s, &headers, move |ctx| plan::commit(ctx, &work, &id, steps)).await;
-    with_aliases(result, |m| {
-        let n = m.get("steps").and_then(Value::as_array).map_or(0, Vec::len);
-        m.insert("committed".into(), json!(n));
-        if let Some(w) = m.get("work").cloned() {
-            m.insert("work_ref".into(), w);
-        }
-    })
-}
-
-/// `POST /event {work_ref, lease, step, planned?, executed?, gate?}`: record one step under the
-/// current lease (the identical record again is a replay, a different one a conflict).
-pub async fn event(State(s): State<AppState>, headers: HeaderMap, b: Body) -> Response {
-    let f = fields!(s, headers, b);
-    let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
-    let id = ok_or_respond!(f
-        .required_any(&["lease", "lease_id"])
-        .map_err(|e| e.hint("locker records a step only under the work item's current lease.")));
-    let name = ok_or_respond!(f.required("step"));
-    let planned = ok_or_respond!(f.text("planned"));
-    let executed = ok_or_respond!(f.text("executed"));
-    let gate = ok_or_respond!(f.text("gate"));
-    let signer = ok_or_respond!(f.text("signer"));
-    let signature = ok_or_respond!(f.text("signature"));
-    let signing =
-        ok_or_respond!(crate::ops::sign::from_fields(signer.as_deref(), signature.as_deref()));
-    let result = act_write(&s, &headers, move |ctx| {
-        let input = StepInput {
-            step: &name,
-            planned: planned.as_deref(),
-            executed: executed.as_deref(),
-            gate: gate.as_deref(),
-            signing: signing.as_ref(),
-        };
-        step::record(ctx, &work, &id, &input)
-    })
-    .await;
-    with_aliases(result, |m| {
-        if let Some(st) = m.get("step").cloned() {
-            m.insert("logged".into(), st);
-        }
-        if let Some(w) = m.get("work").cloned() {
-            m.insert("work_ref".into(), w);
         }
     })
 }
@@ -238,8 +80,8 @@ pub async fn ledger(
     };
     let want_diff = q.get("diff").is_some_and(|d| !d.is_empty());
     let result = act(&s, &headers, move |ctx| {
-        let history = ledger::history(ctx, &work)?;
-        let diff = if want_diff { plan::diff(ctx, &work).ok() } else { None };
+        let history = ctx.work_history(&work)?;
+        let diff = if want_diff { ctx.plan_diff(&work).ok() } else { None };
         Ok((history, diff))
     })
     .await;
@@ -268,7 +110,9 @@ pub async fn release(State(s): State<AppState>, headers: HeaderMap, b: Body) -> 
     let f = fields!(s, headers, b);
     let work = ok_or_respond!(f.required_any(&["work_ref", "work"]));
     let id = ok_or_respond!(f.required_any(&["lease", "lease_id"]));
-    let result = act_write(&s, &headers, move |ctx| lease::release(ctx, &work, &id)).await;
+    let result =
+        act_write(&s, &headers, move |ctx| ctx.lease_release(LeaseRef { work: &work, lease: &id }))
+            .await;
     with_aliases(result, lease_aliases)
 }
 
@@ -280,7 +124,7 @@ pub async fn show(
 ) -> Response {
     let q = Query::parse(raw.as_deref());
     let work = q.get("work").unwrap_or_default().to_owned();
-    http::respond(200, act(&s, &headers, move |ctx| lease::show(ctx, &work)).await)
+    http::respond(200, act(&s, &headers, move |ctx| ctx.lease_show(&work)).await)
 }
 
 /// `GET /v1/leases?state=&limit=`: the leases of the caller's scope.
@@ -303,33 +147,11 @@ pub async fn list(
     };
     let limit = ok_or_respond!(q.int("limit")).unwrap_or(1000);
     let limit = u64::try_from(limit).unwrap_or(0);
-    http::respond(200, act(&s, &headers, move |ctx| lease::list(ctx, state, limit)).await)
+    let result = act(&s, &headers, move |ctx| ctx.lease_list(ListLeases { state, limit })).await;
+    http::respond(200, result)
 }
 
 /// `POST /v1/leases/reap`: turn every expired lease of the caller's scope into `abandoned`.
 pub async fn reap(State(s): State<AppState>, headers: HeaderMap) -> Response {
-    http::respond(200, act_write(&s, &headers, lease::reap).await)
-}
-
-/// `GET /v1/manifest?work=W[&version=V]`: a plan version (default: the newest).
-pub async fn plan_show(
-    State(s): State<AppState>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let q = Query::parse(raw.as_deref());
-    let work = q.get("work").unwrap_or_default().to_owned();
-    let version = ok_or_respond!(q.int("version")).map(|v| u64::try_from(v).unwrap_or(0));
-    http::respond(200, act(&s, &headers, move |ctx| plan::show(ctx, &work, version)).await)
-}
-
-/// `GET /v1/manifest/diff?work=W`: planned steps, holes and extras.
-pub async fn plan_diff(
-    State(s): State<AppState>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let q = Query::parse(raw.as_deref());
-    let work = q.get("work").unwrap_or_default().to_owned();
-    http::respond(200, act(&s, &headers, move |ctx| plan::diff(ctx, &work)).await)
+    http::respond(200, act_write(&s, &headers, |ctx| ctx.lease_reap()).await)
 }

@@ -1,26 +1,26 @@
-//! agent-locker's pad API, wire-compatible with its daemon (`lockerd` 0.1.5): the same routes,
-//! status codes, bodies and order of checks. The checks themselves are in [`crate::ops::pad`]
-//! and [`crate::ops::wire`]; this module only moves bytes.
+//! Pads: agent-locker's pad API, wire-compatible with its daemon (`lockerd` 0.1.5: the same
+//! routes, status codes, bodies and order of checks), and locker's own pad routes (listing,
+//! atomic deposit, verification, export and log proofs). The rules are the operations'; this
+//! module only moves bytes.
 
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::http::{self, read_body, Query};
-use super::AppState;
+use super::http::{self, anonymous, read_body, Query};
+use super::{payments, wire, AppState};
+use crate::api::{
+    AppendBlock, CreatePad, Deposit, ListPads, Locker as _, PadKey, PadLogProofs, Payment,
+    ReadBlocks, ReadPad, VerifyPad,
+};
 use crate::domain::limits::{MAX_BLOCK_BYTES, MAX_JSON_BODY_BYTES};
-use crate::ops::pad::{self as op, PadCounts};
-use crate::ops::{payment, wire, Actor, OpError};
-
-/// Who acts on the pad routes: whoever holds the pad's capabilities, with no identity (the
-/// journal names them `anonymous`). Pad operations check only the pad's key and tickets; no
-/// route that acts as `anonymous` calls an operation reserved to the operator.
-pub fn anonymous() -> Actor {
-    Actor::anonymous()
-}
+use crate::domain::pad::PadState;
+use crate::ops::pad as op;
+use crate::ops::sign::{self, SIGNATURE_HEADER, SIGNER_HEADER};
+use crate::ops::verify::parse_expected_head;
+use crate::ops::OpError;
 
 fn too_large_json(_: u64) -> OpError {
     wire::json_body_too_large()
@@ -40,62 +40,17 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Ok(l) => l,
         Err(e) => return http::error_response(&e),
     };
-    let payment = match gate(&s, &headers).await {
+    let payment = match payments::gate(&s, &headers).await {
         Ok(p) => p,
         Err(r) => return r,
     };
-    let result =
-        s.write(anonymous(), move |ctx| op::create_paid(ctx, limits, payment.as_ref())).await;
-    match result {
-        Ok(created) => http::json(201, &created),
-        Err(e) => payment_error(&e),
-    }
-}
-
-/// Pay-per-pad's gate on the routes that create a pad, checked after the request body so
-/// a bad body never spends a payment: `Ok(None)` when payments are off, the verified
-/// payment to redeem with the pad, or the response refusing the request (402 challenge, 400,
-/// 409, 402, 502).
-pub async fn gate(
-    s: &AppState,
-    headers: &HeaderMap,
-) -> Result<Option<payment::Verified>, Response> {
-    let Some(cfg) = s.options().payment.clone() else { return Ok(None) };
-    let proof = http::header_text(headers, header::HeaderName::from_static("x-payment-proof"))
-        .filter(|p| !p.trim().is_empty());
-    let Some(proof) = proof else { return Err(challenge(&cfg)) };
-    let hash = payment::parse_proof(&proof).map_err(|e| payment_error(&e))?;
-    let h = hash.clone();
-    s.run(anonymous(), move |ctx| payment::check_unspent(ctx, &h))
-        .await
-        .map_err(|e| payment_error(&e))?;
-    let verified = tokio::task::spawn_blocking(move || {
-        payment::verify(&cfg, &hash, &mut |m| crate::output::log_line(&format!("locker: {m}")))
-    })
-    .await
-    .unwrap_or_else(|_| Err(payment::rpc_unreachable()));
-    verified.map(Some).map_err(|e| payment_error(&e))
-}
-
-/// The 402 challenge: the peer's body and `WWW-Authenticate: Locker-Txid …` header.
-fn challenge(cfg: &payment::PaymentConfig) -> Response {
-    let (body, www) = cfg.challenge();
-    let mut r = http::json(402, &body);
-    if let Ok(v) = header::HeaderValue::from_str(&www) {
-        r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
-    }
-    http::tag_error(&mut r, "payment_required");
-    r
-}
-
-/// A refused payment gets the peer's `{"detail": …}` body; any other error its usual one.
-pub fn payment_error(e: &OpError) -> Response {
-    if !payment::REFUSAL_CODES.contains(&e.code.as_ref()) {
-        return http::error_response(e);
-    }
-    let mut r = http::json(e.kind.http_status(), &json!({ "detail": e.detail }));
-    http::tag_error(&mut r, &e.code);
-    r
+    let result = s
+        .write(anonymous(), move |ctx| {
+            let payment = payment.as_ref().map_or(Payment::None, Payment::Verified);
+            ctx.pad_create(CreatePad { limits, payment })
+        })
+        .await;
+    payments::created(result)
 }
 
 /// `POST /v1/pads/{id}/append`: the raw body is the block; its `Content-Type` is stored. An
@@ -113,17 +68,9 @@ pub async fn append(
         Err(e) => return http::body_error(e, too_large_block),
     };
     // locker's extension: an agent's signature over the block, in two headers.
-    let signing = crate::ops::sign::from_fields(
-        http::header_text(
-            &headers,
-            header::HeaderName::from_static(crate::ops::sign::SIGNER_HEADER),
-        )
-        .as_deref(),
-        http::header_text(
-            &headers,
-            header::HeaderName::from_static(crate::ops::sign::SIGNATURE_HEADER),
-        )
-        .as_deref(),
+    let signing = sign::from_fields(
+        http::header_text(&headers, header::HeaderName::from_static(SIGNER_HEADER)).as_deref(),
+        http::header_text(&headers, header::HeaderName::from_static(SIGNATURE_HEADER)).as_deref(),
     );
     let signing = match signing {
         Ok(s) => s,
@@ -131,14 +78,13 @@ pub async fn append(
     };
     let result = s
         .write(anonymous(), move |ctx| {
-            op::append_signed(
-                ctx,
-                &id,
-                key.as_ref(),
-                &payload,
-                content_type.as_deref(),
-                signing.as_ref(),
-            )
+            ctx.pad_append(AppendBlock {
+                pad: &id,
+                key: key.as_ref(),
+                payload: &payload,
+                content_type: content_type.as_deref(),
+                signing: signing.as_ref(),
+            })
         })
         .await;
     http::respond(201, result)
@@ -151,33 +97,14 @@ pub async fn seal(
     headers: HeaderMap,
 ) -> Response {
     let key = http::write_key(&headers);
-    http::respond(200, s.write(anonymous(), move |ctx| op::seal(ctx, &id, key.as_ref())).await)
-}
-
-/// `POST /v1/pads/{id}/tickets`: the body is checked (413, 422) before the pad and the key.
-pub async fn tickets(
-    State(s): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await {
-        Ok(b) => b,
-        Err(e) => return http::body_error(e, too_large_json),
-    };
-    let ticket_type = match wire::ticket_request(&raw) {
-        Ok(t) => t,
-        Err(e) => return http::error_response(&e),
-    };
-    let key = http::write_key(&headers);
     let result =
-        s.write(anonymous(), move |ctx| op::mint_ticket(ctx, &id, key.as_ref(), ticket_type)).await;
-    http::respond(201, result)
+        s.write(anonymous(), move |ctx| ctx.pad_seal(PadKey { pad: &id, key: key.as_ref() })).await;
+    http::respond(200, result)
 }
 
 /// `GET /v1/pads/{id}/manifest` (no credential).
 pub async fn manifest(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    http::respond(200, s.run(anonymous(), move |ctx| op::manifest(ctx, &id)).await)
+    http::respond(200, s.run(anonymous(), move |ctx| ctx.pad_manifest(&id)).await)
 }
 
 /// FastAPI's 422 for query parameters that are not integers.
@@ -224,59 +151,126 @@ pub async fn blocks(
         Err(r) => return r,
     };
     let ticket = http::read_ticket(&headers, q.get("ticket"));
-    let result = s.run(anonymous(), move |ctx| op::read(ctx, &id, ticket.as_ref(), from, to)).await;
+    let result = s
+        .run(anonymous(), move |ctx| {
+            ctx.pad_read(ReadBlocks { pad: &id, ticket: ticket.as_ref(), from, to })
+        })
+        .await;
     http::respond(200, result)
 }
 
-/// `GET /health`'s body: the peer's shape.
-#[derive(Debug, Serialize)]
-struct Health {
-    status: &'static str,
-    version: &'static str,
-    database: Value,
-    rpc: Value,
-    pads: PadCounts,
-}
-
-/// `GET /health` (and `HEAD`): liveness plus pad counts, in the peer's shape.
-pub async fn health(State(s): State<AppState>) -> Response {
-    // In txid mode `rpc.reachable` is a 2-second `eth_chainId` probe (the right chain too).
-    let rpc = match s.options().payment.clone() {
-        None => json!({"network": "base", "reachable": true}),
-        Some(cfg) => {
-            let network = cfg.network();
-            let up = tokio::task::spawn_blocking(move || {
-                payment::probe(&cfg, std::time::Duration::from_secs(2)).is_ok()
-            })
-            .await
-            .unwrap_or(false);
-            json!({"network": network, "reachable": up})
+/// `GET /v1/pads?state=&limit=`: pads with their manifests.
+pub async fn list(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+    let q = Query::parse(raw.as_deref());
+    let state = match q.get("state") {
+        None => None,
+        Some("open") => Some(PadState::Open),
+        Some("sealed") => Some(PadState::Sealed),
+        Some("expired") => Some(PadState::Expired),
+        Some(_) => {
+            return http::error_response(&OpError::bad_request(
+                "state must be open, sealed or expired",
+            ))
         }
     };
-    match s.run(anonymous(), op::counts).await {
-        Ok(pads) => http::json(
-            200,
-            &Health {
-                status: "ok",
-                version: env!("CARGO_PKG_VERSION"),
-                database: json!({"writable": true, "wal_mode": true}),
-                rpc,
-                pads,
-            },
-        ),
+    let limit = match q.int("limit") {
+        Ok(l) => l.unwrap_or(1000),
+        Err(e) => return http::error_response(&e),
+    };
+    let Ok(limit) = usize::try_from(limit) else {
+        return http::error_response(&OpError::bad_request("limit must be a positive integer"));
+    };
+    http::respond(200, s.run(anonymous(), move |ctx| ctx.pad_list(ListPads { state, limit })).await)
+}
+
+/// `POST /v1/deposit`: create, fill and seal a pad in one transaction (201).
+pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+    let limit = wire::MAX_DEPOSIT_BODY_BYTES;
+    let raw = match read_body(&headers, body, limit, s.options().body_timeout).await {
+        Ok(b) => b,
         Err(e) => {
-            let mut r = http::json(
-                503,
-                &json!({
-                    "status": "unavailable",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "database": {"writable": false, "wal_mode": Value::Null},
-                    "rpc": {"network": "base", "reachable": Value::Null},
-                    "pads": PadCounts::default(),
-                }),
+            return http::body_error(e, |_| {
+                OpError::too_large(format!("request body exceeds {limit} bytes"))
+            })
+        }
+    };
+    let (envelope, artifacts, ttl_seconds) = match wire::deposit_request(&raw) {
+        Ok(r) => r,
+        Err(e) => return http::error_response(&e),
+    };
+    let payment = match payments::gate(&s, &headers).await {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let result = s
+        .write(anonymous(), move |ctx| {
+            ctx.deposit(Deposit {
+                envelope: &envelope,
+                artifacts: &artifacts,
+                ttl_seconds,
+                payment: payment.as_ref().map_or(Payment::None, Payment::Verified),
+            })
+        })
+        .await;
+    payments::created(result)
+}
+
+/// `GET /v1/pads/{id}/verify?expect_head=`: one pad, like `locker verify PAD`.
+pub async fn verify(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let q = Query::parse(raw.as_deref());
+    let expect_head = match q.get("expect_head").map(parse_expected_head).transpose() {
+        Ok(e) => e,
+        Err(e) => return http::error_response(&e),
+    };
+    let result = s.run(anonymous(), move |ctx| ctx.pad_verify(VerifyPad { pad: &id, expect_head }));
+    http::respond(200, result.await)
+}
+
+/// `GET /v1/pads/{id}/export?ticket=`: the whole pad as a `locker.bundle.v1` file, the same
+/// bytes `locker pad export` writes, read with a ticket (header or query, as for `/blocks`;
+/// an anonymous caller always needs one).
+pub async fn export(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let q = Query::parse(raw.as_deref());
+    let ticket = http::read_ticket(&headers, q.get("ticket"));
+    let exported = s
+        .run(anonymous(), move |ctx| ctx.pad_export(ReadPad { pad: &id, ticket: ticket.as_ref() }))
+        .await;
+    match exported {
+        Ok(b) => {
+            let mut r = Response::new(Body::from(crate::domain::bundle::encode(&b)));
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("application/x-ndjson"),
             );
-            http::tag_error(&mut r, &e.code);
             r
         }
+        Err(e) => http::error_response(&e),
     }
+}
+
+/// `GET /v1/pads/{pad_id}/log-proofs?blocks=N`: the latest signed checkpoint and the inclusion
+/// proofs of the journal entries that recorded blocks `0..N` of the pad (default: all), as a
+/// bundle carries them.
+pub async fn log_proofs(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let q = Query::parse(raw.as_deref());
+    let blocks = match q.unsigned("blocks") {
+        Ok(b) => b,
+        Err(e) => return http::error_response(&e),
+    };
+    let result =
+        s.run(anonymous(), move |ctx| ctx.pad_log_proofs(PadLogProofs { pad: &id, blocks })).await;
+    http::respond(200, result)
 }

@@ -10,7 +10,7 @@ use axum::Router;
 use serde_json::json;
 
 use super::http::{self, RouteName};
-use super::{artifacts, leases, native, pads, tlog, AppState};
+use super::{artifacts, health, journal, keys, leases, pads, plans, tickets, tlog, AppState};
 
 /// The OpenAPI 3.1 document of every route.
 pub const OPENAPI_JSON: &str = include_str!("openapi.json");
@@ -30,50 +30,60 @@ fn r(method: &'static str, path: &'static str, handler: MethodRouter<AppState>) 
 pub fn route_table() -> Vec<Route> {
     use routing::{get, post};
     vec![
-        // agent-locker's pad API.
-        r("get", "/health", get(pads::health)),
+        // Health: agent-locker's and questlock's.
+        r("get", "/health", get(health::health)),
+        r("get", "/healthz", get(health::healthz)),
+        // Pads: agent-locker's pad API, then locker's own routes.
         r("post", "/v1/pads", post(pads::create)),
         r("post", "/v1/pads/{pad_id}/append", post(pads::append)),
         r("post", "/v1/pads/{pad_id}/seal", post(pads::seal)),
-        r("post", "/v1/pads/{pad_id}/tickets", post(pads::tickets)),
         r("get", "/v1/pads/{pad_id}/manifest", get(pads::manifest)),
         r("get", "/v1/pads/{pad_id}/blocks", get(pads::blocks)),
-        // questlock's artifact API.
-        r("get", "/healthz", get(artifacts::healthz)),
+        r("get", "/v1/pads", get(pads::list)),
+        r("post", "/v1/deposit", post(pads::deposit)),
+        r("get", "/v1/pads/{pad_id}/verify", get(pads::verify)),
+        r("get", "/v1/pads/{pad_id}/export", get(pads::export)),
+        r("get", "/v1/pads/{pad_id}/log-proofs", get(pads::log_proofs)),
+        // A pad's read tickets.
+        r("post", "/v1/pads/{pad_id}/tickets", post(tickets::mint)),
+        r("post", "/v1/pads/{pad_id}/tickets/revoke", post(tickets::revoke)),
+        // Artifacts: questlock's API, and locker's version log.
         r("get", "/v1/artifact", get(artifacts::get)),
         r("post", "/v1/artifact", post(artifacts::publish)),
         r("get", "/v1/artifacts", get(artifacts::list)),
         r("get", "/v1/audit", get(artifacts::audit)),
-        // agentstate's lease API.
+        r("get", "/v1/artifact/log", get(artifacts::log)),
+        // Leases: agentstate's lease API, then locker's own routes.
         r("post", "/lease", post(leases::acquire)),
         r("post", "/heartbeat", post(leases::heartbeat)),
         r("post", "/complete", post(leases::complete)),
-        r("post", "/manifest", post(leases::manifest)),
-        r("post", "/event", post(leases::event)),
         r("get", "/ledger", get(leases::ledger)),
-        // locker's own routes.
         r("post", "/v1/lease/release", post(leases::release)),
         r("get", "/v1/lease", get(leases::show)),
         r("get", "/v1/leases", get(leases::list)),
         r("post", "/v1/leases/reap", post(leases::reap)),
-        r("get", "/v1/manifest", get(leases::plan_show)),
-        r("get", "/v1/manifest/diff", get(leases::plan_diff)),
-        r("get", "/v1/artifact/log", get(artifacts::log)),
-        r("get", "/v1/pads", get(native::list)),
-        r("post", "/v1/deposit", post(native::deposit)),
-        r("post", "/v1/pads/{pad_id}/tickets/revoke", post(native::revoke_ticket)),
-        r("get", "/v1/pads/{pad_id}/verify", get(native::verify_pad)),
-        r("get", "/v1/pads/{pad_id}/export", get(native::export)),
-        r("get", "/v1/verify", get(native::verify_repository)),
-        r("get", "/v1/journal", get(native::journal)),
-        r("get", "/v1/keys", get(native::keys)),
+        // Plans and steps: agentstate's, then locker's own.
+        r("post", "/manifest", post(plans::commit)),
+        r("post", "/event", post(plans::step)),
+        r("get", "/v1/manifest", get(plans::show)),
+        r("get", "/v1/manifest/diff", get(plans::diff)),
+        // The journal, verification and agent keys.
+        r("get", "/v1/journal", get(journal::page)),
+        r("get", "/v1/verify", get(journal::verify)),
+        r("get", "/v1/keys", get(keys::list)),
+        // The transparency log.
         r("get", "/v1/checkpoint", get(tlog::checkpoint)),
         r("get", "/v1/key", get(tlog::key)),
         r("get", "/v1/proof/inclusion", get(tlog::inclusion)),
         r("get", "/v1/proof/consistency", get(tlog::consistency)),
-        r("get", "/v1/pads/{pad_id}/log-proofs", get(tlog::pad_log_proofs)),
-        r("get", "/openapi.json", get(native::openapi)),
+        // This API's own description.
+        r("get", "/openapi.json", get(openapi)),
     ]
+}
+
+/// `GET /openapi.json`: the OpenAPI document of every route.
+async fn openapi() -> Response {
+    http::raw_json(200, OPENAPI_JSON.as_bytes().to_vec())
 }
 
 /// The parsed OpenAPI document.

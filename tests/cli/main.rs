@@ -25,6 +25,7 @@ mod payment;
 mod postgres_multi;
 mod postgres_tamper;
 mod quest;
+mod remote_only;
 mod review;
 mod serve;
 mod serve_artifacts;

@@ -4,17 +4,18 @@
 //! fields are ignored; an empty body, an array or a non-object is invalid), and integer query
 //! parameters.
 //!
-//! These are input rules of the pad operations, kept here so that the HTTP server and the MCP
-//! server decide them once.
+//! locker's own bodies, which its client writes too, are in [`crate::api::wire`]; this module
+//! only reads them.
 
 use base64::Engine as _;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::pad::DepositBlock;
-use super::{OpError, OpResult};
+use crate::api::wire::{DepositRequest, NativePublish, RevokeRequest};
 use crate::domain::limits::{PadLimits, MAX_JSON_BODY_BYTES};
 use crate::domain::pad::TicketType;
+use crate::ops::pad::DepositBlock;
+use crate::ops::{ErrorKind, OpError, OpResult};
 
 /// The error for a JSON body over [`MAX_JSON_BODY_BYTES`].
 pub fn json_body_too_large() -> OpError {
@@ -142,85 +143,39 @@ pub fn python_repr(s: &str) -> String {
     out
 }
 
-/// The body of locker's own `POST /v1/deposit`: the envelope and the artifacts as exact bytes
-/// (base64), and the pad's TTL.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DepositRequest {
-    pub envelope_b64: String,
-    #[serde(default)]
-    pub artifacts: Vec<DepositArtifact>,
-    #[serde(default = "default_ttl")]
-    pub ttl_seconds: i64,
-}
-
-/// One artifact of a [`DepositRequest`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DepositArtifact {
-    pub payload_b64: String,
-    pub content_type: String,
-}
-
-fn default_ttl() -> i64 {
-    i64::from(crate::domain::limits::DEFAULT_TTL_SECONDS)
-}
-
 /// Largest `POST /v1/deposit` body: a full pad in base64 with room for the JSON around it.
 pub const MAX_DEPOSIT_BODY_BYTES: usize = 512 * 1024;
 
-impl DepositRequest {
-    /// The request for these bytes.
-    pub fn new(envelope: &[u8], artifacts: &[DepositBlock], ttl_seconds: i64) -> Self {
-        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
-        Self {
-            envelope_b64: b64(envelope),
-            artifacts: artifacts
-                .iter()
-                .map(|a| DepositArtifact {
-                    payload_b64: b64(&a.payload),
-                    content_type: a.content_type.clone(),
-                })
-                .collect(),
-            ttl_seconds,
-        }
+/// Parses a `POST /v1/deposit` body and decodes its blocks: the envelope, the artifacts and the
+/// pad's TTL.
+pub fn deposit_request(raw: &[u8]) -> OpResult<(Vec<u8>, Vec<DepositBlock>, i64)> {
+    if raw.len() > MAX_DEPOSIT_BODY_BYTES {
+        return Err(OpError::too_large(format!(
+            "request body exceeds {MAX_DEPOSIT_BODY_BYTES} bytes"
+        )));
     }
-
-    /// Parses a request body and decodes its blocks.
-    pub fn parse(raw: &[u8]) -> OpResult<(Vec<u8>, Vec<DepositBlock>, i64)> {
-        if raw.len() > MAX_DEPOSIT_BODY_BYTES {
-            return Err(OpError::too_large(format!(
-                "request body exceeds {MAX_DEPOSIT_BODY_BYTES} bytes"
-            )));
-        }
-        let req: Self = serde_json::from_slice(raw)
-            .map_err(|e| OpError::unprocessable(format!("invalid request body: {e}")))?;
-        let decode = |what: &str, s: &str| {
-            base64::engine::general_purpose::STANDARD
-                .decode(s)
-                .map_err(|_| OpError::unprocessable(format!("{what} is not valid base64")))
-        };
-        let envelope = decode("envelope_b64", &req.envelope_b64)?;
-        let mut blocks = Vec::with_capacity(req.artifacts.len());
-        for (i, a) in req.artifacts.iter().enumerate() {
-            blocks.push(DepositBlock {
-                payload: decode(&format!("artifacts[{i}].payload_b64"), &a.payload_b64)?,
-                content_type: a.content_type.clone(),
-            });
-        }
-        Ok((envelope, blocks, req.ttl_seconds))
+    let req: DepositRequest = serde_json::from_slice(raw)
+        .map_err(|e| OpError::unprocessable(format!("invalid request body: {e}")))?;
+    let decode = |what: &str, s: &str| {
+        base64::engine::general_purpose::STANDARD
+            .decode(s)
+            .map_err(|_| OpError::unprocessable(format!("{what} is not valid base64")))
+    };
+    let envelope = decode("envelope_b64", &req.envelope_b64)?;
+    let mut blocks = Vec::with_capacity(req.artifacts.len());
+    for (i, a) in req.artifacts.iter().enumerate() {
+        blocks.push(DepositBlock {
+            payload: decode(&format!("artifacts[{i}].payload_b64"), &a.payload_b64)?,
+            content_type: a.content_type.clone(),
+        });
     }
+    Ok((envelope, blocks, req.ttl_seconds))
 }
 
-/// The body of locker's own `POST /v1/pads/{id}/tickets/revoke`: the ticket or its id.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RevokeRequest {
-    pub ticket: String,
-}
-
-impl RevokeRequest {
-    pub fn parse(raw: &[u8]) -> OpResult<Self> {
-        check_json_body_size(raw.len() as u64)?;
-        serde_json::from_slice(raw).map_err(|_| invalid_body())
-    }
+/// Parses a `POST /v1/pads/{id}/tickets/revoke` body.
+pub fn revoke_request(raw: &[u8]) -> OpResult<RevokeRequest> {
+    check_json_body_size(raw.len() as u64)?;
+    serde_json::from_slice(raw).map_err(|_| invalid_body())
 }
 
 /// Largest body of `POST /v1/artifact` (questlock's: 6 MiB + 64 KiB, room for JSON escapes).
@@ -254,64 +209,13 @@ struct QuestlockPublish {
     content: Option<String>,
 }
 
-/// locker's publish body: questlock's, or with `content_b64` for content that is not text.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NativePublish {
-    #[serde(default)]
-    pub key: Option<String>,
-    #[serde(default)]
-    pub expected_version: Option<i64>,
-    #[serde(default)]
-    pub operation_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content_b64: Option<String>,
-    /// The lease fence the publish is made under: `WORK:TOKEN`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fence: Option<String>,
-    /// The agent whose key signed the publish.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signer: Option<String>,
-    /// The agent's Ed25519 signature over the publish, in standard base64.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
-}
-
-impl NativePublish {
-    /// The body for these bytes: text as `content`, anything else as `content_b64`.
-    pub fn new(
-        key: &str,
-        expected_version: i64,
-        operation_id: &str,
-        content: &[u8],
-        fence: Option<String>,
-    ) -> Self {
-        let (text, b64) = match std::str::from_utf8(content) {
-            Ok(t) => (Some(t.to_owned()), None),
-            Err(_) => (None, Some(base64::engine::general_purpose::STANDARD.encode(content))),
-        };
-        Self {
-            key: Some(key.to_owned()),
-            expected_version: Some(expected_version),
-            operation_id: Some(operation_id.to_owned()),
-            content: text,
-            content_b64: b64,
-            fence,
-            signer: None,
-            signature: None,
-        }
-    }
-}
-
 /// The error for a publish body over [`MAX_PUBLISH_BODY_BYTES`].
 pub fn publish_too_large() -> OpError {
-    OpError::new(super::ErrorKind::TooLarge, "too_large", "request body exceeds the size limit")
+    OpError::new(ErrorKind::TooLarge, "too_large", "request body exceeds the size limit")
 }
 
 fn invalid_input(detail: &str) -> OpError {
-    OpError::new(super::ErrorKind::BadRequest, "invalid", detail)
+    OpError::new(ErrorKind::BadRequest, "invalid", detail)
 }
 
 /// Parses a publish body in questlock's order of checks: size (413), UTF-8, one JSON object

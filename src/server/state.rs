@@ -1,0 +1,287 @@
+//! What every request handler shares: the options, the pooled stores that reads run on, the
+//! writer thread that commits writes in groups, and the maintenance thread.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::domain::secret::Secret;
+use crate::ops::group::{self, Job};
+use crate::ops::{self, Actor, Clock, Env, OpError, OpResult};
+use crate::store::Store;
+
+/// How the server behaves at its edge.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Stores (SQLite connections) kept open for operations; also the most operations that
+    /// run at once.
+    pub pool_size: usize,
+    /// Most open connections; further clients wait in the listen backlog.
+    pub max_connections: usize,
+    /// Most requests being handled at once; others wait up to `queue_timeout`, then get 503.
+    pub max_in_flight: usize,
+    /// How long a client may take to send a request's headers.
+    pub header_read_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// How long a request may wait for a free slot before it gets 503.
+    pub queue_timeout: Duration,
+    /// How long shutdown waits for requests in flight.
+    pub shutdown_grace: Duration,
+    /// The longest a connection may stay open, whatever it does.
+    pub max_connection_age: Duration,
+    /// Whether lease routes demand a bearer token.
+    pub require_token: bool,
+    /// Pay-per-pad: `POST /v1/pads` demands a payment proof (`--payment-mode txid`).
+    pub payment: Option<ops::payment::PaymentConfig>,
+    /// The log's key and origin, for checkpoints and proofs (none: those routes answer 404).
+    pub log: Option<ops::tlog::LogIdentity>,
+    /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
+    /// (`--witness URL`).
+    pub witnesses: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            pool_size: 4,
+            max_connections: 512,
+            max_in_flight: 128,
+            header_read_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(20),
+            queue_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(10),
+            max_connection_age: Duration::from_secs(600),
+            require_token: false,
+            payment: None,
+            log: None,
+            witnesses: Vec::new(),
+        }
+    }
+}
+
+/// Opens another store on the served repository.
+pub type StoreOpener = Box<dyn Fn() -> OpResult<Box<dyn Store>> + Send + Sync>;
+
+/// Most operations committed in one group.
+const MAX_GROUP: usize = 256;
+
+/// What every request handler shares.
+#[derive(Clone)]
+pub struct AppState(pub(super) Arc<Inner>);
+
+pub(super) struct Inner {
+    pub(super) opts: Options,
+    /// The clock, the settings and the log identity every operation gets.
+    env: Env,
+    idle: Mutex<Vec<Box<dyn Store>>>,
+    open: Arc<StoreOpener>,
+    stores: Arc<Semaphore>,
+    pub(super) in_flight: Arc<Semaphore>,
+    /// The queue of the writer thread (see [`writer`]).
+    writes: std::sync::mpsc::Sender<Box<dyn Job>>,
+    writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
+}
+
+impl AppState {
+    /// A server state over `first` (an open store) and `open` (to open more, up to
+    /// `opts.pool_size`).
+    pub fn new(
+        first: Box<dyn Store>,
+        open: StoreOpener,
+        clock: Arc<dyn Clock>,
+        settings: ops::Settings,
+        opts: Options,
+    ) -> Self {
+        let pool = opts.pool_size.max(1);
+        let in_flight = opts.max_in_flight.max(1);
+        let open = Arc::new(open);
+        let env = Env { clock, settings, log: opts.log.clone() };
+        let (writes, queue) = std::sync::mpsc::channel();
+        let (kick, kicks) = std::sync::mpsc::sync_channel(1);
+        let writer = {
+            let (open, env) = (Arc::clone(&open), env.clone());
+            std::thread::Builder::new()
+                .name("locker-writer".into())
+                .spawn(move || writer(&queue, &open, &env, &kick))
+                .ok()
+        };
+        {
+            let open = Arc::clone(&open);
+            let _ = std::thread::Builder::new()
+                .name("locker-maintain".into())
+                .spawn(move || maintainer(&kicks, &open));
+        }
+        Self(Arc::new(Inner {
+            env,
+            idle: Mutex::new(vec![first]),
+            open,
+            stores: Arc::new(Semaphore::new(pool)),
+            in_flight: Arc::new(Semaphore::new(in_flight)),
+            writes,
+            writer: Arc::new(Mutex::new(writer)),
+            opts,
+        }))
+    }
+
+    /// Runs a write operation in the writer thread's next group commit: the result comes
+    /// back once the group is durable (or with the error that undid it).
+    pub async fn write<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job = group::job(actor, f, move |r| {
+            let _ = tx.send(r);
+        });
+        if self.0.writes.send(job).is_err() {
+            return Err(OpError::unavailable("the server is shutting down"));
+        }
+        rx.await.unwrap_or_else(|_| Err(OpError::internal("the writer thread stopped")))
+    }
+
+    /// Like [`Self::write`], as the agent whose bearer token is `token` (see
+    /// [`Self::run_as_token`]).
+    pub async fn write_as_token<T, F>(&self, token: Secret, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        self.write(Actor::operator(), move |ctx| {
+            ctx.actor = ops::token::authenticate(&mut *ctx.store, &token)?;
+            f(ctx)
+        })
+        .await
+    }
+
+    /// The writer thread, to wait for at shutdown.
+    pub(super) fn writer_handle(&self) -> Arc<Mutex<Option<std::thread::JoinHandle<()>>>> {
+        Arc::clone(&self.0.writer)
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.0.opts
+    }
+
+    pub fn now(&self) -> i64 {
+        self.0.env.clock.now()
+    }
+
+    /// Runs an operation on a blocking thread with a pooled store. The operation runs to its
+    /// end even if the client goes away, so a write is either committed or not, never torn.
+    pub async fn run<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let permit = Arc::clone(&self.0.stores)
+            .acquire_owned()
+            .await
+            .map_err(|_| OpError::unavailable("the server is shutting down"))?;
+        let inner = Arc::clone(&self.0);
+        let joined = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let mut store = match inner.idle.lock().map(|mut v| v.pop()) {
+                Ok(Some(s)) => s,
+                _ => (inner.open)()?,
+            };
+            let result = f(&mut inner.env.ctx(store.as_mut(), actor));
+            // A store that failed as unavailable (a lost database connection) is not reused:
+            // the next request opens a fresh one.
+            let lost = matches!(&result, Err(e) if e.kind == ops::ErrorKind::Unavailable);
+            if let (false, Ok(mut idle)) = (lost, inner.idle.lock()) {
+                idle.push(store);
+            }
+            result
+        })
+        .await;
+        joined.unwrap_or_else(|e| Err(OpError::internal(format!("an operation failed: {e}"))))
+    }
+}
+
+impl AppState {
+    /// Runs an operation as the agent whose bearer token is `token`: the token is checked on
+    /// the same blocking thread, then the operation acts as that agent in its scope (and
+    /// re-checks the token inside its own transaction).
+    pub async fn run_as_token<T, F>(&self, token: Secret, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        self.run(Actor::operator(), move |ctx| {
+            ctx.actor = ops::token::authenticate(&mut *ctx.store, &token)?;
+            f(ctx)
+        })
+        .await
+    }
+}
+
+/// The writer thread: takes the first queued write, then every other one already queued (up
+/// to [`MAX_GROUP`]), applies them in one group commit and answers them; repeats until every
+/// sender is gone. Writes that arrive while a group is being made durable wait for the next
+/// one, so under load each commit (each `fsync`) serves many writes, and a lone write is
+/// committed at once.
+fn writer(
+    queue: &std::sync::mpsc::Receiver<Box<dyn Job>>,
+    open: &StoreOpener,
+    env: &Env,
+    kick: &std::sync::mpsc::SyncSender<()>,
+) {
+    let mut store: Option<Box<dyn Store>> = None;
+    let mut pending: Vec<Box<dyn Job>> = Vec::new();
+    loop {
+        if pending.is_empty() {
+            match queue.recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => return,
+            }
+        }
+        while pending.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => break,
+            }
+        }
+        let s = match store.as_mut() {
+            Some(s) => s,
+            None => match open().and_then(|mut s| {
+                s.defer_maintenance()?;
+                Ok(s)
+            }) {
+                Ok(s) => store.insert(s),
+                Err(e) => {
+                    for j in pending.drain(..) {
+                        j.finish(Some(e.clone()));
+                    }
+                    continue;
+                }
+            },
+        };
+        pending = group::apply(s.as_mut(), env, std::mem::take(&mut pending));
+        if !pending.is_empty() {
+            // A storage failure ended the group early: start again on a fresh connection.
+            store = None;
+        }
+        // Housekeeping is due (the maintainer coalesces kicks).
+        let _ = kick.try_send(());
+    }
+}
+
+/// The maintenance thread: after writes, runs the store's deferred housekeeping (SQLite's
+/// WAL checkpoints) on a connection of its own, at most every 50 ms, so that no write waits
+/// for it. Stops with the writer.
+fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
+    let mut store: Option<Box<dyn Store>> = None;
+    while kicks.recv().is_ok() {
+        if store.is_none() {
+            store = open().ok();
+        }
+        if let Some(s) = store.as_mut() {
+            // A checkpoint that cannot run now (another is running) runs after the next write.
+            let _ = s.maintain();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
