@@ -1,0 +1,264 @@
+//! The verification and journal tools, and the journal as a transparency log (checkpoints and
+//! proofs), with the offline verifiers of bundles and proofs.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{def, Effect, ToolDef};
+use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
+use crate::mcp::Server;
+use crate::ops::journal::LogPage;
+use crate::ops::tlog;
+use crate::ops::verify::{self, PadReport, RepoReport};
+use crate::ops::{NoProgress, OpError, OpResult};
+use crate::store::JournalQuery;
+
+/// This toolset's tools, in the order `tools/list` shows them.
+pub(super) fn tools() -> Vec<ToolDef> {
+    vec![
+        def("locker_verify_pad", "Verify one pad", Effect::ReadOnly, VERIFY_PAD, verify_pad),
+        def("locker_verify", "Verify the repository", Effect::ReadOnly, VERIFY, verify_repo),
+        def(
+            "locker_verify_bundle",
+            "Verify a pad bundle offline",
+            Effect::ReadOnly,
+            VERIFY_BUNDLE,
+            verify_bundle,
+        ),
+        def("locker_log", "Read the journal", Effect::ReadOnly, LOG, log),
+        def(
+            "locker_checkpoint",
+            "The log's signed checkpoint",
+            Effect::AdditiveIdempotent,
+            CHECKPOINT,
+            checkpoint,
+        ),
+        def(
+            "locker_proof_inclusion",
+            "Prove an entry or pad block in the log",
+            Effect::AdditiveIdempotent,
+            PROOF_INCLUSION,
+            proof_inclusion,
+        ),
+        def(
+            "locker_proof_consistency",
+            "Prove two checkpoints consistent",
+            Effect::AdditiveIdempotent,
+            PROOF_CONSISTENCY,
+            proof_consistency,
+        ),
+        def(
+            "locker_verify_proof",
+            "Verify a log proof offline",
+            Effect::ReadOnly,
+            VERIFY_PROOF,
+            verify_proof,
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verification and the journal.
+
+const VERIFY_PAD: &str = "Verify one pad in the repository like `locker verify PAD`: its chain \
+re-hashed from the payloads, its accounting, and the journal's record of it, and optionally a \
+head you expect. Needs no ticket and returns no payloads. ok is false (with the problems \
+listed) when anything is broken; that is an answer, not an error.";
+
+/// `locker_verify_pad`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyPadIn {
+    /// The pad's id
+    pad_id: String,
+    /// Also require this head (64 lowercase hex)
+    #[serde(default)]
+    expected_head_hash: Option<String>,
+}
+
+fn verify_pad(server: &Server, a: VerifyPadIn) -> OpResult<PadReport> {
+    let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
+    server.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
+}
+
+const VERIFY: &str = "Verify the whole repository like `locker verify` (git fsck): the journal's \
+hash chain and head, every pad's chain against its head and the journal, every ticket. ok is \
+false when anything is broken, with the first broken item of each kind named in first_broken. \
+Pass expected_head_hash (a journal head hash you recorded earlier) to also detect a rewritten \
+journal.";
+
+const VERIFY_BUNDLE: &str = "Verify a handed-off pad bundle (the locker.bundle.v1 text written by \
+`locker pad export` or GET /v1/pads/{id}/export) offline, like `locker verify --bundle`: the \
+format, the trailer's SHA-256 (truncation), every block's link and hash, the head, the counts, \
+block 0's envelope, and the head you expect. Needs no repository or server and returns no \
+payloads. verdict is trusted_head_match only when the chain is intact AND matches \
+expected_head_hash; internal_consistency_only means intact but unanchored (whoever wrote the file \
+could have forged a consistent one); failed names the first failed check. A text that is not a \
+bundle at all is an error.";
+
+/// `locker_verify_bundle`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyBundleIn {
+    /// The bundle file's whole text (JSON Lines: header, one line per block, trailer)
+    bundle: String,
+    /// The head you expect (64 lowercase hex), e.g. the head_hash the depositor handed you
+    #[serde(default)]
+    expected_head_hash: Option<String>,
+    /// The log's verifier key (name+keyid+AQ…, from `locker key show`): also check the
+    /// bundle's signed checkpoint and every block's inclusion proof against it
+    #[serde(default)]
+    key: Option<String>,
+}
+
+fn verify_bundle(
+    _server: &Server,
+    a: VerifyBundleIn,
+) -> OpResult<crate::ops::bundle::BundleReport> {
+    let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
+    let key = a.key.as_deref().map(tlog::parse_verifier).transpose()?;
+    crate::ops::bundle::verify_with_key(a.bundle.as_bytes(), None, expect, key.as_ref())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The journal as a transparency log.
+
+const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle tree over its entries). Returns the latest C2SP checkpoint (origin, size, root) as a signed note, signing one if the journal grew, with the log's verifier key. A checkpoint is only signed when consistent with the last one signed.";
+
+/// `locker_checkpoint`'s arguments (none).
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CheckpointIn {}
+
+fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<tlog::CheckpointOutcome> {
+    server.run(|l| l.checkpoint())
+}
+
+const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
+
+/// `locker_proof_inclusion`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ProofInclusionIn {
+    /// The journal entry's sequence number
+    #[serde(default)]
+    seq: Option<u64>,
+    /// A pad's id (with block)
+    #[serde(default)]
+    pad_id: Option<String>,
+    /// The block's sequence number in the pad (with pad_id)
+    #[serde(default)]
+    block: Option<u64>,
+}
+
+fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<tlog::InclusionOutcome> {
+    let target = match (a.seq, a.pad_id, a.block) {
+        (Some(seq), None, None) => tlog::Target::Entry(seq),
+        (None, Some(pad_id), Some(seq)) => tlog::Target::Block { pad_id, seq },
+        _ => return Err(OpError::bad_request("give either seq, or pad_id and block")),
+    };
+    server.run(|l| l.prove_inclusion(&target))
+}
+
+const PROOF_CONSISTENCY: &str = "Prove the log's checkpoint at old entries consistent with the one at new (default: the whole journal): both signed checkpoints and the RFC 6962 consistency proof, as a proof file.";
+
+/// `locker_proof_consistency`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ProofConsistencyIn {
+    /// The older tree size
+    old: u64,
+    /// The newer tree size (default: the whole journal)
+    #[serde(default)]
+    new: Option<u64>,
+}
+
+fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<tlog::ConsistencyOutcome> {
+    server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
+}
+
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that).";
+
+/// `locker_verify_proof`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyProofIn {
+    /// The proof file's whole text
+    proof: String,
+    /// The log's verifier key (name+keyid+AQ…)
+    key: String,
+}
+
+fn verify_proof(_server: &Server, a: VerifyProofIn) -> OpResult<crate::ops::pin::ProofReport> {
+    let v = tlog::parse_verifier(&a.key)?;
+    crate::ops::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
+}
+
+/// `locker_verify`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct VerifyIn {
+    /// The journal head hash you expect (64 lowercase hex)
+    #[serde(default)]
+    expected_head_hash: Option<String>,
+}
+
+fn verify_repo(server: &Server, a: VerifyIn) -> OpResult<RepoReport> {
+    let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
+    server.run(|l| {
+        l.verify(VerifyRepository { expect_head: expect, require_signed: false }, &NoProgress)
+    })
+}
+
+const LOG: &str = "Read the journal, newest first (like `git log`): every change to the \
+repository is one hash-chained entry with its time, kind (pad.create, pad.append, pad.seal, …), \
+actor, subject (pad:<id>) and body. Filter by kind (a family when it ends with a dot: pad.), \
+subject or actor; page with before/after sequence numbers.";
+
+/// `locker_log`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct LogIn {
+    /// Only entries of this kind (pad.append), or of this family when it ends with a dot (pad.)
+    #[serde(default)]
+    kind: Option<String>,
+    /// Only entries about this subject (pad:<id>, repo)
+    #[serde(default)]
+    subject: Option<String>,
+    /// Only entries by this actor (operator, or an agent's name)
+    #[serde(default)]
+    actor: Option<String>,
+    /// Only entries in this scope
+    #[serde(default)]
+    scope: Option<String>,
+    /// Most entries to return (1–10000)
+    #[serde(default = "default_log_limit")]
+    limit: u64,
+    /// Only entries after this sequence number
+    #[serde(default)]
+    after: Option<u64>,
+    /// Only entries before this sequence number
+    #[serde(default)]
+    before: Option<u64>,
+    /// Oldest first
+    #[serde(default)]
+    reverse: bool,
+}
+
+fn default_log_limit() -> u64 {
+    50
+}
+
+fn log(server: &Server, a: LogIn) -> OpResult<LogPage> {
+    let q = JournalQuery {
+        kind: a.kind,
+        subject: a.subject,
+        actor: a.actor,
+        scope: a.scope,
+        after: a.after,
+        before: a.before,
+        ascending: a.reverse,
+        limit: a.limit,
+    };
+    server.run(|l| l.journal(&q))
+}
