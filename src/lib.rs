@@ -27,7 +27,6 @@
 pub mod api;
 pub mod cli;
 pub mod client;
-pub mod docs;
 pub mod domain;
 pub mod mcp;
 pub mod ops;
@@ -35,6 +34,7 @@ pub mod output;
 pub mod quest;
 pub mod repo;
 pub mod server;
-pub mod skill;
 pub mod store;
 pub mod witness;
+
+pub use cli::{docs, skill};

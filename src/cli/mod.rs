@@ -3,6 +3,7 @@
 mod artifact;
 mod backup;
 mod deposit;
+pub mod docs;
 mod doctor;
 mod gc;
 mod init;
@@ -19,7 +20,7 @@ mod serve;
 mod store;
 
 pub(crate) use serve::PAYMENT_HEADING;
-mod skill;
+pub mod skill;
 mod step;
 mod tlog;
 mod token;

@@ -17,7 +17,7 @@ pub struct CompletionsArgs {
 }
 
 pub fn completions(ctx: &mut Ctx, a: &CompletionsArgs) -> CmdResult {
-    ctx.printer.raw(&crate::docs::completion(a.shell))?;
+    ctx.printer.raw(&super::docs::completion(a.shell))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -35,7 +35,7 @@ pub enum UtilCommand {
 pub fn run(ctx: &mut Ctx, cmd: UtilCommand) -> CmdResult {
     match cmd {
         UtilCommand::GenerateDocs { out_dir } => {
-            let changed = crate::docs::write_all(&out_dir)
+            let changed = super::docs::write_all(&out_dir)
                 .map_err(|e| OpError::unavailable(format!("cannot write docs: {e}")))?;
             for path in &changed {
                 ctx.printer.status(format_args!("updated {}", out_dir.join(path).display()));
