@@ -79,7 +79,8 @@ fn write_new_private(path: &std::path::Path, key: &PrivateKey) -> Result<(), OpE
 fn generate(ctx: &mut Ctx, a: &GenerateArgs) -> CmdResult {
     crate::domain::token::check_agent(&a.agent)
         .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
-    let key = PrivateKey::generate(&a.agent);
+    let key = PrivateKey::generate(&a.agent)
+        .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
     // The private key is safely on disk before its public half is registered; if registering
     // fails, the file goes.
     if let Some(path) = &a.out {

@@ -1,6 +1,258 @@
-//! The C2SP signed-note key encodings, read and written by three codecs today (the log key in
-//! `note`, agent keys in `sign`, witness keys in `witness`). For now, tests only: what each of
-//! them accepts and the messages it refuses with.
+//! The C2SP signed-note key encodings (c2sp.org/signed-note, Go's `sumdb/note`): the one codec
+//! of every key locker reads or writes — the log's key ([`super::note`]), agent keys
+//! ([`super::sign`]) and witness keys ([`super::witness`]).
+//!
+//! ```text
+//! verifier key   <name>+<hex key ID>+<base64(alg ‖ public key)>
+//! signing key    PRIVATE+KEY+<name>+<hex key ID>+<base64(alg ‖ seed)>
+//! key ID         SHA-256(name ‖ "\n" ‖ alg ‖ public key)[:4]
+//! ```
+//!
+//! Every key is an Ed25519 key; its algorithm byte ([`Alg`]) says what it signs. Whoever reads
+//! a key names the algorithm it expects, and a key is read the same strict way for every use,
+//! in this order: the shape, base64, the algorithm byte, 32 bytes, a valid Ed25519 point
+//! (verifier keys), a valid name ([`valid_name`]), and a key ID of 8 hex digits that is the
+//! lowercase hex of the computed one. Leading and trailing whitespace is ignored.
+
+use std::fmt;
+
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+use ed25519_dalek::{SigningKey, VerifyingKey};
+
+use super::digest::{hex, Digest};
+
+/// The prefix of a signing key.
+pub const PRIVATE_PREFIX: &str = "PRIVATE+KEY+";
+/// The longest key name, in bytes.
+pub const MAX_NAME_BYTES: usize = 256;
+
+/// The signature type of a key: the byte before the key in its encoding and its key ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Alg {
+    /// 0x01: Ed25519 signatures (signed notes and checkpoints, agents' signed writes).
+    Ed25519,
+    /// 0x04: timestamped Ed25519 cosignatures (c2sp.org/tlog-cosignature).
+    CosignatureV1,
+}
+
+impl Alg {
+    /// The algorithm byte.
+    pub const fn byte(self) -> u8 {
+        match self {
+            Self::Ed25519 => 0x01,
+            Self::CosignatureV1 => 0x04,
+        }
+    }
+}
+
+/// Why a key was refused. Its message is the one the log's key and witness keys give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyError {
+    /// A signing key without `PRIVATE+KEY+`.
+    NoPrefix,
+    /// Not three `+`-separated fields (after `PRIVATE+KEY+` for a signing key).
+    Shape {
+        private: bool,
+    },
+    NotBase64,
+    /// Nothing after base64 decoding, not even the algorithm byte.
+    Empty,
+    /// Another algorithm byte than the one expected.
+    WrongAlg {
+        expected: Alg,
+    },
+    /// A public key or seed of another length than 32 bytes.
+    Length {
+        private: bool,
+    },
+    /// A public key that is not an Ed25519 point.
+    NotAPoint,
+    /// A name [`valid_name`] refuses.
+    BadName(String),
+    /// A key ID (as given) that is not 8 hex digits.
+    IdSyntax(String),
+    /// A key ID (as given) other than the lowercase hex of the computed one.
+    IdMismatch(String),
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let private = |p: bool, yes: &'static str, no: &'static str| if p { yes } else { no };
+        f.write_str(match self {
+            Self::NoPrefix => "no PRIVATE+KEY+",
+            Self::Shape { private: p } => {
+                private(*p, "expected PRIVATE+KEY+name+keyid+key", "expected name+keyid+key")
+            }
+            Self::NotBase64 => "the key is not base64",
+            Self::Empty => "the key is empty",
+            Self::WrongAlg { expected: Alg::Ed25519 } => "not an Ed25519 key (type 0x01)",
+            Self::WrongAlg { expected: Alg::CosignatureV1 } => "not a cosignature key (type 0x04)",
+            Self::Length { private: p } => {
+                private(*p, "an Ed25519 seed has 32 bytes", "an Ed25519 key has 32 bytes")
+            }
+            Self::NotAPoint => "not a valid Ed25519 point",
+            Self::BadName(name) => {
+                return write!(f, "malformed key name `{name}` (non-empty, no spaces, no `+`)")
+            }
+            Self::IdSyntax(_) => "the key ID is not 8 hex digits",
+            Self::IdMismatch(_) => "the key ID does not match the name and key",
+        })
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+/// Whether `name` is a valid key name (also a valid checkpoint origin): non-empty, at most
+/// [`MAX_NAME_BYTES`], no `+`, no whitespace or control characters.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_BYTES
+        && !name.contains('+')
+        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+fn check_name(name: &str) -> Result<(), KeyError> {
+    if valid_name(name) {
+        Ok(())
+    } else {
+        Err(KeyError::BadName(name.to_owned()))
+    }
+}
+
+/// The key ID of the key named `name` with algorithm `alg` and public key `public`.
+pub fn key_id(name: &str, alg: Alg, public: &VerifyingKey) -> [u8; 4] {
+    let d = Digest::of_parts(&[name.as_bytes(), b"\n", &[alg.byte()], public.as_bytes()]);
+    [d.0[0], d.0[1], d.0[2], d.0[3]]
+}
+
+/// `name+<hex key ID>+<base64(alg ‖ public key)>`.
+pub fn encode_vkey(name: &str, alg: Alg, public: &VerifyingKey) -> String {
+    encode(name, &key_id(name, alg, public), alg, public.as_bytes())
+}
+
+/// `PRIVATE+KEY+name+<hex key ID>+<base64(alg ‖ seed)>`.
+pub fn encode_skey(name: &str, alg: Alg, key: &SigningKey) -> String {
+    let id = key_id(name, alg, &key.verifying_key());
+    format!("{PRIVATE_PREFIX}{}", encode(name, &id, alg, key.as_bytes()))
+}
+
+fn encode(name: &str, id: &[u8; 4], alg: Alg, key: &[u8; 32]) -> String {
+    let mut raw = Vec::with_capacity(33);
+    raw.push(alg.byte());
+    raw.extend_from_slice(key);
+    format!("{name}+{}+{}", hex(id), B64.encode(raw))
+}
+
+/// The fields of `name+id+base64(alg ‖ 32 bytes)`, checked up to the 32 bytes.
+fn decode(text: &str, alg: Alg, private: bool) -> Result<(&str, &str, [u8; 32]), KeyError> {
+    let mut parts = text.splitn(3, '+');
+    let (Some(name), Some(id), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(KeyError::Shape { private });
+    };
+    let raw = B64.decode(key).map_err(|_| KeyError::NotBase64)?;
+    let (&found, key) = raw.split_first().ok_or(KeyError::Empty)?;
+    if found != alg.byte() {
+        return Err(KeyError::WrongAlg { expected: alg });
+    }
+    let key: [u8; 32] = key.try_into().map_err(|_| KeyError::Length { private })?;
+    Ok((name, id, key))
+}
+
+/// Checks the name, then the given key ID against the computed one.
+fn check_name_and_id(name: &str, given: &str, id: &[u8; 4]) -> Result<(), KeyError> {
+    check_name(name)?;
+    if given.len() != 8 || !given.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(KeyError::IdSyntax(given.to_owned()));
+    }
+    if given != hex(id) {
+        return Err(KeyError::IdMismatch(given.to_owned()));
+    }
+    Ok(())
+}
+
+/// A verifier (public) key: made by [`Vkey::new`] or [`Vkey::parse`], so its name is valid and
+/// its key ID its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vkey {
+    pub name: String,
+    pub alg: Alg,
+    pub id: [u8; 4],
+    pub key: VerifyingKey,
+}
+
+impl Vkey {
+    /// The key `key` named `name`, for `alg`.
+    pub fn new(name: &str, alg: Alg, key: VerifyingKey) -> Result<Self, KeyError> {
+        check_name(name)?;
+        Ok(Self { name: name.to_owned(), alg, id: key_id(name, alg, &key), key })
+    }
+
+    /// Parses `name+<hex key ID>+<base64(alg ‖ public key)>` for algorithm `alg`.
+    pub fn parse(text: &str, alg: Alg) -> Result<Self, KeyError> {
+        let (name, given, key) = decode(text.trim(), alg, false)?;
+        let key = VerifyingKey::from_bytes(&key).map_err(|_| KeyError::NotAPoint)?;
+        let id = key_id(name, alg, &key);
+        check_name_and_id(name, given, &id)?;
+        Ok(Self { name: name.to_owned(), alg, id, key })
+    }
+
+    /// `name+<hex key ID>+<base64(alg ‖ public key)>`.
+    pub fn encode(&self) -> String {
+        encode_vkey(&self.name, self.alg, &self.key)
+    }
+}
+
+/// A signing (private) key: made by [`Skey::from_seed`] or [`Skey::parse`], so its name is
+/// valid. Its `Debug` never shows the seed.
+#[derive(Clone)]
+pub struct Skey {
+    pub name: String,
+    pub alg: Alg,
+    pub key: SigningKey,
+}
+
+impl fmt::Debug for Skey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Skey")
+            .field("name", &self.name)
+            .field("alg", &self.alg)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Skey {
+    /// The key with this 32-byte seed named `name`, for `alg`.
+    pub fn from_seed(name: &str, alg: Alg, seed: &[u8; 32]) -> Result<Self, KeyError> {
+        check_name(name)?;
+        Ok(Self { name: name.to_owned(), alg, key: SigningKey::from_bytes(seed) })
+    }
+
+    /// A new random key named `name`, for `alg`.
+    pub fn generate(name: &str, alg: Alg) -> Result<Self, KeyError> {
+        Self::from_seed(name, alg, &super::secret::random_bytes::<32>())
+    }
+
+    /// Parses `PRIVATE+KEY+name+<hex key ID>+<base64(alg ‖ seed)>` for algorithm `alg`.
+    pub fn parse(text: &str, alg: Alg) -> Result<Self, KeyError> {
+        let rest = text.trim().strip_prefix(PRIVATE_PREFIX).ok_or(KeyError::NoPrefix)?;
+        let (name, given, seed) = decode(rest, alg, true)?;
+        let key = SigningKey::from_bytes(&seed);
+        check_name_and_id(name, given, &key_id(name, alg, &key.verifying_key()))?;
+        Ok(Self { name: name.to_owned(), alg, key })
+    }
+
+    /// `PRIVATE+KEY+name+<hex key ID>+<base64(alg ‖ seed)>`.
+    pub fn encode(&self) -> String {
+        encode_skey(&self.name, self.alg, &self.key)
+    }
+
+    /// The matching verifier key.
+    pub fn public(&self) -> Vkey {
+        let key = self.key.verifying_key();
+        Vkey { name: self.name.clone(), alg: self.alg, id: key_id(&self.name, self.alg, &key), key }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -136,7 +388,7 @@ log vkey | whitespace | ok\n\
 log vkey | shape | err malformed verifier key: expected name+keyid+key\n\
 log vkey | id not hex | err malformed verifier key: the key ID is not 8 hex digits\n\
 log vkey | id short | err malformed verifier key: the key ID is not 8 hex digits\n\
-log vkey | id upper | ok\n\
+log vkey | id upper | err malformed verifier key: the key ID does not match the name and key\n\
 log vkey | id mismatch | err malformed verifier key: the key ID does not match the name and key\n\
 log vkey | not base64 | err malformed verifier key: the key is not base64\n\
 log vkey | empty key | err malformed verifier key: the key is empty\n\
@@ -152,7 +404,7 @@ log skey | whitespace | ok\n\
 log skey | shape | err malformed signing key: expected PRIVATE+KEY+name+keyid+key\n\
 log skey | id not hex | err malformed signing key: the key ID is not 8 hex digits\n\
 log skey | id short | err malformed signing key: the key ID is not 8 hex digits\n\
-log skey | id upper | ok\n\
+log skey | id upper | err malformed signing key: the key ID does not match the name and key\n\
 log skey | id mismatch | err malformed signing key: the key ID does not match the name and key\n\
 log skey | not base64 | err malformed signing key: the key is not base64\n\
 log skey | empty key | err malformed signing key: the key is empty\n\
@@ -206,11 +458,11 @@ agent vkey | not base64 | err not a verifier key: expected <agent>+<key id>+<bas
 agent vkey | empty key | err not a verifier key: expected <agent>+<key id>+<base64 key>\n\
 agent vkey | other alg | err not an Ed25519 key\n\
 agent vkey | 31 bytes | err not a verifier key: expected <agent>+<key id>+<base64 key>\n\
-agent vkey | space in name | ok\n\
-agent vkey | tab in name | ok\n\
+agent vkey | space in name | err malformed key name `n m` (non-empty, no spaces, no `+`)\n\
+agent vkey | tab in name | err malformed key name `n\tm` (non-empty, no spaces, no `+`)\n\
 agent vkey | empty name | err the key id 03d2d605 does not match the key\n\
-agent vkey | 257-byte name | ok\n\
-agent vkey | not a point | ok\n\
+agent vkey | 257-byte name | err malformed key name `<257 x a>` (non-empty, no spaces, no `+`)\n\
+agent vkey | not a point | err not an Ed25519 key\n\
 agent skey | good | ok\n\
 agent skey | whitespace | ok\n\
 agent skey | shape | err not a private key: expected PRIVATE+KEY+<agent>+<key id>+<base64 key>\n\
@@ -222,9 +474,9 @@ agent skey | not base64 | err not a private key: expected PRIVATE+KEY+<agent>+<k
 agent skey | empty key | err not a private key: expected PRIVATE+KEY+<agent>+<key id>+<base64 key>\n\
 agent skey | other alg | err not an Ed25519 key\n\
 agent skey | 31 bytes | err not a private key: expected PRIVATE+KEY+<agent>+<key id>+<base64 key>\n\
-agent skey | space in name | ok\n\
-agent skey | tab in name | ok\n\
+agent skey | space in name | err malformed key name `n m` (non-empty, no spaces, no `+`)\n\
+agent skey | tab in name | err malformed key name `n\tm` (non-empty, no spaces, no `+`)\n\
 agent skey | empty name | err the key id 03d2d605 does not match the key\n\
-agent skey | 257-byte name | ok\n\
+agent skey | 257-byte name | err malformed key name `<257 x a>` (non-empty, no spaces, no `+`)\n\
 agent skey | no prefix | err not a private key: expected PRIVATE+KEY+<agent>+<key id>+<base64 key>\n";
 }

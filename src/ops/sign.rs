@@ -73,12 +73,19 @@ pub fn from_fields(signer: Option<&str>, signature: Option<&str>) -> OpResult<Op
 
 /// Reads a private key line (a `--sign-key` file or `LOCKER_SIGN_KEY`).
 pub fn parse_private_key(text: &str) -> OpResult<PrivateKey> {
+    let invalid = |why: String| OpError::new(ErrorKind::BadRequest, "invalid_key", why);
     let k = PrivateKey::parse(text).map_err(|e| {
-        OpError::new(ErrorKind::BadRequest, "invalid_key", e.to_string())
+        // A name the key codec refuses, `check_agent` refuses too: with its message, as before
+        // the codec checked names.
+        if let sign::SignError::BadName(name) = &e {
+            if let Err(why) = check_agent(name) {
+                return invalid(why.to_string());
+            }
+        }
+        invalid(e.to_string())
             .hint("A signing key is the `PRIVATE+KEY+…` line `locker key generate` wrote.")
     })?;
-    check_agent(&k.name)
-        .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid_key", e.to_string()))?;
+    check_agent(&k.name).map_err(|e| invalid(e.to_string()))?;
     Ok(k)
 }
 
