@@ -256,13 +256,213 @@ impl Skey {
 
 #[cfg(test)]
 mod tests {
-    use base64::engine::general_purpose::STANDARD as B64;
-    use base64::Engine as _;
-
-    use crate::domain::digest::{hex, Digest};
+    use super::*;
     use crate::domain::{note, sign, witness};
 
     const SEED: [u8; 32] = [7; 32];
+    const ALGS: [Alg; 2] = [Alg::Ed25519, Alg::CosignatureV1];
+
+    // -----------------------------------------------------------------------------------------
+    // The codec.
+
+    #[test]
+    fn go_and_c2sp_known_answer_keys() {
+        // Go's sumdb/note test key (c2sp.org/signed-note's example).
+        let vkey = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW";
+        let skey = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz";
+        let v = Vkey::parse(vkey, Alg::Ed25519).unwrap();
+        assert_eq!(
+            (v.name.as_str(), v.alg, hex(&v.id)),
+            ("PeterNeumann", Alg::Ed25519, "c74f20a3".into())
+        );
+        assert_eq!(key_id("PeterNeumann", Alg::Ed25519, &v.key), v.id);
+        assert_eq!(v.encode(), vkey);
+        assert_eq!(encode_vkey(&v.name, v.alg, &v.key), vkey);
+        let s = Skey::parse(skey, Alg::Ed25519).unwrap();
+        assert_eq!(s.encode(), skey);
+        assert_eq!(s.public(), v);
+        assert_eq!(Vkey::new("PeterNeumann", Alg::Ed25519, v.key).unwrap(), v);
+        let c = Vkey::parse(
+            "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k",
+            Alg::Ed25519,
+        )
+        .unwrap();
+        assert_eq!((c.name.as_str(), c.id), ("example.com/foo", [0x53, 0x0d, 0x90, 0x3a]));
+        // A cosignature key's id covers its algorithm byte 0x04.
+        let w = Vkey::new("PeterNeumann", Alg::CosignatureV1, v.key).unwrap();
+        assert_eq!(hex(&w.id), id("PeterNeumann", 0x04, v.key.as_bytes()));
+        assert_ne!(w.id, v.id);
+    }
+
+    #[test]
+    fn keys_round_trip_for_each_algorithm() {
+        for alg in ALGS {
+            let other = if alg == Alg::Ed25519 { Alg::CosignatureV1 } else { Alg::Ed25519 };
+            let s = Skey::from_seed("worker-a", alg, &SEED).unwrap();
+            let v = s.public();
+            let (skey, vkey) = (s.encode(), v.encode());
+            assert!(skey.starts_with(&format!("PRIVATE+KEY+worker-a+{}+", hex(&v.id))), "{skey}");
+            assert!(vkey.starts_with(&format!("worker-a+{}+", hex(&v.id))), "{vkey}");
+            let raw = B64.decode(vkey.rsplit('+').next().unwrap()).unwrap();
+            assert_eq!((raw[0], &raw[1..]), (alg.byte(), v.key.as_bytes().as_slice()));
+            assert_eq!(hex(&v.id), id("worker-a", alg.byte(), v.key.as_bytes()));
+            // Surrounding whitespace (a key file's newline) is ignored.
+            assert_eq!(Vkey::parse(&format!("{vkey}\n"), alg).unwrap(), v);
+            let back = Skey::parse(&format!(" {skey}\n"), alg).unwrap();
+            assert_eq!((back.encode(), back.public()), (skey.clone(), v.clone()));
+            assert_eq!(Skey::generate("worker-a", alg).unwrap().alg, alg);
+            // The seed never shows.
+            let seed_b64 = skey.rsplit('+').next().unwrap();
+            assert!(!format!("{s:?}").contains(&seed_b64[4..]), "{s:?}");
+            // One form is not the other; one algorithm is not the other.
+            assert_eq!(Skey::parse(&vkey, alg).unwrap_err(), KeyError::NoPrefix);
+            assert_eq!(Vkey::parse(&skey, alg).unwrap_err(), KeyError::NotBase64);
+            assert_eq!(
+                Vkey::parse(&vkey, other).unwrap_err(),
+                KeyError::WrongAlg { expected: other }
+            );
+            assert_eq!(
+                Skey::parse(&skey, other).unwrap_err(),
+                KeyError::WrongAlg { expected: other }
+            );
+            // A wrong key id, or another name under the same id.
+            let wrong = vkey.replacen(&hex(&v.id), "00000000", 1);
+            assert_eq!(Vkey::parse(&wrong, alg), Err(KeyError::IdMismatch("00000000".into())));
+            let renamed = skey.replacen("worker-a", "worker-b", 1);
+            assert_eq!(Skey::parse(&renamed, alg).err(), Some(KeyError::IdMismatch(hex(&v.id))));
+        }
+    }
+
+    #[test]
+    fn malformed_keys_are_refused_for_what_is_wrong() {
+        let alg = Alg::Ed25519;
+        assert_eq!(Vkey::parse("a+b", alg), Err(KeyError::Shape { private: false }));
+        assert_eq!(Vkey::parse("worker-a+00", alg), Err(KeyError::Shape { private: false }));
+        assert_eq!(
+            Skey::parse("PRIVATE+KEY+a+b", alg).unwrap_err(),
+            KeyError::Shape { private: true }
+        );
+        let pk = public();
+        assert_eq!(Vkey::parse(&format!("n+{}+", id("n", 1, &[])), alg), Err(KeyError::Empty));
+        let short = enc("n", &id("n", 1, &pk[..31]), 1, &pk[..31]);
+        assert_eq!(Vkey::parse(&short, alg), Err(KeyError::Length { private: false }));
+        let bad = not_a_point();
+        let off = enc("n", &id("n", 1, &bad), 1, &bad);
+        assert_eq!(Vkey::parse(&off, alg), Err(KeyError::NotAPoint));
+        assert_eq!(
+            Vkey::parse(&enc("n", "0123456g", 1, &pk), alg),
+            Err(KeyError::IdSyntax("0123456g".into()))
+        );
+        // The key id is the lowercase hex of the computed one: upper case does not match.
+        let name = (0..)
+            .map(|i| format!("n{i}"))
+            .find(|n| id(n, 1, &pk) != id(n, 1, &pk).to_uppercase())
+            .unwrap();
+        let upper = id(&name, 1, &pk).to_uppercase();
+        assert_eq!(Vkey::parse(&enc(&name, &upper, 1, &pk), alg), Err(KeyError::IdMismatch(upper)));
+    }
+
+    #[test]
+    fn names_are_checked_for_every_key() {
+        let key = Skey::from_seed("n", Alg::Ed25519, &SEED).unwrap().key.verifying_key();
+        let longest = "a".repeat(MAX_NAME_BYTES);
+        for good in ["PeterNeumann", "example.com/log", "worker-a", "é", longest.as_str()] {
+            assert!(valid_name(good), "{good:?}");
+            for alg in ALGS {
+                Skey::from_seed(good, alg, &SEED).unwrap();
+                Vkey::new(good, alg, key).unwrap();
+            }
+        }
+        let too_long = "a".repeat(MAX_NAME_BYTES + 1);
+        for bad in ["", "a b", "a\tb", "a\nb", "a\u{7}b", "a\u{a0}b", "a+b", too_long.as_str()] {
+            assert!(!valid_name(bad), "{bad:?}");
+            let refused = Some(KeyError::BadName(bad.to_owned()));
+            for alg in ALGS {
+                assert_eq!(Skey::from_seed(bad, alg, &SEED).err(), refused);
+                assert_eq!(Vkey::new(bad, alg, key).err(), refused);
+            }
+        }
+        assert_eq!(
+            KeyError::BadName("a b".into()).to_string(),
+            "malformed key name `a b` (non-empty, no spaces, no `+`)"
+        );
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The three uses: one key, each caller's messages.
+
+    #[test]
+    fn one_key_serves_as_log_key_and_agent_key_and_not_as_witness_key() {
+        let seed = [9; 32];
+        let log = note::Signer::from_seed("worker-a", &seed).unwrap();
+        let agent = sign::PrivateKey::from_seed("worker-a", seed).unwrap();
+        assert_eq!(log.to_skey(), agent.skey());
+        assert_eq!(log.verifier().to_vkey(), agent.public().vkey());
+        assert_eq!(log.verifier().id_hex(), agent.public().key_id());
+        // Each parses what the other wrote, and signs what the other verifies.
+        let as_agent = sign::PrivateKey::parse(&log.to_skey()).unwrap();
+        assert_eq!(as_agent.public(), sign::PublicKey::parse(&log.verifier().to_vkey()).unwrap());
+        let as_log = note::Verifier::parse(&agent.public().vkey()).unwrap();
+        assert_eq!(as_log, log.verifier());
+        assert_eq!(note::Signer::parse(&agent.skey()).unwrap().verifier(), as_log);
+        let text = "a\n";
+        note::Note::parse(log.sign(text).as_bytes()).unwrap().verify(&as_log).unwrap();
+        let sig = log.signature_line(text);
+        let raw = B64.decode(sig.rsplit(' ').next().unwrap()).unwrap();
+        let sig: [u8; 64] = raw[4..].try_into().unwrap();
+        assert_eq!(agent.sign(text.as_bytes()), sig);
+        as_agent.public().verify(text.as_bytes(), &sig).unwrap();
+        // Any valid key name will do for the domain (agent names are narrowed by `check_agent`).
+        let origin = note::Signer::from_seed("example.com/log", &seed).unwrap();
+        assert_eq!(sign::PrivateKey::parse(&origin.to_skey()).unwrap().name, "example.com/log");
+        // The same seed as a witness key: its own id, and refused as the others (and back).
+        let w = witness::Cosigner::from_seed("worker-a", &seed).unwrap();
+        assert_eq!(
+            w.to_skey(),
+            Skey::from_seed("worker-a", Alg::CosignatureV1, &seed).unwrap().encode()
+        );
+        assert_eq!(w.public().key, log.verifier().key);
+        assert_ne!(w.public().id, log.verifier().id);
+        let (wv, ws) = (w.public().to_vkey(), w.to_skey());
+        let not_01 = "not an Ed25519 key (type 0x01)".to_owned();
+        assert_eq!(
+            note::Verifier::parse(&wv),
+            Err(note::NoteError::BadVerifierKey(not_01.clone()))
+        );
+        assert_eq!(note::Signer::parse(&ws).unwrap_err(), note::NoteError::BadSigningKey(not_01));
+        assert_eq!(sign::PublicKey::parse(&wv), Err(sign::SignError::NotEd25519));
+        assert_eq!(sign::PrivateKey::parse(&ws).unwrap_err(), sign::SignError::NotEd25519);
+        let not_04 = "not a cosignature key (type 0x04)".to_owned();
+        assert_eq!(
+            witness::CosignerKey::parse(&agent.public().vkey()),
+            Err(note::NoteError::BadVerifierKey(not_04.clone()))
+        );
+        assert_eq!(
+            witness::Cosigner::parse(&agent.skey()).unwrap_err(),
+            note::NoteError::BadSigningKey(not_04)
+        );
+        assert_eq!(witness::Cosigner::parse(&ws).unwrap().public(), w.public());
+        assert_eq!(witness::CosignerKey::parse(&wv).unwrap(), w.public());
+    }
+
+    #[test]
+    fn every_use_refuses_a_new_key_with_a_bad_name() {
+        let bad = note::NoteError::BadName("bad name".into());
+        assert_eq!(note::Signer::from_seed("bad name", &SEED).unwrap_err(), bad);
+        assert_eq!(note::Signer::generate("bad name").unwrap_err(), bad);
+        assert_eq!(witness::Cosigner::from_seed("bad name", &SEED).unwrap_err(), bad);
+        assert_eq!(witness::Cosigner::generate("bad name").unwrap_err(), bad);
+        let key = note::Signer::from_seed("n", &SEED).unwrap().verifier().key;
+        assert_eq!(note::Verifier::new("bad name", key), Err(bad.clone()));
+        assert_eq!(witness::CosignerKey::new("bad name", key), Err(bad));
+        let bad = sign::SignError::BadName("bad name".into());
+        assert_eq!(sign::PrivateKey::from_seed("bad name", SEED).unwrap_err(), bad);
+        assert_eq!(sign::PrivateKey::generate("bad name").unwrap_err(), bad);
+        assert_eq!(
+            sign::PrivateKey::from_seed("", SEED).unwrap_err(),
+            sign::SignError::BadName("".into())
+        );
+    }
 
     fn public() -> [u8; 32] {
         ed25519_dalek::SigningKey::from_bytes(&SEED).verifying_key().to_bytes()
@@ -290,8 +490,9 @@ mod tests {
         format!("{name}+{id}+{}", B64.encode(raw))
     }
 
-    /// Labelled keys, each with at most one fault.
-    /// `key` is what the encoding carries (the public key or the seed); key IDs are of `public`.
+    /// Labelled keys, each with at most one fault, for algorithm byte `alg` (`other` is the
+    /// other one). `key` is what the encoding carries (the public key, or the seed of a signing
+    /// key); key IDs are of the public key. The IDs are computed here, not by the codec.
     fn cases(alg: u8, other: u8, key: &[u8; 32], private: bool) -> Vec<(&'static str, String)> {
         let public = if private { public() } else { *key };
         let good = |name: &str| enc(name, &id(name, alg, &public), alg, key);

@@ -473,11 +473,9 @@ mod tests {
     }
 
     #[test]
-    fn cosign_verify_and_keys_round_trip() {
+    fn cosign_and_verify() {
+        // The keys' encodings: domain::key's tests.
         let w = Cosigner::from_seed("witness.example/w1", &[9; 32]).unwrap();
-        assert_eq!(Cosigner::parse(&w.to_skey()).unwrap().public(), w.public());
-        assert_eq!(CosignerKey::parse(&w.public().to_vkey()).unwrap(), w.public());
-        assert!(CosignerKey::parse(&w.to_skey()).is_err());
         let (s, mut t) = log();
         for i in 0..3u8 {
             t.push(merkle::leaf_hash(&[i]));
