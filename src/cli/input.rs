@@ -143,7 +143,7 @@ impl SignArgs {
         let Some(v) = self.sign_key.as_deref().map(str::trim).filter(|v| !v.is_empty()) else {
             return Ok(None);
         };
-        let text = if v.starts_with(crate::domain::sign::PRIVATE_PREFIX) {
+        let text = if v.starts_with(crate::domain::key::PRIVATE_PREFIX) {
             v.to_owned()
         } else {
             std::fs::read_to_string(v).map_err(|e| {

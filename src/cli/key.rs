@@ -81,7 +81,8 @@ fn generate(ctx: &mut Ctx, a: &GenerateArgs) -> CmdResult {
         .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
     // Registering has no remote form: refused before any file is written.
     let local = ctx.local()?;
-    let key = PrivateKey::generate(&a.agent);
+    let key = PrivateKey::generate(&a.agent)
+        .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
     // The private key is safely on disk before its public half is registered; if registering
     // fails, the file goes.
     if let Some(path) = &a.out {

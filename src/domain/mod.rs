@@ -8,6 +8,7 @@ pub mod digest;
 pub mod envelope;
 pub mod glob;
 pub mod journal;
+pub mod key;
 pub mod limits;
 pub mod merkle;
 pub mod note;

@@ -7,18 +7,18 @@
 //! — <key name> <base64(4-byte key ID ‖ signature)>
 //! ```
 //!
-//! An Ed25519 key's ID is the first four bytes of `SHA-256(name ‖ 0x0A ‖ 0x01 ‖ public key)`;
-//! its verifier key is written `name+<hex key ID>+<base64(0x01 ‖ public key)>`, and its signing
-//! key `PRIVATE+KEY+name+<hex key ID>+<base64(0x01 ‖ seed)>` (Go's `sumdb/note` forms).
+//! The log's key is an Ed25519 key (type 0x01) in the signed-note key encodings of
+//! [`super::key`].
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 
 use super::digest::{hex, Digest};
+use super::key::{self, valid_name, Alg, KeyError, Skey, Vkey};
 
-/// The signature type byte of Ed25519 note signatures.
-pub const ALG_ED25519: u8 = 0x01;
+/// The algorithm of the log's key.
+const ALG: Alg = Alg::Ed25519;
 /// The em dash that starts a signature line.
 const DASH: &str = "\u{2014} ";
 /// Largest note accepted (text plus signatures).
@@ -45,26 +45,22 @@ pub enum NoteError {
     BadCheckpoint(String),
 }
 
-/// Whether `name` is a valid key name or origin.
-pub fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 256
-        && !name.contains('+')
-        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
-}
-
-/// The key ID of a key named `name` with signature type `alg` and public key `key`.
-pub fn key_id(name: &str, alg: u8, key: &[u8]) -> [u8; 4] {
-    let d = Digest::of_parts(&[name.as_bytes(), b"\n", &[alg], key]);
-    [d.0[0], d.0[1], d.0[2], d.0[3]]
-}
-
-fn parse_hex4(s: &str) -> Option<[u8; 4]> {
-    if s.len() != 8 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
+impl NoteError {
+    /// A verifier key the codec refused.
+    pub fn vkey(e: KeyError) -> Self {
+        match e {
+            KeyError::BadName(name) => Self::BadName(name),
+            e => Self::BadVerifierKey(e.to_string()),
+        }
     }
-    let v = u32::from_str_radix(s, 16).ok()?;
-    Some(v.to_be_bytes())
+
+    /// A signing key the codec refused.
+    pub fn skey(e: KeyError) -> Self {
+        match e {
+            KeyError::BadName(name) => Self::BadName(name),
+            e => Self::BadSigningKey(e.to_string()),
+        }
+    }
 }
 
 /// An Ed25519 verifier key with its name.
@@ -75,41 +71,25 @@ pub struct Verifier {
     pub key: VerifyingKey,
 }
 
+impl From<Vkey> for Verifier {
+    fn from(k: Vkey) -> Self {
+        Self { name: k.name, id: k.id, key: k.key }
+    }
+}
+
 impl Verifier {
     pub fn new(name: &str, key: VerifyingKey) -> Result<Self, NoteError> {
-        if !valid_name(name) {
-            return Err(NoteError::BadName(name.to_owned()));
-        }
-        Ok(Self { name: name.to_owned(), id: key_id(name, ALG_ED25519, key.as_bytes()), key })
+        Vkey::new(name, ALG, key).map(Self::from).map_err(NoteError::vkey)
     }
 
     /// Parses `name+hexid+base64(0x01 ‖ key)`.
     pub fn parse(vkey: &str) -> Result<Self, NoteError> {
-        let bad = |why: &str| NoteError::BadVerifierKey(why.to_owned());
-        let mut parts = vkey.trim().splitn(3, '+');
-        let (Some(name), Some(id), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(bad("expected name+keyid+key"));
-        };
-        let id = parse_hex4(id).ok_or_else(|| bad("the key ID is not 8 hex digits"))?;
-        let raw = B64.decode(key).map_err(|_| bad("the key is not base64"))?;
-        let (alg, pk) = raw.split_first().ok_or_else(|| bad("the key is empty"))?;
-        if *alg != ALG_ED25519 {
-            return Err(bad("not an Ed25519 key (type 0x01)"));
-        }
-        let pk: [u8; 32] = pk.try_into().map_err(|_| bad("an Ed25519 key has 32 bytes"))?;
-        let key = VerifyingKey::from_bytes(&pk).map_err(|_| bad("not a valid Ed25519 point"))?;
-        let v = Self::new(name, key)?;
-        if v.id != id {
-            return Err(bad("the key ID does not match the name and key"));
-        }
-        Ok(v)
+        Vkey::parse(vkey, ALG).map(Self::from).map_err(NoteError::vkey)
     }
 
     /// `name+hexid+base64(0x01 ‖ key)`.
     pub fn to_vkey(&self) -> String {
-        let mut raw = vec![ALG_ED25519];
-        raw.extend_from_slice(self.key.as_bytes());
-        format!("{}+{}+{}", self.name, hex(&self.id), B64.encode(raw))
+        key::encode_vkey(&self.name, ALG, &self.key)
     }
 
     /// The key ID in hex.
@@ -131,18 +111,21 @@ impl std::fmt::Debug for Signer {
     }
 }
 
+impl From<Skey> for Signer {
+    fn from(k: Skey) -> Self {
+        Self { name: k.name, key: k.key }
+    }
+}
+
 impl Signer {
     /// A key from its 32-byte seed.
     pub fn from_seed(name: &str, seed: &[u8; 32]) -> Result<Self, NoteError> {
-        if !valid_name(name) {
-            return Err(NoteError::BadName(name.to_owned()));
-        }
-        Ok(Self { name: name.to_owned(), key: SigningKey::from_bytes(seed) })
+        Skey::from_seed(name, ALG, seed).map(Self::from).map_err(NoteError::skey)
     }
 
     /// A new random key.
     pub fn generate(name: &str) -> Result<Self, NoteError> {
-        Self::from_seed(name, &super::secret::random_bytes::<32>())
+        Skey::generate(name, ALG).map(Self::from).map_err(NoteError::skey)
     }
 
     /// The same key under another name (the key ID changes with it).
@@ -152,42 +135,18 @@ impl Signer {
 
     /// Parses `PRIVATE+KEY+name+hexid+base64(0x01 ‖ seed)`.
     pub fn parse(skey: &str) -> Result<Self, NoteError> {
-        let bad = |why: &str| NoteError::BadSigningKey(why.to_owned());
-        let rest =
-            skey.trim().strip_prefix("PRIVATE+KEY+").ok_or_else(|| bad("no PRIVATE+KEY+"))?;
-        let mut parts = rest.splitn(3, '+');
-        let (Some(name), Some(id), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(bad("expected PRIVATE+KEY+name+keyid+key"));
-        };
-        let id = parse_hex4(id).ok_or_else(|| bad("the key ID is not 8 hex digits"))?;
-        let raw = B64.decode(key).map_err(|_| bad("the key is not base64"))?;
-        let (alg, seed) = raw.split_first().ok_or_else(|| bad("the key is empty"))?;
-        if *alg != ALG_ED25519 {
-            return Err(bad("not an Ed25519 key (type 0x01)"));
-        }
-        let seed: [u8; 32] = seed.try_into().map_err(|_| bad("an Ed25519 seed has 32 bytes"))?;
-        let s = Self::from_seed(name, &seed)?;
-        if s.verifier().id != id {
-            return Err(bad("the key ID does not match the name and key"));
-        }
-        Ok(s)
+        Skey::parse(skey, ALG).map(Self::from).map_err(NoteError::skey)
     }
 
     /// `PRIVATE+KEY+name+hexid+base64(0x01 ‖ seed)`.
     pub fn to_skey(&self) -> String {
-        let mut raw = vec![ALG_ED25519];
-        raw.extend_from_slice(&self.key.to_bytes());
-        format!("PRIVATE+KEY+{}+{}+{}", self.name, self.verifier().id_hex(), B64.encode(raw))
+        key::encode_skey(&self.name, ALG, &self.key)
     }
 
     /// The matching verifier key.
     pub fn verifier(&self) -> Verifier {
         let key = self.key.verifying_key();
-        Verifier {
-            name: self.name.clone(),
-            id: key_id(&self.name, ALG_ED25519, key.as_bytes()),
-            key,
-        }
+        Verifier { name: self.name.clone(), id: key::key_id(&self.name, ALG, &key), key }
     }
 
     /// One signature line (without its newline) over `text`.
@@ -357,11 +316,9 @@ mod tests {
         let text = "If you think cryptography is the answer to your problem,\n\
                     then you don't know what your problem is.\n";
         let line = "\u{2014} PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=";
+        // The keys themselves: domain::key's tests.
         let v = Verifier::parse(vkey).unwrap();
-        assert_eq!(v.id_hex(), "c74f20a3");
-        assert_eq!(v.to_vkey(), vkey);
         let s = Signer::parse(skey).unwrap();
-        assert_eq!(s.to_skey(), skey);
         assert_eq!(s.verifier(), v);
         // Ed25519 is deterministic: the same line.
         assert_eq!(s.signature_line(text), line);
@@ -405,7 +362,16 @@ mod tests {
         assert!(SignedCheckpoint::verify(&forged, &s.verifier()).is_err());
         assert!(Checkpoint::parse_text("o\n07\nAAAA\n").is_err());
         assert!(Checkpoint::parse_text("o\n1\n").is_err());
-        assert!(Verifier::parse("a+b").is_err());
-        assert!(Signer::from_seed("bad name", &[0; 32]).is_err());
+    }
+
+    #[test]
+    fn a_key_id_in_upper_case_is_refused_as_agent_and_witness_keys_always_refused_it() {
+        let vkey = "PeterNeumann+C74F20A3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW";
+        let skey = "PRIVATE+KEY+PeterNeumann+C74F20A3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz";
+        let why = "the key ID does not match the name and key".to_owned();
+        assert_eq!(Verifier::parse(vkey), Err(NoteError::BadVerifierKey(why.clone())));
+        assert_eq!(Signer::parse(skey).unwrap_err(), NoteError::BadSigningKey(why));
+        Verifier::parse(&vkey.replacen("C74F20A3", "c74f20a3", 1)).unwrap();
+        Signer::parse(&skey.replacen("C74F20A3", "c74f20a3", 1)).unwrap();
     }
 }

@@ -15,8 +15,8 @@
 //! fence none | fence <JSON work item> <token>
 //! ```
 //!
-//! Keys use the signed-note encodings (c2sp.org/signed-note, Go's `sumdb/note`): the verifier
-//! key `<agent>+<hex key id>+<base64(0x01 ‖ public key)>` and the private key
+//! Keys are Ed25519 keys (type 0x01) in the signed-note encodings of [`super::key`]: the
+//! verifier key `<agent>+<hex key id>+<base64(0x01 ‖ public key)>` and the private key
 //! `PRIVATE+KEY+<agent>+<hex key id>+<base64(0x01 ‖ seed)>`, with the key id
 //! `SHA-256(agent ‖ "\n" ‖ 0x01 ‖ public key)[:4]`. Verification is `verify_strict`.
 
@@ -24,13 +24,12 @@ use base64::Engine as _;
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 
 use super::digest::{self, Digest};
+use super::key::{self, Alg, KeyError, Skey, Vkey, PRIVATE_PREFIX};
 
 /// The first line of every signed message.
 pub const TAG: &str = "locker.signed-write/v1";
-/// The signed-note signature type of an Ed25519 key.
-pub const ED25519: u8 = 0x01;
-/// The prefix of a private key line.
-pub const PRIVATE_PREFIX: &str = "PRIVATE+KEY+";
+/// The algorithm of an agent's key.
+const ALG: Alg = Alg::Ed25519;
 
 /// What a signed write does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,69 +168,71 @@ pub enum SignError {
     KeyIdMismatch(String),
     #[error("not an Ed25519 key")]
     NotEd25519,
+    #[error("malformed key name `{0}` (non-empty, no spaces, no `+`)")]
+    BadName(String),
     #[error("a signature must be 64 bytes in standard base64")]
     SignatureFormat,
     #[error("the signature does not verify")]
     BadSignature,
 }
 
-/// The signed-note key id of an Ed25519 key named `name`.
-pub fn key_id(name: &str, public: &[u8; 32]) -> [u8; 4] {
-    let d = Digest::of_parts(&[name.as_bytes(), b"\n", &[ED25519], public]);
-    [d.0[0], d.0[1], d.0[2], d.0[3]]
-}
-
-fn b64() -> base64::engine::GeneralPurpose {
-    base64::engine::general_purpose::STANDARD
+impl SignError {
+    /// A key the codec refused (`text` as given), with the messages agent keys always gave.
+    fn key(e: KeyError, text: &str, private: bool) -> Self {
+        match e {
+            KeyError::NoPrefix
+            | KeyError::Shape { .. }
+            | KeyError::NotBase64
+            | KeyError::Empty
+            | KeyError::Length { .. } => {
+                if private {
+                    Self::PrivateKeyFormat
+                } else {
+                    Self::PublicKeyFormat
+                }
+            }
+            KeyError::WrongAlg { .. } | KeyError::NotAPoint => Self::NotEd25519,
+            KeyError::IdSyntax(id) | KeyError::IdMismatch(id) => Self::KeyIdMismatch(id),
+            // An empty name was refused as a key id that does not match: `+<id>+…`.
+            KeyError::BadName(name) if name.is_empty() => {
+                let text = text.trim();
+                let fields = text.strip_prefix(PRIVATE_PREFIX).unwrap_or(text);
+                Self::KeyIdMismatch(fields.split('+').nth(1).unwrap_or_default().to_owned())
+            }
+            KeyError::BadName(name) => Self::BadName(name),
+        }
+    }
 }
 
 /// An agent's public key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PublicKey {
     pub name: String,
-    pub key: [u8; 32],
+    pub key: VerifyingKey,
 }
 
 impl PublicKey {
     /// The key id as 8 lowercase hex characters.
     pub fn key_id(&self) -> String {
-        digest::hex(&key_id(&self.name, &self.key))
+        digest::hex(&key::key_id(&self.name, ALG, &self.key))
     }
 
     /// The verifier key in signed-note form.
     pub fn vkey(&self) -> String {
-        let mut bytes = vec![ED25519];
-        bytes.extend_from_slice(&self.key);
-        format!("{}+{}+{}", self.name, self.key_id(), b64().encode(bytes))
+        key::encode_vkey(&self.name, ALG, &self.key)
     }
 
-    /// Parses a signed-note verifier key, checking its key id.
+    /// Parses a signed-note verifier key, checking its name, point and key id.
     pub fn parse(vkey: &str) -> Result<Self, SignError> {
-        let mut parts = vkey.trim().splitn(3, '+');
-        let (Some(name), Some(id), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(SignError::PublicKeyFormat);
-        };
-        let bytes = b64().decode(key).map_err(|_| SignError::PublicKeyFormat)?;
-        let Some((&ty, key)) = bytes.split_first() else {
-            return Err(SignError::PublicKeyFormat);
-        };
-        if ty != ED25519 {
-            return Err(SignError::NotEd25519);
-        }
-        let key: [u8; 32] = key.try_into().map_err(|_| SignError::PublicKeyFormat)?;
-        let pk = Self { name: name.to_owned(), key };
-        if name.is_empty() || pk.key_id() != id {
-            return Err(SignError::KeyIdMismatch(id.to_owned()));
-        }
-        Ok(pk)
+        let k = Vkey::parse(vkey, ALG).map_err(|e| SignError::key(e, vkey, false))?;
+        Ok(Self { name: k.name, key: k.key })
     }
 
     /// Verifies `signature` over `message` (strictly: small-order keys and non-canonical
     /// signatures are refused).
     pub fn verify(&self, message: &[u8], signature: &[u8; 64]) -> Result<(), SignError> {
-        let vk = VerifyingKey::from_bytes(&self.key).map_err(|_| SignError::NotEd25519)?;
         let sig = ed25519_dalek::Signature::from_bytes(signature);
-        vk.verify_strict(message, &sig).map_err(|_| SignError::BadSignature)
+        self.key.verify_strict(message, &sig).map_err(|_| SignError::BadSignature)
     }
 }
 
@@ -239,7 +240,7 @@ impl PublicKey {
 #[derive(Clone)]
 pub struct PrivateKey {
     pub name: String,
-    seed: [u8; 32],
+    key: SigningKey,
 }
 
 impl std::fmt::Debug for PrivateKey {
@@ -248,55 +249,48 @@ impl std::fmt::Debug for PrivateKey {
     }
 }
 
+impl From<Skey> for PrivateKey {
+    fn from(k: Skey) -> Self {
+        Self { name: k.name, key: k.key }
+    }
+}
+
 impl PrivateKey {
     /// A key for `name` from a 32-byte seed.
-    pub fn from_seed(name: &str, seed: [u8; 32]) -> Self {
-        Self { name: name.to_owned(), seed }
+    pub fn from_seed(name: &str, seed: [u8; 32]) -> Result<Self, SignError> {
+        // A name is all that can be refused here.
+        Skey::from_seed(name, ALG, &seed)
+            .map(Self::from)
+            .map_err(|_| SignError::BadName(name.to_owned()))
     }
 
     /// A new random key for `name`.
-    pub fn generate(name: &str) -> Self {
+    pub fn generate(name: &str) -> Result<Self, SignError> {
         Self::from_seed(name, super::secret::random_bytes::<32>())
     }
 
     pub fn public(&self) -> PublicKey {
-        let key = SigningKey::from_bytes(&self.seed).verifying_key().to_bytes();
-        PublicKey { name: self.name.clone(), key }
+        PublicKey { name: self.name.clone(), key: self.key.verifying_key() }
     }
 
     /// The private key in Go's signed-note form (`PRIVATE+KEY+…`).
     pub fn skey(&self) -> String {
-        let mut bytes = vec![ED25519];
-        bytes.extend_from_slice(&self.seed);
-        format!("{PRIVATE_PREFIX}{}+{}+{}", self.name, self.public().key_id(), b64().encode(bytes))
+        key::encode_skey(&self.name, ALG, &self.key)
     }
 
-    /// Parses a private key line, checking its key id.
+    /// Parses a private key line, checking its name and key id.
     pub fn parse(skey: &str) -> Result<Self, SignError> {
-        let rest = skey.trim().strip_prefix(PRIVATE_PREFIX).ok_or(SignError::PrivateKeyFormat)?;
-        let mut parts = rest.splitn(3, '+');
-        let (Some(name), Some(id), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(SignError::PrivateKeyFormat);
-        };
-        let bytes = b64().decode(key).map_err(|_| SignError::PrivateKeyFormat)?;
-        let Some((&ty, seed)) = bytes.split_first() else {
-            return Err(SignError::PrivateKeyFormat);
-        };
-        if ty != ED25519 {
-            return Err(SignError::NotEd25519);
-        }
-        let seed: [u8; 32] = seed.try_into().map_err(|_| SignError::PrivateKeyFormat)?;
-        let k = Self::from_seed(name, seed);
-        if name.is_empty() || k.public().key_id() != id {
-            return Err(SignError::KeyIdMismatch(id.to_owned()));
-        }
-        Ok(k)
+        Skey::parse(skey, ALG).map(Self::from).map_err(|e| SignError::key(e, skey, true))
     }
 
     /// Signs `message`.
     pub fn sign(&self, message: &[u8]) -> [u8; 64] {
-        SigningKey::from_bytes(&self.seed).sign(message).to_bytes()
+        self.key.sign(message).to_bytes()
     }
+}
+
+fn b64() -> base64::engine::GeneralPurpose {
+    base64::engine::general_purpose::STANDARD
 }
 
 /// A signature in standard base64.
@@ -315,7 +309,7 @@ mod tests {
     use super::*;
 
     fn key() -> PrivateKey {
-        PrivateKey::from_seed("worker-a", [7; 32])
+        PrivateKey::from_seed("worker-a", [7; 32]).unwrap()
     }
 
     fn statement() -> Statement {
@@ -370,7 +364,7 @@ mod tests {
             bad[i] ^= 1;
             assert_eq!(pk.verify(&bad, &sig), Err(SignError::BadSignature));
         }
-        let other = PrivateKey::from_seed("worker-a", [8; 32]).public();
+        let other = PrivateKey::from_seed("worker-a", [8; 32]).unwrap().public();
         assert_eq!(other.verify(&msg, &sig), Err(SignError::BadSignature));
         assert_eq!(decode_signature(&encode_signature(&sig)).unwrap(), sig);
         assert_eq!(decode_signature("AAAA"), Err(SignError::SignatureFormat));
@@ -378,40 +372,54 @@ mod tests {
     }
 
     #[test]
-    fn keys_round_trip_in_signed_note_form() {
+    fn private_keys_never_show_in_debug() {
         let k = key();
-        let pk = k.public();
-        let vkey = pk.vkey();
-        assert!(vkey.starts_with(&format!("worker-a+{}+A", pk.key_id())), "{vkey}");
-        assert_eq!(PublicKey::parse(&vkey).unwrap(), pk);
         let skey = k.skey();
         assert!(skey.starts_with("PRIVATE+KEY+worker-a+"), "{skey}");
-        let back = PrivateKey::parse(&format!("{skey}\n")).unwrap();
-        assert_eq!(back.public(), pk);
         assert!(!format!("{k:?}").contains(&skey[30..]));
-        // A wrong key id, type or shape is refused.
-        let wrong_id = vkey.replacen(&pk.key_id(), "00000000", 1);
-        assert!(matches!(PublicKey::parse(&wrong_id), Err(SignError::KeyIdMismatch(_))));
-        assert!(PublicKey::parse("worker-a+00").is_err());
-        assert!(PrivateKey::parse(&vkey).is_err());
-        let renamed = skey.replacen("worker-a", "worker-b", 1);
-        assert!(matches!(PrivateKey::parse(&renamed), Err(SignError::KeyIdMismatch(_))));
+        assert_eq!(PrivateKey::parse(&format!("{skey}\n")).unwrap().public(), k.public());
     }
 
     #[test]
-    fn the_go_signed_note_vector_gives_its_key_id() {
-        // c2sp.org/signed-note / Go sumdb/note: PeterNeumann's key (id c74f20a3).
+    fn agent_keys_are_checked_like_the_log_key_point_and_name() {
+        let b64 = |alg: u8, key: &[u8]| b64().encode([&[alg], key].concat());
+        let id = |name: &str, key: &[u8]| {
+            digest::hex(&Digest::of_parts(&[name.as_bytes(), b"\n", &[ALG.byte()], key]).0[..4])
+        };
+        // 32 bytes that are not an Ed25519 point: refused when read, not when first used.
+        let off =
+            (0u8..=255).map(|b| [b; 32]).find(|k| VerifyingKey::from_bytes(k).is_err()).unwrap();
+        let vkey = format!("worker-a+{}+{}", id("worker-a", &off), b64(1, &off));
+        assert_eq!(PublicKey::parse(&vkey), Err(SignError::NotEd25519));
+        // A name that is not a key name (whitespace, control characters, over 256 bytes).
+        let k = key();
+        let pk = k.public().key.to_bytes();
+        for name in ["worker a", "worker\ta", "worker\u{7}", &"w".repeat(257)] {
+            let vkey = format!("{name}+{}+{}", id(name, &pk), b64(1, &pk));
+            assert_eq!(PublicKey::parse(&vkey), Err(SignError::BadName(name.into())));
+            let seed = k.skey().rsplit('+').next().unwrap().to_owned();
+            let skey = format!("PRIVATE+KEY+{name}+{}+{seed}", id(name, &pk));
+            assert_eq!(PrivateKey::parse(&skey).unwrap_err(), SignError::BadName(name.into()));
+            assert_eq!(
+                PrivateKey::from_seed(name, [7; 32]).unwrap_err(),
+                SignError::BadName(name.into())
+            );
+        }
+        // An empty name is still refused as a key id that does not match, as it always was.
+        let vkey = format!("+{}+{}", id("", &pk), b64(1, &pk));
+        assert_eq!(PublicKey::parse(&vkey), Err(SignError::KeyIdMismatch(id("", &pk))));
+    }
+
+    #[test]
+    fn the_go_signed_note_vector_signs_and_verifies() {
+        // c2sp.org/signed-note / Go sumdb/note: PeterNeumann's key (its encodings: domain::key).
         let skey = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz";
-        let vkey = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW";
         let k = PrivateKey::parse(skey).unwrap();
-        assert_eq!(k.public().vkey(), vkey);
-        assert_eq!(k.skey(), skey);
         let text = "If you think cryptography is the answer to your problem,\n\
                     then you don't know what your problem is.\n";
         let line = "x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=";
         let raw = b64().decode(line).unwrap();
         let sig: [u8; 64] = raw[4..].try_into().unwrap();
-        assert_eq!(&raw[..4], &key_id("PeterNeumann", &k.public().key));
         k.public().verify(text.as_bytes(), &sig).unwrap();
         assert_eq!(k.sign(text.as_bytes()), sig);
     }

@@ -73,12 +73,19 @@ pub fn from_fields(signer: Option<&str>, signature: Option<&str>) -> OpResult<Op
 
 /// Reads a private key line (a `--sign-key` file or `LOCKER_SIGN_KEY`).
 pub fn parse_private_key(text: &str) -> OpResult<PrivateKey> {
+    let invalid = |why: String| OpError::new(ErrorKind::BadRequest, "invalid_key", why);
     let k = PrivateKey::parse(text).map_err(|e| {
-        OpError::new(ErrorKind::BadRequest, "invalid_key", e.to_string())
+        // A name the key codec refuses, `check_agent` refuses too: with its message, as before
+        // the codec checked names.
+        if let sign::SignError::BadName(name) = &e {
+            if let Err(why) = check_agent(name) {
+                return invalid(why.to_string());
+            }
+        }
+        invalid(e.to_string())
             .hint("A signing key is the `PRIVATE+KEY+…` line `locker key generate` wrote.")
     })?;
-    check_agent(&k.name)
-        .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid_key", e.to_string()))?;
+    check_agent(&k.name).map_err(|e| invalid(e.to_string()))?;
     Ok(k)
 }
 
@@ -700,4 +707,30 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
         }
     }
     Ok((signers, problems))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signing_key_with_a_bad_agent_name_gets_check_agents_message() {
+        let good = PrivateKey::from_seed("worker-a", [7; 32]).unwrap().skey();
+        assert_eq!(parse_private_key(&good).unwrap().name, "worker-a");
+        // A valid key name that is no agent name; one that is neither (which the key codec
+        // refuses first): the same refusal, as before the codec checked names.
+        let slash = PrivateKey::from_seed("a/b", [7; 32]).unwrap().skey();
+        let seed = ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+        let spaced =
+            crate::domain::key::encode_skey("a b", crate::domain::key::Alg::Ed25519, &seed);
+        for (skey, name) in [(slash, "a/b"), (spaced, "a b")] {
+            let e = parse_private_key(&skey).unwrap_err();
+            let want = check_agent(name).unwrap_err().to_string();
+            assert_eq!((e.code.as_ref(), e.detail.as_str()), ("invalid_key", want.as_str()));
+            assert!(e.hints.is_empty(), "{:?}", e.hints);
+        }
+        let e = parse_private_key("not a key").unwrap_err();
+        assert_eq!(e.code, "invalid_key");
+        assert_eq!(e.hints.len(), 1);
+    }
 }

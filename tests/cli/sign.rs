@@ -192,13 +192,13 @@ fn test_signed_writes_refuse_unknown_wrong_and_revoked_keys() {
     };
     let args = |v: &Vec<String>| v.clone();
     // An agent with no registered key.
-    let ghost = env.file("ghost.key", PrivateKey::generate("ghost").skey().as_bytes());
+    let ghost = env.file("ghost.key", PrivateKey::generate("ghost").unwrap().skey().as_bytes());
     let a = args(&append(&ghost));
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
     let e = env.fails(&a, 5, "unknown_signer", "agent ghost has no registered signing key");
     assert_eq!(e["signer"], "ghost");
     // A key of the right name that is not the registered one.
-    let forged = env.file("forged.key", PrivateKey::generate("alice").skey().as_bytes());
+    let forged = env.file("forged.key", PrivateKey::generate("alice").unwrap().skey().as_bytes());
     let a = args(&append(&forged));
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
     let e = env.fails(
@@ -419,7 +419,7 @@ fn test_verify_catches_a_forged_signature_and_a_swapped_key() {
     // The stored key swapped for another: the stored row differs from the journal.
     let env3 = TestEnv::init();
     key(&env3, "alice");
-    let other = PrivateKey::generate("alice").public().vkey();
+    let other = PrivateKey::generate("alice").unwrap().public().vkey();
     env3.sql().execute("UPDATE agent_keys SET vkey = ?1", [other]).unwrap();
     let (code, v) = env3.verify();
     assert_eq!(code, 1);
@@ -559,7 +559,7 @@ fn test_serve_signed_append_publish_and_step_over_http_and_the_remote_cli() {
         Some(&token),
     );
     // A wrong key through the remote CLI: exit 5, the server's error.
-    let forged = env.file("forged.key", PrivateKey::generate("alice").skey().as_bytes());
+    let forged = env.file("forged.key", PrivateKey::generate("alice").unwrap().skey().as_bytes());
     let out = env
         .locker()
         .env("LOCKER_URL", &url)
