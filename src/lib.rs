@@ -6,7 +6,9 @@
 //! and `repo` → `store`.
 //!
 //! - [`domain`]: pure types and rules (hash chains, the handoff envelope, limits, journal
-//!   framing, secrets). No I/O, no printing.
+//!   framing and its typed events, secrets). No I/O, no printing. Every journal entry's kind,
+//!   subject and body shape is [`domain::event`]'s, checked against the golden journal in
+//!   `tests/fixtures/golden/`.
 //! - [`store`]: the storage trait ([`store::Store`], [`store::Tx`]) and its SQLite
 //!   implementation. Nothing above the trait knows it is SQLite.
 //! - [`repo`]: finding and creating the `.locker/` directory, its config and modes.

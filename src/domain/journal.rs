@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::digest::Digest;
+use super::event::{DecodeError, Event};
 
 /// Domain-separation tag of the journal hash.
 pub const TAG: &[u8] = b"locker-journal-v1\0";
@@ -43,6 +44,11 @@ impl Entry {
     /// Parses stored bytes back into an entry.
     pub fn decode(bytes: &[u8]) -> Result<Self, serde_json::Error> {
         serde_json::from_slice(bytes)
+    }
+
+    /// The entry's body decoded by its kind.
+    pub fn event(&self) -> Result<Event, DecodeError> {
+        Event::decode(&self.kind, &self.body)
     }
 }
 

@@ -6,6 +6,7 @@ pub mod chain;
 pub mod check;
 pub mod digest;
 pub mod envelope;
+pub mod event;
 pub mod glob;
 pub mod journal;
 pub mod key;

@@ -17,6 +17,7 @@ use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 
 use super::digest::Digest;
+use super::event::{BlockRecord, Event};
 use super::journal::Entry;
 use super::merkle::{self, ProofError, MAX_PROOF_HASHES};
 use super::note::{Checkpoint, NoteError, SignedCheckpoint, Verifier};
@@ -245,14 +246,11 @@ impl ConsistencyProof {
 /// The hash a journal entry records for block `seq` of its pad, if it recorded that block
 /// (`pad.append` records one block, `pad.deposit` and `pad.import` all of a pad's blocks).
 pub fn recorded_block(e: &Entry, seq: u64) -> Option<Digest> {
-    let hash_of = |b: &serde_json::Value| -> Option<Digest> {
-        (b.get("seq")?.as_u64()? == seq)
-            .then(|| Digest::parse(b.get("curr_hash")?.as_str()?).ok())
-            .flatten()
-    };
-    match e.kind.as_str() {
-        "pad.append" => hash_of(&e.body),
-        "pad.deposit" | "pad.import" => e.body.get("blocks")?.as_array()?.iter().find_map(hash_of),
+    let hash_of = |b: &BlockRecord| (b.seq == seq).then_some(b.curr_hash);
+    match e.event().ok()? {
+        Event::PadAppend(a) => (a.seq == seq).then_some(a.curr_hash),
+        Event::PadDeposit(d) => d.blocks.iter().find_map(hash_of),
+        Event::PadImport(i) => i.blocks.iter().find_map(hash_of),
         _ => None,
     }
 }

@@ -43,9 +43,9 @@ impl Action {
     /// The action's name in the message (the journal kind of the write).
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::PadAppend => "pad.append",
-            Self::ArtifactPublish => "artifact.publish",
-            Self::StepRecord => "step.record",
+            Self::PadAppend => super::event::kind::PAD_APPEND,
+            Self::ArtifactPublish => super::event::kind::ARTIFACT_PUBLISH,
+            Self::StepRecord => super::event::kind::STEP_RECORD,
         }
     }
 }

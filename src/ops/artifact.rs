@@ -10,18 +10,13 @@
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::{authorize, journal, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::artifact::{self as rules, InvalidInput};
 use crate::domain::digest::Digest;
+use crate::domain::event::{ArtifactPublish, ArtifactReject, ArtifactReplay};
 use crate::domain::work::Fence;
 use crate::store::{ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, ReceiptRow, Tx};
-
-/// The journal subject of an artifact key (the entry's scope column holds the scope).
-pub fn subject(key: &str) -> String {
-    format!("artifact:{key}")
-}
 
 /// Most versions or keys one listing returns.
 pub const MAX_LIST_LIMIT: u64 = 10_000;
@@ -207,22 +202,20 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
     let now = ctx.now();
     let actor = ctx.actor.clone();
     let scope = actor.scope.as_str();
-    let subject = subject(req.key);
 
     let mut tx = ctx.store.write()?;
     authorize(tx.as_ref(), &actor)?;
     let current = tx.artifact_head(scope, req.key)?.unwrap_or(0);
     // The body of an `artifact.reject` entry: what was refused, and why.
-    let reject_body = |reason: &str| {
-        json!({
-            "key": req.key,
-            "op_id": req.op_id,
-            "reason": reason,
-            "expected_version": expected,
-            "current_version": current,
-            "sha256": digest,
-            "size": size,
-        })
+    let reject_body = |reason: &str| ArtifactReject {
+        key: req.key.to_owned(),
+        op_id: req.op_id.to_owned(),
+        reason: reason.to_owned(),
+        expected_version: expected,
+        current_version: current,
+        sha256: digest,
+        size,
+        fence: None,
     };
 
     if let Some(receipt) = tx.receipt(&actor.name, req.op_id)? {
@@ -245,16 +238,14 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
                 tx.as_mut(),
                 &actor,
                 now,
-                "artifact.replay",
-                &subject,
-                json!({
-                    "key": req.key,
-                    "op_id": req.op_id,
-                    "version": original.version,
-                    "expected_version": expected,
-                    "current_version": current,
-                    "sha256": digest,
-                }),
+                ArtifactReplay {
+                    key: req.key.to_owned(),
+                    op_id: req.op_id.to_owned(),
+                    version: original.version,
+                    expected_version: expected,
+                    current_version: current,
+                    sha256: digest,
+                },
             )?;
             tx.commit()?;
             return Ok(Published {
@@ -262,14 +253,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
                 replayed: true,
             });
         }
-        journal::append(
-            tx.as_mut(),
-            &actor,
-            now,
-            "artifact.reject",
-            &subject,
-            reject_body("operation_conflict"),
-        )?;
+        journal::append(tx.as_mut(), &actor, now, reject_body("operation_conflict"))?;
         tx.commit()?;
         return Err(OpError::new(
             ErrorKind::Conflict,
@@ -289,25 +273,15 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
         if let Err(e) =
             super::lease::check_fence(tx.as_mut(), &actor, now, &fence.work, fence.token)
         {
-            journal::append(tx.as_mut(), &actor, now, "artifact.reject", &subject, {
-                let mut body = reject_body(&e.code);
-                body["fence"] = json!(fence);
-                body
-            })?;
+            let body = ArtifactReject { fence: Some(fence.clone()), ..reject_body(&e.code) };
+            journal::append(tx.as_mut(), &actor, now, body)?;
             tx.commit()?;
             return Err(e.with("current_version", current));
         }
     }
 
     if current != expected {
-        journal::append(
-            tx.as_mut(),
-            &actor,
-            now,
-            "artifact.reject",
-            &subject,
-            reject_body("version_conflict"),
-        )?;
+        journal::append(tx.as_mut(), &actor, now, reject_body("version_conflict"))?;
         tx.commit()?;
         return Err(OpError::new(
             ErrorKind::Conflict,
@@ -359,19 +333,17 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
         created_at: now,
         fence: req.fence.cloned(),
     })?;
-    let mut body = json!({
-        "key": req.key,
-        "op_id": req.op_id,
-        "version": version,
-        "expected_version": expected,
-        "sha256": digest,
-        "size": size,
-        "fence": req.fence,
-    });
-    if let Some(signed) = signed {
-        body["signed"] = signed;
-    }
-    journal::append(tx.as_mut(), &actor, now, "artifact.publish", &subject, body)?;
+    let event = ArtifactPublish {
+        key: req.key.to_owned(),
+        op_id: req.op_id.to_owned(),
+        version,
+        expected_version: expected,
+        sha256: digest,
+        size,
+        fence: Some(req.fence.cloned()),
+        signed,
+    };
+    journal::append(tx.as_mut(), &actor, now, event)?;
     tx.commit()?;
     Ok(Published { artifact: ArtifactView::of(&row, req.content), replayed: false })
 }

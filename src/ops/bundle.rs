@@ -10,9 +10,9 @@
 //! always need a ticket.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::pad::{check_content_type, check_read_ticket, load, new_ticket_row, subject};
+use super::pad::{check_content_type, check_read_ticket, load, new_ticket_row};
 use super::{journal, Ctx, ErrorKind, OpError, OpResult};
 use base64::Engine as _;
 
@@ -22,6 +22,7 @@ use crate::domain::bundle::{
 };
 use crate::domain::check::Check;
 use crate::domain::digest::Digest;
+use crate::domain::event::{BlockRecord, PadImport, PadReadLease};
 use crate::domain::limits::{
     DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES, MAX_MAX_BLOCKS, MAX_PAD_BYTES,
     MAX_PAD_ID_BYTES,
@@ -319,9 +320,7 @@ pub fn export(ctx: &mut Ctx<'_>, pad_id: &str, ticket: Option<&Secret>) -> OpRes
             tx.as_mut(),
             &ctx.actor,
             now,
-            "pad.read_lease",
-            &subject(&pad.id),
-            json!({"pad_id": pad.id, "ticket_id": row.digest, "lease_seconds": lease}),
+            PadReadLease { pad_id: pad.id.clone(), ticket_id: row.digest, lease_seconds: lease },
         )?;
         tx.commit()?;
     }
@@ -546,35 +545,36 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
         tx.insert_block(b)?;
     }
     tx.insert_ticket(&t)?;
-    let summary: Vec<Value> = rows
+    let blocks = rows
         .iter()
-        .map(|b| {
-            json!({"seq": b.seq, "curr_hash": b.curr_hash, "bytes": b.payload.len(),
-                   "content_type": b.content_type, "created_at": b.created_at})
+        .map(|b| BlockRecord {
+            seq: b.seq,
+            curr_hash: b.curr_hash,
+            bytes: b.payload.len() as u64,
+            content_type: b.content_type.clone(),
+            created_at: Some(b.created_at),
         })
         .collect();
     journal::append(
         tx.as_mut(),
         &ctx.actor,
         now,
-        "pad.import",
-        &subject(id),
-        json!({
-            "pad_id": id,
-            "created_at": created_at,
-            "expires_at": expires_at,
-            "sealed_at": sealed_at,
-            "max_blocks": max_blocks,
-            "max_bytes": pad.max_bytes,
-            "write_key_hash": pad.write_key_hash,
-            "ticket_id": t.digest,
-            "ticket_type": t.ticket_type,
-            "blocks": summary,
-            "head_hash": pad.head_hash,
-            "total_bytes": pad.current_bytes,
-            "bundle_sha256": parsed.file_sha256,
-            "source": h.source,
-        }),
+        PadImport {
+            pad_id: id.clone(),
+            created_at,
+            expires_at,
+            sealed_at,
+            max_blocks: u64::from(max_blocks),
+            max_bytes: pad.max_bytes,
+            write_key_hash: pad.write_key_hash,
+            ticket_id: t.digest,
+            ticket_type: t.ticket_type,
+            blocks,
+            head_hash: pad.head_hash,
+            total_bytes: pad.current_bytes,
+            bundle_sha256: parsed.file_sha256,
+            source: h.source.clone(),
+        },
     )?;
     tx.commit()?;
     Ok(Imported {

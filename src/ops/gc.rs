@@ -23,10 +23,10 @@
 //! lock is never held for long.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::{journal, Ctx, OpError, OpResult};
 use crate::domain::digest::Digest;
+use crate::domain::event::{self, GcBlob, GcLease, GcPad, GcPolicy, GcStrayFile, RepoGc};
 use crate::domain::pad::StoredState;
 use crate::domain::work::LeaseState;
 use crate::store::Flow;
@@ -34,10 +34,8 @@ use crate::store::Flow;
 /// Most pads, and most blobs and stray files, one run removes.
 pub const MAX_ITEMS: usize = 1000;
 
-/// The journal subject of repository-wide housekeeping.
-pub const SUBJECT: &str = "repo";
 /// The kind of a gc run's journal entry.
-pub const KIND: &str = "repo.gc";
+pub const KIND: &str = event::kind::REPO_GC;
 
 /// What the operator allows to go.
 #[derive(Debug, Clone, Copy, Default)]
@@ -280,37 +278,58 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     for l in &outcome.leases {
         tx.prune_lease_work(&l.lease_id, now)?;
     }
-    let mut body = json!({
-            "policy": {"pads_older_than": policy.pads_older_than, "blobs": policy.blobs},
-            "pads": outcome.pads.iter().map(|p| json!({
-                "pad_id": p.pad_id, "scope": p.scope, "reason": p.reason, "since": p.since,
-                "blocks": p.blocks, "bytes": p.bytes,
-            })).collect::<Vec<_>>(),
-            "blobs": outcome.blobs.iter().map(|b| json!({
-                "sha256": b.sha256, "size": b.size, "location": b.location,
-            })).collect::<Vec<_>>(),
-            "stray_files": outcome.stray_files.iter().map(|f| json!({
-                "location": f.location, "bytes": f.bytes,
-            })).collect::<Vec<_>>(),
-            "payload_bytes": outcome.payload_bytes,
-            "blob_bytes": outcome.blob_bytes,
-            "more": outcome.more,
-    });
     // Runs that prune abandoned work say so; the others keep the body they always had.
-    if let Some(age) = policy.abandoned_older_than {
-        body["policy"]["abandoned_older_than"] = json!(age);
-        body["leases"] = json!(outcome
-            .leases
+    let work = policy.abandoned_older_than.is_some();
+    let event = RepoGc {
+        policy: GcPolicy {
+            pads_older_than: policy.pads_older_than,
+            blobs: policy.blobs,
+            abandoned_older_than: policy.abandoned_older_than,
+        },
+        pads: outcome
+            .pads
             .iter()
-            .map(|l| json!({
-                "lease_id": l.lease_id, "scope": l.scope, "work": l.work, "fence": l.fence,
-                "abandoned_at": l.abandoned_at, "plans": l.plans, "steps": l.steps,
-                "bytes": l.bytes,
-            }))
-            .collect::<Vec<_>>());
-        body["work_bytes"] = json!(outcome.work_bytes);
-    }
-    let row = journal::append(tx.as_mut(), &actor, now, KIND, SUBJECT, body)?;
+            .map(|p| GcPad {
+                pad_id: p.pad_id.clone(),
+                scope: p.scope.clone(),
+                reason: p.reason.clone(),
+                since: p.since,
+                blocks: p.blocks,
+                bytes: p.bytes,
+            })
+            .collect(),
+        blobs: outcome
+            .blobs
+            .iter()
+            .map(|b| GcBlob { sha256: b.sha256, size: b.size, location: b.location.clone() })
+            .collect(),
+        stray_files: outcome
+            .stray_files
+            .iter()
+            .map(|f| GcStrayFile { location: f.location.clone(), bytes: f.bytes })
+            .collect(),
+        payload_bytes: outcome.payload_bytes,
+        blob_bytes: outcome.blob_bytes,
+        more: outcome.more,
+        leases: work.then(|| {
+            outcome
+                .leases
+                .iter()
+                .map(|l| GcLease {
+                    lease_id: l.lease_id.clone(),
+                    scope: l.scope.clone(),
+                    work: l.work.clone(),
+                    fence: l.fence,
+                    abandoned_at: l.abandoned_at,
+                    plans: l.plans,
+                    steps: l.steps,
+                    bytes: l.bytes,
+                })
+                .collect()
+        }),
+        work_bytes: work.then_some(outcome.work_bytes),
+    };
+    let row = journal::append(tx.as_mut(), &actor, now, event)?;
     tx.commit()?;
     outcome.journal_seq = Some(row.seq);
     // Housekeeping after the fact: a checkpoint that fails changes nothing that matters.

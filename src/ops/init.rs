@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{Actor, Clock, OpResult};
+use crate::domain::event::RepoInit;
 use crate::repo::{self, Initialized, Repo};
 
 /// What `init` did.
@@ -44,12 +45,12 @@ pub fn init_with(
             joined = true;
             return Ok(());
         }
-        let body = serde_json::json!({
-            "repository_id": config.repository_id,
-            "format": config.format,
-            "store": config.store,
-        });
-        super::journal::append(tx.as_mut(), &Actor::operator(), now, "repo.init", "repo", body)
+        let event = RepoInit {
+            repository_id: config.repository_id.clone(),
+            format: u64::from(config.format),
+            store: config.store.clone(),
+        };
+        super::journal::append(tx.as_mut(), &Actor::operator(), now, event)
             .map_err(|e| repo::RepoError::Invalid { path: root.to_owned(), reason: e.detail })?;
         tx.commit()?;
         Ok(())

@@ -5,31 +5,32 @@ use serde_json::Value;
 
 use super::{Ctx, OpError, OpResult};
 use crate::domain::digest::Digest;
+use crate::domain::event::Event;
 use crate::domain::journal::{self, Entry};
 use crate::store::{JournalQuery, JournalRow, Tx};
 
-/// Appends one entry to the journal inside `tx`: the next sequence number and the chain hash
-/// are taken under the transaction's write lock, so the chain never forks, and the entry's
-/// leaf joins the journal's Merkle tree in the same transaction.
+/// Appends one event to the journal inside `tx`, as an entry whose kind, subject and body the
+/// event gives: the next sequence number and the chain hash are taken under the transaction's
+/// write lock, so the chain never forks, and the entry's leaf joins the journal's Merkle tree
+/// in the same transaction.
 pub fn append(
     tx: &mut dyn Tx,
     actor: &super::Actor,
     time: i64,
-    kind: &str,
-    subject: &str,
-    body: Value,
+    event: impl Into<Event>,
 ) -> OpResult<JournalRow> {
+    let event = event.into();
     let head = tx.journal_head()?;
     let (seq, prev) = head.map_or((1, Digest::ZERO), |h| (h.seq + 1, h.hash));
     let entry = Entry {
         v: journal::VERSION,
         seq,
         time,
-        kind: kind.to_owned(),
+        kind: event.kind().to_owned(),
         actor: actor.name.clone(),
         scope: actor.scope.clone(),
-        subject: subject.to_owned(),
-        body,
+        subject: event.subject(),
+        body: event.body(),
     };
     let bytes = entry.encode();
     let row = JournalRow {
@@ -46,6 +47,11 @@ pub fn append(
     tx.insert_journal(&row)?;
     super::tlog::on_append(tx, &row)?;
     Ok(row)
+}
+
+/// The problem of an intact entry whose body does not decode as its kind says.
+pub(crate) fn malformed_body(e: &Entry) -> String {
+    format!("entry {} ({}) has a malformed body", e.seq, e.kind)
 }
 
 /// One journal entry as shown by `locker log` and the HTTP journal route.

@@ -12,17 +12,15 @@
 //! - a completed work item is not leased again unless the caller asks to reopen it.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::{authorize, journal, Actor, Ctx, ErrorKind, OpError, OpResult};
+use crate::domain::event::work::sha256_of;
+use crate::domain::event::{
+    LeaseAbandon, LeaseAcquire, LeaseComplete, LeaseHeartbeat, LeaseRelease,
+};
 use crate::domain::secret::random_id;
 use crate::domain::work::{self, expired, Fence, LeaseState};
 use crate::store::{LeaseQuery, LeaseRow, Tx};
-
-/// The journal subject of a work item.
-pub fn subject(work: &str) -> String {
-    format!("work:{work}")
-}
 
 /// One lease as shown to callers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -162,15 +160,13 @@ fn abandon(tx: &mut dyn Tx, by: &Actor, lease: &mut LeaseRow, now: i64) -> OpRes
         tx,
         &actor,
         now,
-        "lease.abandon",
-        &subject(&lease.work),
-        json!({
-            "lease_id": lease.id,
-            "work": lease.work,
-            "fence": lease.fence,
-            "holder": lease.holder,
-            "expired_at": lease.expires_at,
-        }),
+        LeaseAbandon {
+            lease_id: lease.id.clone(),
+            work: lease.work.clone(),
+            fence: lease.fence,
+            holder: lease.holder.clone(),
+            expired_at: lease.expires_at,
+        },
     )?;
     Ok(())
 }
@@ -419,17 +415,15 @@ pub fn acquire(
             tx,
             actor,
             now,
-            "lease.acquire",
-            &subject(work),
-            json!({
-                "lease_id": lease.id,
-                "work": work,
-                "fence": fence,
-                "holder": holder,
-                "ttl": ttl,
-                "expires_at": lease.expires_at,
-                "reopened": newest.is_some_and(|l| l.state == LeaseState::Completed),
-            }),
+            LeaseAcquire {
+                lease_id: lease.id.clone(),
+                work: work.to_owned(),
+                fence,
+                holder: holder.clone(),
+                ttl,
+                expires_at: lease.expires_at,
+                reopened: newest.is_some_and(|l| l.state == LeaseState::Completed),
+            },
         )?;
         Ok(Acquired { lease: (&lease).into(), reacquired: false })
     })
@@ -459,15 +453,14 @@ pub fn heartbeat(
             tx,
             actor,
             now,
-            "lease.heartbeat",
-            &subject(work),
-            json!({
-                "lease_id": lease.id,
-                "work": work,
-                "fence": lease.fence,
-                "expires_at": lease.expires_at,
-                "details_sha256": super::ledger::text_sha256(lease.details.as_deref()),
-            }),
+            LeaseHeartbeat {
+                lease_id: lease.id.clone(),
+                work: work.to_owned(),
+                fence: lease.fence,
+                expires_at: lease.expires_at,
+                details: None,
+                details_sha256: sha256_of(lease.details.as_deref()),
+            },
         )?;
         Ok((&lease).into())
     })
@@ -500,17 +493,15 @@ pub fn complete(
             tx,
             actor,
             now,
-            "lease.complete",
-            &subject(work),
-            json!({
-                "lease_id": lease.id,
-                "work": work,
-                "fence": lease.fence,
-                "result": lease.result,
-                "plan_version": diff.plan_version,
-                "holes": diff.holes,
-                "extras": diff.extras,
-            }),
+            LeaseComplete {
+                lease_id: lease.id.clone(),
+                work: work.to_owned(),
+                fence: lease.fence,
+                result: lease.result.clone(),
+                plan_version: diff.plan_version,
+                holes: diff.holes.clone(),
+                extras: diff.extras.clone(),
+            },
         )?;
         Ok(Completed { lease: (&lease).into(), diff, replayed: false })
     })
@@ -534,9 +525,7 @@ pub fn release(ctx: &mut Ctx<'_>, work: &str, lease_id: &str) -> OpResult<Releas
             tx,
             actor,
             now,
-            "lease.release",
-            &subject(work),
-            json!({ "lease_id": lease.id, "work": work, "fence": lease.fence }),
+            LeaseRelease { lease_id: lease.id.clone(), work: work.to_owned(), fence: lease.fence },
         )?;
         Ok(Released { lease: (&lease).into(), replayed: false })
     })
@@ -738,7 +727,7 @@ mod tests {
         assert_eq!(l.state, LeaseState::Abandoned);
         assert_eq!(l.ended_at, Some(1010));
         let q = crate::store::JournalQuery {
-            kind: Some("lease.abandon".into()),
+            kind: Some(crate::domain::event::kind::LEASE_ABANDON.into()),
             limit: 10,
             ..Default::default()
         };

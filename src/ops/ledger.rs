@@ -14,9 +14,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::lease::{check_work, read_work, subject};
+use super::lease::{check_work, read_work};
 use super::{ErrorKind, OpError, OpResult};
 use crate::domain::digest::Digest;
+use crate::domain::event::{subject, DecodeError, Event, RepoGc};
 use crate::domain::journal::{self, Entry};
 use crate::domain::work::{self, LeaseState};
 use crate::store::{JournalQuery, JournalRow, LeaseRow, PlanRow, StepRow, Tx};
@@ -36,18 +37,6 @@ pub struct WorkReplay {
     pruned: HashMap<String, i64>,
 }
 
-fn str_at<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
-    b.get(k).and_then(Value::as_str)
-}
-
-fn opt_str(b: &Value, k: &str) -> Result<Option<String>, ()> {
-    match b.get(k) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(()),
-    }
-}
-
 /// How the journal records a text that `locker gc` may later remove from its row (heartbeat
 /// details, plan steps, a step's planned and executed): by its SHA-256, never the text, so
 /// that pruning the row leaves no copy behind. `None` stays `None`.
@@ -55,49 +44,44 @@ pub(crate) fn text_sha256(text: Option<&str>) -> Option<String> {
     text.map(|t| Digest::of(t.as_bytes()).to_hex())
 }
 
-/// A text field of a work entry as its digest: `<k>_sha256` in entries written since
-/// retention existed, the text itself (`<k>`) in older ones.
-fn text_digest_at(b: &Value, k: &str) -> Result<Option<String>, ()> {
-    match b.get(format!("{k}_sha256")) {
-        Some(Value::String(d)) => Digest::parse(d).map(|d| Some(d.to_hex())).map_err(|_| ()),
-        Some(Value::Null) => Ok(None),
-        Some(_) => Err(()),
-        None => opt_str(b, k).map(|t| text_sha256(t.as_deref())),
-    }
+fn hex(d: Option<Digest>) -> Option<String> {
+    d.map(|d| d.to_hex())
+}
+
+/// The work item a lease, plan or step event is about, and the lease it names.
+fn work_of(ev: &Event) -> Option<(&str, &str)> {
+    Some(match ev {
+        Event::LeaseAcquire(b) => (&b.work, &b.lease_id),
+        Event::LeaseHeartbeat(b) => (&b.work, &b.lease_id),
+        Event::LeaseComplete(b) => (&b.work, &b.lease_id),
+        Event::LeaseRelease(b) => (&b.work, &b.lease_id),
+        Event::LeaseAbandon(b) => (&b.work, &b.lease_id),
+        Event::ManifestCommit(b) => (&b.work, &b.lease_id),
+        Event::StepRecord(b) => (&b.work, &b.lease_id),
+        _ => return None,
+    })
 }
 
 impl WorkReplay {
-    /// Applies one intact journal entry. `None` when the entry is not about leases, plans or
-    /// steps; otherwise `Some(problem)`, where `problem` describes anything inconsistent.
-    pub fn apply(&mut self, e: &Entry) -> Option<Option<String>> {
-        match e.kind.split('.').next() {
-            Some("lease" | "manifest" | "step") => Some(self.apply_work(e)),
-            _ => None,
-        }
+    /// Applies the event of one intact journal entry. `None` when the entry is not about
+    /// leases, plans or steps; otherwise `Some(problem)`, where `problem` describes anything
+    /// inconsistent.
+    pub fn apply(&mut self, e: &Entry, ev: &Event) -> Option<Option<String>> {
+        let (work, id) = work_of(ev)?;
+        Some(self.apply_work(e, ev, work, id))
     }
 
-    fn apply_work(&mut self, e: &Entry) -> Option<String> {
-        let malformed = || Some(format!("entry {} ({}) has a malformed body", e.seq, e.kind));
-        let b = &e.body;
-        let Some(work) = str_at(b, "work") else { return malformed() };
-        if e.subject != subject(work) {
+    fn apply_work(&mut self, e: &Entry, ev: &Event, work: &str, id: &str) -> Option<String> {
+        if e.subject != subject::work(work) {
             return Some(format!(
                 "entry {}'s subject {} does not name its work item {work}",
                 e.seq, e.subject
             ));
         }
         let key = (e.scope.clone(), work.to_owned());
-        let lease_id = str_at(b, "lease_id").map(str::to_owned);
-        if e.kind == "lease.acquire" {
-            let (Some(id), Some(fence), Some(holder), Some(ttl), Some(expires_at)) = (
-                lease_id,
-                b.get("fence").and_then(Value::as_u64),
-                str_at(b, "holder"),
-                b.get("ttl").and_then(Value::as_i64),
-                b.get("expires_at").and_then(Value::as_i64),
-            ) else {
-                return malformed();
-            };
+        let id = id.to_owned();
+        if let Event::LeaseAcquire(a) = ev {
+            let (fence, holder, ttl, expires_at) = (a.fence, &a.holder, a.ttl, a.expires_at);
             let last = self.last_fence.get(&key).copied().unwrap_or(0);
             let mut problem = None;
             if fence != last + 1 {
@@ -123,7 +107,7 @@ impl WorkReplay {
                     scope: e.scope.clone(),
                     work: work.to_owned(),
                     fence,
-                    holder: holder.to_owned(),
+                    holder: holder.clone(),
                     state: LeaseState::Active,
                     ttl,
                     acquired_at: e.time,
@@ -138,7 +122,6 @@ impl WorkReplay {
             );
             return problem;
         }
-        let Some(id) = lease_id else { return malformed() };
         let Some(lease) = self.leases.get_mut(&id) else {
             return Some(format!("entry {} ({}) names an unknown lease {id}", e.seq, e.kind));
         };
@@ -151,7 +134,7 @@ impl WorkReplay {
         // Every write but the reaper's needs the lease active and live at the entry's time.
         let usable = lease.state == LeaseState::Active && !work::expired(lease.expires_at, e.time);
         let mut problem = None;
-        if e.kind == "lease.abandon" {
+        if let Event::LeaseAbandon(_) = ev {
             if lease.state != LeaseState::Active || !work::expired(lease.expires_at, e.time) {
                 problem = Some(format!(
                     "lease {id} on work item {work} was abandoned while {} and not expired",
@@ -167,59 +150,41 @@ impl WorkReplay {
                 if lease.state == LeaseState::Active { "expired" } else { lease.state.as_str() }
             ));
         }
-        match e.kind.as_str() {
-            "lease.heartbeat" => {
-                let (Some(expires_at), Ok(details)) =
-                    (b.get("expires_at").and_then(Value::as_i64), text_digest_at(b, "details"))
-                else {
-                    return malformed();
-                };
-                lease.expires_at = expires_at;
+        let mut end = |state: LeaseState, result: Option<String>| {
+            lease.state = state;
+            lease.ended_at = Some(e.time);
+            lease.result = result;
+            if self.active.get(&key) == Some(&id) {
+                self.active.remove(&key);
+            }
+        };
+        match ev {
+            Event::LeaseHeartbeat(h) => {
+                lease.expires_at = h.expires_at;
                 lease.heartbeats += 1;
                 lease.heartbeat_at = Some(e.time);
-                lease.details = details;
+                lease.details = hex(h.details_digest());
             }
-            "lease.complete" | "lease.release" | "lease.abandon" => {
-                let Ok(result) = opt_str(b, "result") else { return malformed() };
-                lease.state = match e.kind.as_str() {
-                    "lease.complete" => LeaseState::Completed,
-                    "lease.release" => LeaseState::Released,
-                    _ => LeaseState::Abandoned,
-                };
-                lease.ended_at = Some(e.time);
-                lease.result = result;
-                if self.active.get(&key) == Some(&id) {
-                    self.active.remove(&key);
-                }
-            }
-            "manifest.commit" => {
-                let Some(version) = b.get("version").and_then(Value::as_u64) else {
-                    return malformed();
-                };
+            Event::LeaseComplete(c) => end(LeaseState::Completed, c.result.clone()),
+            Event::LeaseRelease(_) => end(LeaseState::Released, None),
+            Event::LeaseAbandon(_) => end(LeaseState::Abandoned, None),
+            Event::ManifestCommit(m) => {
+                let version = m.version;
                 // Entries written since retention existed hold the steps' digest; older ones
                 // the steps themselves, which are checked as well.
-                let steps_digest = match b.get("steps_sha256") {
-                    Some(d) => match d.as_str().map(Digest::parse) {
-                        Some(Ok(d)) => d.to_hex(),
-                        _ => return malformed(),
-                    },
-                    None => {
-                        let Some(steps) = b.get("steps").and_then(Value::as_array).and_then(|a| {
-                            a.iter()
-                                .map(|s| s.as_str().map(str::to_owned))
-                                .collect::<Option<Vec<_>>>()
-                        }) else {
-                            return malformed();
-                        };
-                        if let Err(err) = work::check_plan(&steps) {
+                let steps_digest = match (&m.steps_sha256, &m.steps) {
+                    (Some(d), _) => d.to_hex(),
+                    (None, Some(steps)) => {
+                        if let Err(err) = work::check_plan(steps) {
                             problem = Some(format!(
                                 "plan v{version} of work item {work} is invalid: {err}"
                             ));
                         }
                         let json =
-                            serde_json::to_string(&steps).expect("a list of strings serialises");
+                            serde_json::to_string(steps).expect("a list of strings serialises");
                         Digest::of(json.as_bytes()).to_hex()
                     }
+                    (None, None) => return Some(super::journal::malformed_body(e)),
                 };
                 let last = self.last_version.get(&key).copied().unwrap_or(0);
                 self.last_version.insert(key.clone(), last.max(version));
@@ -240,15 +205,8 @@ impl WorkReplay {
                 );
                 self.per_lease.entry(id).or_default().0 += 1;
             }
-            "step.record" => {
-                let (Some(step), Ok(planned), Ok(executed), Some(gate)) = (
-                    str_at(b, "step"),
-                    text_digest_at(b, "planned"),
-                    text_digest_at(b, "executed"),
-                    str_at(b, "gate"),
-                ) else {
-                    return malformed();
-                };
+            Event::StepRecord(r) => {
+                let step = r.step.as_str();
                 let k = (id.clone(), step.to_owned());
                 if self.steps.contains_key(&k) {
                     problem = Some(format!(
@@ -262,9 +220,9 @@ impl WorkReplay {
                         work: work.to_owned(),
                         lease_id: id.clone(),
                         step: step.to_owned(),
-                        planned,
-                        executed,
-                        gate: gate.to_owned(),
+                        planned: hex(r.planned_digest()),
+                        executed: hex(r.executed_digest()),
+                        gate: r.gate.clone(),
                         recorded_at: e.time,
                         pruned_at: None,
                     },
@@ -282,21 +240,17 @@ impl WorkReplay {
     /// that pruned none). Each must be abandoned by then, not pruned before, and have had the
     /// plans and steps the entry counts. `only` limits this to one work item (scope, work).
     /// Returns the leases applied and the first problem.
-    pub fn apply_gc(&mut self, e: &Entry, only: Option<(&str, &str)>) -> (u64, Option<String>) {
-        let Some(list) = e.body.get("leases") else { return (0, None) };
-        let malformed = || Some(format!("entry {} (repo.gc) has a malformed body", e.seq));
-        let Some(list) = list.as_array() else { return (0, malformed()) };
+    pub fn apply_gc(
+        &mut self,
+        e: &Entry,
+        gc: &RepoGc,
+        only: Option<(&str, &str)>,
+    ) -> (u64, Option<String>) {
+        let Some(list) = &gc.leases else { return (0, None) };
         let (mut applied, mut problem) = (0, None);
         for l in list {
-            let (Some(id), Some(scope), Some(work), Some(plans), Some(steps)) = (
-                str_at(l, "lease_id"),
-                str_at(l, "scope"),
-                str_at(l, "work"),
-                l.get("plans").and_then(Value::as_u64),
-                l.get("steps").and_then(Value::as_u64),
-            ) else {
-                return (applied, malformed());
-            };
+            let (id, scope, work) = (l.lease_id.as_str(), l.scope.as_str(), l.work.as_str());
+            let (plans, steps) = (l.plans, l.steps);
             if only.is_some_and(|o| o != (scope, work)) {
                 continue;
             }
@@ -480,14 +434,14 @@ pub fn check_store(
             }),
         };
         if let Some(d) = detail {
-            report("lease", subject(&l.work), d);
+            report("lease", subject::work(&l.work), d);
         }
         seen.insert(l.id.clone());
     }
     for j in replay.leases.values().filter(|j| wanted(&j.scope, &j.work) && !seen.contains(&j.id)) {
         report(
             "lease",
-            subject(&j.work),
+            subject::work(&j.work),
             format!(
                 "lease {} (fence {}) on work item {} is in the journal but missing from the store",
                 j.id, j.fence, j.work
@@ -509,14 +463,14 @@ pub fn check_store(
             }),
         };
         if let Some(d) = detail {
-            report("plan", subject(&p.work), d);
+            report("plan", subject::work(&p.work), d);
         }
         seen.insert(key);
     }
     for (k, j) in replay.plans.iter().filter(|(k, _)| wanted(&k.0, &k.1) && !seen.contains(*k)) {
         report(
             "plan",
-            subject(&j.work),
+            subject::work(&j.work),
             format!(
                 "plan v{} of work item {} is in the journal but missing from the store",
                 k.2, j.work
@@ -541,7 +495,7 @@ pub fn check_store(
             }),
         };
         if let Some(d) = detail {
-            report("step", subject(&s.work), d);
+            report("step", subject::work(&s.work), d);
         }
         seen.insert(key);
     }
@@ -550,7 +504,7 @@ pub fn check_store(
     {
         report(
             "step",
-            subject(&j.work),
+            subject::work(&j.work),
             format!(
                 "step {:?} under lease {} of work item {} is in the journal but missing from the store",
                 k.1, k.0, j.work
@@ -675,7 +629,7 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
     let scope = ctx.actor.scope.clone();
     read_work(ctx, work, |tx, _| {
         let q = JournalQuery {
-            subject: Some(subject(work)),
+            subject: Some(subject::work(work)),
             scope: Some(scope.clone()),
             ..JournalQuery::default()
         };
@@ -696,8 +650,16 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
             let mut found = Vec::new();
             let e = check_row(tx, &row, &mut found)?;
             if let Some(e) = &e {
-                if let Some(Some(p)) = replay.apply(e) {
-                    found.push(p);
+                match e.event() {
+                    Ok(ev) => {
+                        if let Some(Some(p)) = replay.apply(e, &ev) {
+                            found.push(p);
+                        }
+                    }
+                    Err(DecodeError::Malformed { .. }) => {
+                        found.push(super::journal::malformed_body(e));
+                    }
+                    Err(DecodeError::UnknownKind(_)) => {}
                 }
             }
             entries.push(HistoryEntry {
@@ -718,7 +680,10 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
         for row in all_entries(tx, q)? {
             let mut found = Vec::new();
             if let Some(e) = check_row(tx, &row, &mut found)? {
-                let (applied, problem) = replay.apply_gc(&e, Some((&scope, work)));
+                let (applied, problem) = match e.event() {
+                    Ok(Event::RepoGc(gc)) => replay.apply_gc(&e, &gc, Some((&scope, work))),
+                    _ => (0, Some(super::journal::malformed_body(&e))),
+                };
                 found.extend(problem);
                 if applied == 0 {
                     continue;
@@ -769,7 +734,7 @@ mod tests {
             time,
             "lease.acquire",
             json!({"lease_id": id, "work": "job", "fence": fence, "holder": "a", "ttl": 10,
-                   "expires_at": time + 10}),
+                   "expires_at": time + 10, "reopened": false}),
         )
     }
 
@@ -783,33 +748,75 @@ mod tests {
         )
     }
 
+    /// Applies `e` as [`WorkReplay::apply`] does after decoding its event.
+    fn apply(r: &mut WorkReplay, e: &Entry) -> Option<Option<String>> {
+        r.apply(e, &e.event().expect("a well-formed body"))
+    }
+
     /// A journal re-hashed after the fact still has to obey the lease rules.
     #[test]
     fn replay_names_what_the_rules_forbid() {
         let mut r = WorkReplay::default();
-        assert_eq!(r.apply(&acquire(1, 100, "l1", 1)), Some(None));
-        assert_eq!(r.apply(&step(2, 105, "l1", "a")), Some(None));
-        let p = r.apply(&step(3, 106, "l1", "a")).unwrap().unwrap();
+        assert_eq!(apply(&mut r, &acquire(1, 100, "l1", 1)), Some(None));
+        assert_eq!(apply(&mut r, &step(2, 105, "l1", "a")), Some(None));
+        let p = apply(&mut r, &step(3, 106, "l1", "a")).unwrap().unwrap();
         assert!(p.contains("logged twice"), "{p}");
-        let p = r.apply(&acquire(4, 107, "l2", 2)).unwrap().unwrap();
+        let p = apply(&mut r, &acquire(4, 107, "l2", 2)).unwrap().unwrap();
         assert!(p.contains("while lease l1 was active"), "{p}");
 
         let mut r = WorkReplay::default();
-        r.apply(&acquire(1, 100, "l1", 1));
-        let p = r.apply(&step(2, 110, "l1", "late")).unwrap().unwrap();
+        apply(&mut r, &acquire(1, 100, "l1", 1));
+        let p = apply(&mut r, &step(2, 110, "l1", "late")).unwrap().unwrap();
         assert!(p.contains("which was expired at the time"), "{p}");
-        let early = entry(3, 105, "lease.abandon", json!({"work": "job", "lease_id": "l1"}));
-        let p = r.apply(&early).unwrap().unwrap();
+        let early = entry(
+            3,
+            105,
+            "lease.abandon",
+            json!({"lease_id": "l1", "work": "job", "fence": 1, "holder": "a", "expired_at": 110}),
+        );
+        let p = apply(&mut r, &early).unwrap().unwrap();
         assert!(p.contains("abandoned while active and not expired"), "{p}");
-        let p = r.apply(&acquire(4, 120, "l3", 3)).unwrap().unwrap();
+        let p = apply(&mut r, &acquire(4, 120, "l3", 3)).unwrap().unwrap();
         assert!(p.contains("fencing token 3, but the token before it was 1"), "{p}");
-        let p = r.apply(&step(5, 121, "ghost", "x")).unwrap().unwrap();
+        let p = apply(&mut r, &step(5, 121, "ghost", "x")).unwrap().unwrap();
         assert!(p.contains("unknown lease ghost"), "{p}");
-        let p = r.apply(&entry(6, 122, "step.record", json!({"lease_id": "l3"}))).unwrap().unwrap();
-        assert!(p.contains("malformed"), "{p}");
+        // A body that is not its kind's is malformed before any replay sees it.
+        let bad = entry(6, 122, "step.record", json!({"lease_id": "l3"}));
+        assert!(bad.event().is_err());
+        assert!(super::super::journal::malformed_body(&bad).contains("malformed"));
         let mut wrong = step(7, 122, "l3", "x");
         wrong.subject = "work:other".into();
-        assert!(r.apply(&wrong).unwrap().unwrap().contains("does not name its work item"));
-        assert_eq!(r.apply(&entry(8, 1, "pad.append", json!({}))), None);
+        assert!(apply(&mut r, &wrong).unwrap().unwrap().contains("does not name its work item"));
+        let other = json!({"pad_id": "p", "head_hash": Digest::ZERO, "block_count": 0,
+                           "total_bytes": 0});
+        assert_eq!(apply(&mut r, &entry(8, 1, "pad.seal", other)), None);
+    }
+
+    /// A plan from before retention records its steps, which are checked and digested as the
+    /// store holds them.
+    #[test]
+    fn old_plans_and_heartbeats_replay_to_digests() {
+        let mut r = WorkReplay::default();
+        apply(&mut r, &acquire(1, 100, "l1", 1));
+        let hb = entry(
+            2,
+            101,
+            "lease.heartbeat",
+            json!({"lease_id": "l1", "work": "job", "fence": 1, "expires_at": 111,
+                   "details": "half"}),
+        );
+        assert_eq!(apply(&mut r, &hb), Some(None));
+        assert_eq!(r.leases["l1"].details, text_sha256(Some("half")));
+        let plan = entry(
+            3,
+            102,
+            "manifest.commit",
+            json!({"work": "job", "version": 1, "lease_id": "l1", "fence": 1,
+                   "steps": ["a", "a"]}),
+        );
+        let p = apply(&mut r, &plan).unwrap().unwrap();
+        assert!(p.contains("plan v1 of work item job is invalid"), "{p}");
+        let key = ("default".to_owned(), "job".to_owned(), 1);
+        assert_eq!(Some(r.plans[&key].steps_json.clone()), text_sha256(Some(r#"["a","a"]"#)));
     }
 }

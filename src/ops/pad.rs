@@ -3,12 +3,15 @@
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::{journal, Ctx, OpError, OpResult};
 use crate::domain::chain::{self, ChainChecker};
 use crate::domain::digest::Digest;
 use crate::domain::envelope;
+use crate::domain::event::{
+    BlockRecord, PadAppend, PadCreate, PadDeposit, PadReadLease, PadSeal, PadTicket,
+    PadTicketRevoke, Payment,
+};
 use crate::domain::limits::{
     PadLimits, MAX_BLOCK_BYTES, MAX_CONTENT_TYPE_BYTES, MAX_MAX_BLOCKS, MAX_PAD_BYTES,
     MAX_PAD_ID_BYTES, MAX_SLICE_BLOCKS, MAX_SLICE_BYTES,
@@ -21,11 +24,6 @@ use crate::store::{BlockRow, Flow, PadRow, PaymentRow, TicketRow, Tx};
 pub const DEMO_PAD_ID: &str = "demo-pad-v1";
 /// The content type of a block when none is given.
 pub const DEFAULT_CONTENT_TYPE: &str = "application/json";
-
-/// The journal subject of a pad.
-pub fn subject(pad_id: &str) -> String {
-    format!("pad:{pad_id}")
-}
 
 /// A new pad's capabilities, shown once.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -281,20 +279,21 @@ pub fn create_paid(
     super::authorize(tx.as_ref(), &ctx.actor)?;
     tx.insert_pad(&pad)?;
     tx.insert_ticket(&t)?;
-    let mut body = json!({
-        "pad_id": id,
-        "ttl_seconds": limits.ttl_seconds,
-        "max_blocks": limits.max_blocks,
-        "max_bytes": pad.max_bytes,
-        "expires_at": expires_at,
-        "write_key_hash": pad.write_key_hash,
-        "ticket_id": t.digest,
-        "ticket_type": t.ticket_type,
-    });
+    let mut event = PadCreate {
+        pad_id: id.clone(),
+        ttl_seconds: i64::from(limits.ttl_seconds),
+        max_blocks: u64::from(limits.max_blocks),
+        max_bytes: Some(pad.max_bytes),
+        expires_at,
+        write_key_hash: Some(pad.write_key_hash),
+        ticket_id: t.digest,
+        ticket_type: t.ticket_type,
+        payment: None,
+    };
     if let Some(p) = payment {
-        redeem(tx.as_mut(), p, &id, now, &mut body)?;
+        event.payment = Some(redeem(tx.as_mut(), p, &id, now)?);
     }
-    journal::append(tx.as_mut(), &ctx.actor, now, "pad.create", &subject(&id), body)?;
+    journal::append(tx.as_mut(), &ctx.actor, now, event)?;
     tx.commit()?;
     Ok(PadCreated {
         pad_id: id,
@@ -305,15 +304,14 @@ pub fn create_paid(
     })
 }
 
-/// Spends a verified payment for pad `pad_id` inside the pad's write transaction and records
-/// it in the entry's `body` (409 if the hash is already spent, even under a race).
+/// Spends a verified payment for pad `pad_id` inside the pad's write transaction; returns what
+/// the entry records of it (409 if the hash is already spent, even under a race).
 fn redeem(
     tx: &mut dyn Tx,
     p: &super::payment::Verified,
     pad_id: &str,
     now: i64,
-    body: &mut serde_json::Value,
-) -> OpResult<()> {
+) -> OpResult<Payment> {
     if tx.payment(&p.tx_hash)?.is_some() {
         return Err(super::payment::already_redeemed());
     }
@@ -332,8 +330,15 @@ fn redeem(
         crate::store::StoreError::Duplicate(_) => super::payment::already_redeemed(),
         e => e.into(),
     })?;
-    body["payment"] = serde_json::to_value(p).map_err(|e| OpError::internal(e.to_string()))?;
-    Ok(())
+    Ok(Payment {
+        tx_hash: row.tx_hash,
+        payer: row.payer,
+        amount_units: row.amount_units,
+        token: row.token,
+        recipient: row.recipient,
+        chain_id: row.chain_id,
+        block_number: row.block_number,
+    })
 }
 
 /// Checks a block's size (or the size a request announces for it) against
@@ -419,18 +424,16 @@ pub fn append_signed(
     pad.current_bytes += payload.len() as u64;
     pad.head_hash = curr;
     tx.update_pad(&pad)?;
-    let mut body = json!({
-        "pad_id": pad.id,
-        "seq": seq,
-        "curr_hash": curr,
-        "bytes": payload.len(),
-        "content_type": content_type,
-    });
-    if let Some(signed) = signed {
-        body["sha256"] = json!(payload_digest);
-        body["signed"] = signed;
-    }
-    journal::append(tx.as_mut(), &ctx.actor, now, "pad.append", &subject(&pad.id), body)?;
+    let event = PadAppend {
+        pad_id: pad.id.clone(),
+        seq,
+        curr_hash: curr,
+        bytes: payload.len() as u64,
+        content_type: content_type.to_owned(),
+        sha256: signed.is_some().then_some(payload_digest),
+        signed,
+    };
+    journal::append(tx.as_mut(), &ctx.actor, now, event)?;
     tx.commit()?;
     Ok(Appended { pad_id: pad.id, seq, curr_hash: curr })
 }
@@ -482,14 +485,12 @@ pub fn seal(ctx: &mut Ctx<'_>, pad_id: &str, key: Option<&Secret>) -> OpResult<S
         tx.as_mut(),
         &ctx.actor,
         now,
-        "pad.seal",
-        &subject(&pad.id),
-        json!({
-            "pad_id": pad.id,
-            "head_hash": pad.head_hash,
-            "block_count": pad.block_count,
-            "total_bytes": pad.current_bytes,
-        }),
+        PadSeal {
+            pad_id: pad.id.clone(),
+            head_hash: pad.head_hash,
+            block_count: pad.block_count,
+            total_bytes: pad.current_bytes,
+        },
     )?;
     tx.commit()?;
     Ok(Sealed { pad_id: pad.id, state: PadState::Sealed, sealed_at: now, head_hash: pad.head_hash })
@@ -515,9 +516,7 @@ pub fn mint_ticket(
         tx.as_mut(),
         &ctx.actor,
         now,
-        "pad.ticket",
-        &subject(&pad.id),
-        json!({"pad_id": pad.id, "ticket_id": row.digest, "ticket_type": ticket_type}),
+        PadTicket { pad_id: pad.id.clone(), ticket_id: row.digest, ticket_type },
     )?;
     tx.commit()?;
     Ok(TicketMinted {
@@ -564,9 +563,7 @@ pub fn revoke_ticket(
         tx.as_mut(),
         &ctx.actor,
         now,
-        "pad.ticket_revoke",
-        &subject(&pad.id),
-        json!({"pad_id": pad.id, "ticket_id": row.digest}),
+        PadTicketRevoke { pad_id: pad.id.clone(), ticket_id: row.digest },
     )?;
     tx.commit()?;
     Ok(TicketRevoked {
@@ -736,9 +733,7 @@ pub fn read(
             tx.as_mut(),
             &ctx.actor,
             now,
-            "pad.read_lease",
-            &subject(pad_id),
-            json!({"pad_id": pad_id, "ticket_id": row.digest, "lease_seconds": lease}),
+            PadReadLease { pad_id: pad_id.to_owned(), ticket_id: row.digest, lease_seconds: lease },
         )?;
         tx.commit()?;
     }
@@ -849,30 +844,25 @@ pub fn deposit_paid(
         tx.insert_block(b)?;
     }
     tx.insert_ticket(&t)?;
-    let summary: Vec<_> = rows
-        .iter()
-        .map(|b| {
-            json!({"seq": b.seq, "curr_hash": b.curr_hash, "bytes": b.payload.len(),
-                   "content_type": b.content_type})
-        })
-        .collect();
-    let mut body = json!({
-            "pad_id": id,
-            "ttl_seconds": limits.ttl_seconds,
-            "max_blocks": limits.max_blocks,
-            "max_bytes": pad.max_bytes,
-            "expires_at": pad.expires_at,
-            "write_key_hash": pad.write_key_hash,
-            "ticket_id": t.digest,
-            "ticket_type": t.ticket_type,
-            "blocks": summary,
-            "head_hash": prev,
-            "total_bytes": total,
-    });
+    let mut event = PadDeposit {
+        pad_id: id.clone(),
+        demo: false,
+        ttl_seconds: i64::from(limits.ttl_seconds),
+        max_blocks: u64::from(limits.max_blocks),
+        max_bytes: Some(pad.max_bytes),
+        expires_at: pad.expires_at,
+        write_key_hash: Some(pad.write_key_hash),
+        ticket_id: Some(t.digest),
+        ticket_type: Some(t.ticket_type),
+        blocks: rows.iter().map(block_record).collect(),
+        head_hash: prev,
+        total_bytes: total,
+        payment: None,
+    };
     if let Some(p) = payment {
-        redeem(tx.as_mut(), p, &id, now, &mut body)?;
+        event.payment = Some(redeem(tx.as_mut(), p, &id, now)?);
     }
-    journal::append(tx.as_mut(), &ctx.actor, now, "pad.deposit", &subject(&id), body)?;
+    journal::append(tx.as_mut(), &ctx.actor, now, event)?;
     tx.commit()?;
     Ok(Deposited {
         pad_id: id,
@@ -883,6 +873,17 @@ pub fn deposit_paid(
         block_count: n as u64,
         sealed_at: now,
     })
+}
+
+/// How a deposit's entry records one of its blocks (its time is the entry's).
+fn block_record(b: &BlockRow) -> BlockRecord {
+    BlockRecord {
+        seq: b.seq,
+        curr_hash: b.curr_hash,
+        bytes: b.payload.len() as u64,
+        content_type: b.content_type.clone(),
+        created_at: None,
+    }
 }
 
 /// The demo pad's published write key.
@@ -957,29 +958,25 @@ pub fn seed_demo(ctx: &mut Ctx<'_>) -> OpResult<DemoSeeded> {
     for b in &rows {
         tx.insert_block(b)?;
     }
-    let summary: Vec<_> = rows
-        .iter()
-        .map(|b| {
-            json!({"seq": b.seq, "curr_hash": b.curr_hash, "bytes": b.payload.len(),
-                   "content_type": b.content_type})
-        })
-        .collect();
     journal::append(
         tx.as_mut(),
         &ctx.actor,
         now,
-        "pad.deposit",
-        &subject(DEMO_PAD_ID),
-        json!({
-            "pad_id": DEMO_PAD_ID,
-            "demo": true,
-            "ttl_seconds": DEMO_TTL_SECONDS,
-            "max_blocks": max_blocks,
-            "expires_at": pad.expires_at,
-            "blocks": summary,
-            "head_hash": prev,
-            "total_bytes": total,
-        }),
+        PadDeposit {
+            pad_id: DEMO_PAD_ID.to_owned(),
+            demo: true,
+            ttl_seconds: DEMO_TTL_SECONDS,
+            max_blocks: u64::from(max_blocks),
+            max_bytes: None,
+            expires_at: pad.expires_at,
+            write_key_hash: None,
+            ticket_id: None,
+            ticket_type: None,
+            blocks: rows.iter().map(block_record).collect(),
+            head_hash: prev,
+            total_bytes: total,
+            payment: None,
+        },
     )?;
     tx.commit()?;
     Ok(DemoSeeded { pad_id: DEMO_PAD_ID.to_owned(), created: true, head_hash: prev })

@@ -12,10 +12,11 @@
 //! `earlier_lease_steps`, so nothing is hidden.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
-use super::lease::{self, check_work, current_lease, read_work, write_work};
+use super::lease::{check_work, current_lease, read_work, write_work};
 use super::{journal, ErrorKind, OpError, OpResult};
+use crate::domain::digest::Digest;
+use crate::domain::event::ManifestCommit;
 use crate::domain::work;
 use crate::store::{LeaseRow, PlanRow, Tx};
 
@@ -164,16 +165,15 @@ pub fn commit(
             tx,
             actor,
             now,
-            "manifest.commit",
-            &lease::subject(work),
-            json!({
-                "work": work,
-                "version": version,
-                "lease_id": lease.id,
-                "fence": lease.fence,
-                "steps_count": steps.len(),
-                "steps_sha256": super::ledger::text_sha256(Some(&row.steps_json)),
-            }),
+            ManifestCommit {
+                work: work.to_owned(),
+                version,
+                lease_id: lease.id.clone(),
+                fence: lease.fence,
+                steps: None,
+                steps_count: Some(steps.len() as u64),
+                steps_sha256: Some(Digest::of(row.steps_json.as_bytes())),
+            },
         )?;
         let plan = PlanView {
             scope: row.scope,

@@ -9,10 +9,13 @@
 //! `require_signed_appends` setting is on. A refused signature changes nothing.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use super::token::operator_only;
 use super::{journal, Actor, Ctx, ErrorKind, OpError, OpResult};
+use crate::domain::event::{
+    self, kind, subject, Event, KeyRegister, KeyRevoke, RepoSetting, Signed,
+};
+use crate::domain::journal::Entry;
 use crate::domain::sign::{self, PrivateKey, PublicKey, Statement};
 use crate::domain::token::check_agent;
 use crate::store::{AgentKeyRow, Flow, JournalQuery, Tx};
@@ -24,11 +27,6 @@ pub const REQUIRE_SIGNED: &str = "require_signed_appends";
 pub const SIGNER_HEADER: &str = "x-locker-signer";
 /// The HTTP header holding the agent's base64 Ed25519 signature over a pad append.
 pub const SIGNATURE_HEADER: &str = "x-locker-signature";
-
-/// The journal subject of an agent's signing keys.
-pub fn subject(agent: &str) -> String {
-    format!("key:{agent}")
-}
 
 /// The signature a write carries.
 #[derive(Debug, Clone)]
@@ -95,9 +93,11 @@ pub fn repository_id(tx: &dyn Tx) -> OpResult<String> {
     let q = JournalQuery { ascending: true, limit: 1, ..JournalQuery::default() };
     let first = tx.journal(&q)?.into_iter().next();
     first
-        .and_then(|row| crate::domain::journal::Entry::decode(&row.entry).ok())
-        .filter(|e| e.kind == "repo.init")
-        .and_then(|e| e.body.get("repository_id").and_then(Value::as_str).map(str::to_owned))
+        .and_then(|row| Entry::decode(&row.entry).ok())
+        .and_then(|e| match e.event() {
+            Ok(Event::RepoInit(init)) => Some(init.repository_id),
+            _ => None,
+        })
         .ok_or_else(|| {
             OpError::integrity("the journal does not open with the repository's `repo.init` entry")
         })
@@ -115,7 +115,7 @@ pub fn check(
     tx: &dyn Tx,
     signing: Option<&Signing>,
     statement: impl FnOnce(String) -> Statement,
-) -> OpResult<Option<Value>> {
+) -> OpResult<Option<Signed>> {
     let Some(signing) = signing else {
         if required(tx)? {
             return Err(OpError::new(
@@ -156,11 +156,11 @@ pub fn check(
     for k in active {
         let Ok(pk) = PublicKey::parse(&k.vkey) else { continue };
         if pk.verify(&message, &signature).is_ok() {
-            return Ok(Some(json!({
-                "signer": signer,
-                "key_id": k.key_id,
-                "signature": sign::encode_signature(&signature),
-            })));
+            return Ok(Some(Signed {
+                signer,
+                key_id: k.key_id.clone(),
+                signature: sign::encode_signature(&signature),
+            }));
         }
     }
     Err(OpError::new(
@@ -264,9 +264,7 @@ pub fn register(ctx: &mut Ctx<'_>, key: &PrivateKey) -> OpResult<KeyGenerated> {
         tx.as_mut(),
         &ctx.actor,
         now,
-        "key.register",
-        &subject(agent),
-        json!({"agent": agent, "key_id": row.key_id, "vkey": row.vkey}),
+        KeyRegister { agent: agent.to_owned(), key_id: row.key_id.clone(), vkey: row.vkey.clone() },
     )?;
     tx.commit()?;
     Ok(KeyGenerated {
@@ -313,9 +311,7 @@ pub fn revoke(ctx: &mut Ctx<'_>, agent: &str) -> OpResult<KeyRevoked> {
         tx.as_mut(),
         &ctx.actor,
         now,
-        "key.revoke",
-        &subject(agent),
-        json!({"agent": agent, "key_ids": ids}),
+        KeyRevoke { agent: agent.to_owned(), key_ids: ids.clone() },
     )?;
     tx.commit()?;
     Ok(KeyRevoked {
@@ -363,9 +359,7 @@ pub fn set_required(ctx: &mut Ctx<'_>, on: bool) -> OpResult<PolicySet> {
         tx.as_mut(),
         &Actor::operator(),
         now,
-        "repo.setting",
-        "repo",
-        json!({"name": REQUIRE_SIGNED, "value": value}),
+        RepoSetting { name: REQUIRE_SIGNED.to_owned(), value: value.to_owned() },
     )?;
     tx.commit()?;
     Ok(PolicySet { require_signed_appends: on, changed: true })
@@ -419,44 +413,29 @@ pub(crate) struct Replay {
     pub summary: SignaturesSummary,
 }
 
-fn body_str<'a>(b: &'a Value, k: &str) -> Option<&'a str> {
-    b.get(k).and_then(Value::as_str)
-}
-
-/// The statement a journal entry's signature must cover, rebuilt from the entry.
-pub fn statement_of(repository: &str, e: &crate::domain::journal::Entry) -> Option<Statement> {
-    let b = &e.body;
-    let digest =
-        |k: &str| body_str(b, k).and_then(|s| crate::domain::digest::Digest::parse(s).ok());
-    match e.kind.as_str() {
-        "pad.append" => Some(Statement::pad_append(
-            repository,
-            body_str(b, "pad_id")?,
-            b.get("seq")?.as_u64()?,
-            &digest("sha256")?,
-        )),
-        "artifact.publish" => {
-            let fence = match b.get("fence") {
-                None | Some(Value::Null) => None,
-                Some(f) => Some((body_str(f, "work")?, f.get("token")?.as_u64()?)),
-            };
-            Some(Statement::artifact_publish(
-                repository,
-                &e.scope,
-                body_str(b, "key")?,
-                b.get("version")?.as_u64()?,
-                &digest("sha256")?,
-                fence,
-            ))
+/// The statement a journal entry's signature must cover, rebuilt from its event (`scope` is
+/// the entry's scope).
+pub fn statement_of(repository: &str, scope: &str, ev: &Event) -> Option<Statement> {
+    match ev {
+        Event::PadAppend(b) => {
+            Some(Statement::pad_append(repository, &b.pad_id, b.seq, b.sha256.as_ref()?))
         }
-        "step.record" => Some(Statement::step_record(
+        Event::ArtifactPublish(b) => Some(Statement::artifact_publish(
             repository,
-            &e.scope,
-            body_str(b, "work")?,
-            body_str(b, "lease_id")?,
-            body_str(b, "step")?,
-            b.get("fence")?.as_u64()?,
-            &step_record_digest(b)?,
+            scope,
+            &b.key,
+            b.version,
+            &b.sha256,
+            b.fence().map(|f| (f.work.as_str(), f.token)),
+        )),
+        Event::StepRecord(b) => Some(Statement::step_record(
+            repository,
+            scope,
+            &b.work,
+            &b.lease_id,
+            &b.step,
+            b.fence,
+            &step_record_digest(b),
         )),
         _ => None,
     }
@@ -464,64 +443,42 @@ pub fn statement_of(repository: &str, e: &crate::domain::journal::Entry) -> Opti
 
 /// The step digest a `step.record` entry's signature covers: from the texts' digests
 /// (`planned_sha256`, `executed_sha256`), or from the texts themselves in older entries.
-fn step_record_digest(b: &Value) -> Option<crate::domain::digest::Digest> {
-    let hashed = |k: &str| -> Option<Option<String>> {
-        match b.get(format!("{k}_sha256")) {
-            Some(Value::String(d)) => Some(Some(d.clone())),
-            Some(Value::Null) => Some(None),
-            Some(_) => None,
-            None => Some(
-                body_str(b, k).map(|t| crate::domain::digest::Digest::of(t.as_bytes()).to_hex()),
-            ),
-        }
-    };
-    Some(sign::step_digest_of_hashes(
-        hashed("planned")?.as_deref(),
-        hashed("executed")?.as_deref(),
-        body_str(b, "gate")?,
-    ))
-}
-
-/// Whether entries of this kind may carry a signature.
-pub fn signable(kind: &str) -> bool {
-    matches!(kind, "pad.append" | "artifact.publish" | "step.record")
+fn step_record_digest(b: &event::StepRecord) -> crate::domain::digest::Digest {
+    sign::step_digest_of_hashes(
+        b.planned_digest().map(|d| d.to_hex()).as_deref(),
+        b.executed_digest().map(|d| d.to_hex()).as_deref(),
+        &b.gate,
+    )
 }
 
 impl Replay {
-    /// Applies one intact journal entry; returns who signed it and the problems found.
-    pub fn apply(&mut self, e: &crate::domain::journal::Entry) -> (Option<SignedBy>, Vec<String>) {
-        let b = &e.body;
+    /// Applies the event of one intact journal entry; returns who signed it and the problems
+    /// found.
+    pub fn apply(&mut self, e: &Entry, ev: &Event) -> (Option<SignedBy>, Vec<String>) {
         let mut problems = Vec::new();
-        match e.kind.as_str() {
-            "repo.init" => self.repository = body_str(b, "repository_id").map(str::to_owned),
-            "key.register" => {
-                let (Some(agent), Some(id), Some(vkey)) =
-                    (body_str(b, "agent"), body_str(b, "key_id"), body_str(b, "vkey"))
-                else {
-                    return (None, vec![format!("entry {} (key.register) is malformed", e.seq)]);
-                };
+        match ev {
+            Event::RepoInit(b) => self.repository = Some(b.repository_id.clone()),
+            Event::KeyRegister(KeyRegister { agent, key_id: id, vkey }) => {
                 match PublicKey::parse(vkey) {
-                    Ok(pk) if pk.name == agent && pk.key_id() == id => {}
+                    Ok(pk) if pk.name == *agent && pk.key_id() == *id => {}
                     _ => problems.push(format!(
                         "entry {} registers a key for agent {agent} that is not a valid key of that agent",
                         e.seq
                     )),
                 }
                 let rec = KeyRecord {
-                    vkey: vkey.to_owned(),
+                    vkey: vkey.clone(),
                     created_at: e.time,
                     revoked_at: None,
                     found: false,
                 };
-                if self.keys.insert((agent.to_owned(), id.to_owned()), rec).is_some() {
+                if self.keys.insert((agent.clone(), id.clone()), rec).is_some() {
                     problems.push(format!("key {id} of agent {agent} is registered twice"));
                 }
             }
-            "key.revoke" => {
-                let agent = body_str(b, "agent").unwrap_or_default();
-                let ids = b.get("key_ids").and_then(Value::as_array).cloned().unwrap_or_default();
-                for id in ids.iter().filter_map(Value::as_str) {
-                    match self.keys.get_mut(&(agent.to_owned(), id.to_owned())) {
+            Event::KeyRevoke(KeyRevoke { agent, key_ids }) => {
+                for id in key_ids {
+                    match self.keys.get_mut(&(agent.clone(), id.clone())) {
                         Some(k) if k.revoked_at.is_none() => k.revoked_at = Some(e.time),
                         Some(_) => {
                             problems.push(format!("key {id} of agent {agent} is revoked twice"));
@@ -532,17 +489,15 @@ impl Replay {
                     }
                 }
             }
-            "repo.setting" => {
-                if let (Some(n), Some(v)) = (body_str(b, "name"), body_str(b, "value")) {
-                    self.settings.insert(n.to_owned(), v.to_owned());
-                }
+            Event::RepoSetting(RepoSetting { name, value }) => {
+                self.settings.insert(name.clone(), value.clone());
             }
             _ => {}
         }
-        if !signable(&e.kind) {
+        if !ev.signable() {
             return (None, problems);
         }
-        let Some(signed) = b.get("signed") else {
+        let Some(Signed { signer, key_id, signature: sig }) = ev.signed() else {
             self.summary.unsigned += 1;
             if self.require_all {
                 problems.push(format!("entry {} ({}) is not signed", e.seq, e.kind));
@@ -555,16 +510,10 @@ impl Replay {
             return (None, problems);
         };
         self.summary.signed += 1;
-        let (Some(signer), Some(key_id), Some(sig)) =
-            (body_str(signed, "signer"), body_str(signed, "key_id"), body_str(signed, "signature"))
-        else {
-            problems.push(format!("entry {} ({}) has a malformed signature", e.seq, e.kind));
-            return (None, problems);
-        };
-        *self.summary.by_signer.entry(signer.to_owned()).or_default() += 1;
-        let by = SignedBy { signer: signer.to_owned(), key_id: key_id.to_owned() };
+        *self.summary.by_signer.entry(signer.clone()).or_default() += 1;
+        let by = SignedBy { signer: signer.clone(), key_id: key_id.clone() };
         let verdict = (|| {
-            let Some(k) = self.keys.get(&(signer.to_owned(), key_id.to_owned())) else {
+            let Some(k) = self.keys.get(&(signer.clone(), key_id.clone())) else {
                 return Err(format!(
                     "is signed by key {key_id} of agent {signer}, which was not registered then"
                 ));
@@ -577,7 +526,8 @@ impl Replay {
             let pk =
                 PublicKey::parse(&k.vkey).map_err(|e| format!("names an unusable key: {e}"))?;
             let repo = self.repository.as_deref().unwrap_or_default();
-            let st = statement_of(repo, e).ok_or("does not record what its signature covers")?;
+            let st = statement_of(repo, &e.scope, ev)
+                .ok_or("does not record what its signature covers")?;
             let sig = sign::decode_signature(sig).map_err(|e| e.to_string())?;
             pk.verify(&st.message(), &sig)
                 .map_err(|_| format!("has a signature by agent {signer} that does not verify"))
@@ -598,7 +548,7 @@ impl Replay {
         let mut count = 0u64;
         tx.for_each_agent_key(&mut |k| {
             count += 1;
-            let subject = subject(&k.agent);
+            let subject = subject::key(&k.agent);
             match self.keys.get_mut(&(k.agent.clone(), k.key_id.clone())) {
                 None => add(
                     "key",
@@ -634,7 +584,7 @@ impl Replay {
         for ((agent, id), _) in self.keys.iter().filter(|(_, r)| !r.found) {
             add(
                 "key",
-                subject(agent),
+                subject::key(agent),
                 format!("key {id} of agent {agent} is in the journal but missing from the store"),
             );
         }
@@ -673,33 +623,38 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
     let mut problems = Vec::new();
     let first = JournalQuery { ascending: true, limit: 1, ..JournalQuery::default() };
     for row in tx.journal(&first)? {
-        if let Ok(e) = crate::domain::journal::Entry::decode(&row.entry) {
+        if let Ok(e) = Entry::decode(&row.entry) {
             entries.push(e);
         }
     }
-    let mut collect = |row: &crate::store::JournalRow,
-                       e: Result<crate::domain::journal::Entry, String>| {
-        match e {
-            Ok(e) => entries.push(e),
-            Err(p) => problems.push(format!("entry {}: {p}", row.seq)),
-        }
+    let mut collect = |row: &crate::store::JournalRow, e: Result<Entry, String>| match e {
+        Ok(e) => entries.push(e),
+        Err(p) => problems.push(format!("entry {}: {p}", row.seq)),
     };
-    for kind in ["key.register", "key.revoke"] {
+    for kind in [kind::KEY_REGISTER, kind::KEY_REVOKE] {
         let q = JournalQuery { kind: Some(kind.into()), ..JournalQuery::default() };
         super::verify::for_each_entry(tx, &q, &mut collect)?;
     }
-    let q = JournalQuery { subject: Some(super::pad::subject(pad_id)), ..JournalQuery::default() };
+    let q = JournalQuery { subject: Some(subject::pad(pad_id)), ..JournalQuery::default() };
     super::verify::for_each_entry(tx, &q, &mut collect)?;
     entries.sort_by_key(|e| e.seq);
     entries.dedup_by_key(|e| e.seq);
     let mut replay = Replay::default();
     let mut signers = Vec::new();
     for e in &entries {
-        let (by, found) = replay.apply(e);
+        let ev = match e.event() {
+            Ok(ev) => ev,
+            Err(event::DecodeError::UnknownKind(_)) => continue,
+            Err(event::DecodeError::Malformed { .. }) => {
+                problems.push(super::journal::malformed_body(e));
+                continue;
+            }
+        };
+        let (by, found) = replay.apply(e, &ev);
         problems.extend(found);
-        if e.kind == "pad.append" {
+        if let Event::PadAppend(b) = &ev {
             signers.push(BlockSigner {
-                seq: e.body.get("seq").and_then(Value::as_u64).unwrap_or_default(),
+                seq: b.seq,
                 entry: e.seq,
                 signer: by.as_ref().map(|b| b.signer.clone()),
                 key_id: by.map(|b| b.key_id),

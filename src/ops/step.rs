@@ -7,8 +7,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::lease::{self, bad, check_work, current_lease, write_work};
+use super::lease::{bad, check_work, current_lease, write_work};
 use super::{journal, Ctx, ErrorKind, OpError, OpResult};
+use crate::domain::event::work::sha256_of;
+use crate::domain::event::StepRecord;
 use crate::domain::work;
 use crate::store::StepRow;
 
@@ -118,19 +120,19 @@ pub fn record(
             pruned_at: None,
         };
         tx.insert_step(&row)?;
-        let mut body = json!({
-            "work": work,
-            "lease_id": lease.id,
-            "fence": lease.fence,
-            "step": row.step,
-            "planned_sha256": super::ledger::text_sha256(row.planned.as_deref()),
-            "executed_sha256": super::ledger::text_sha256(row.executed.as_deref()),
-            "gate": row.gate,
-        });
-        if let Some(signed) = signed {
-            body["signed"] = signed;
-        }
-        journal::append(tx, actor, now, "step.record", &lease::subject(work), body)?;
+        let event = StepRecord {
+            work: work.to_owned(),
+            lease_id: lease.id.clone(),
+            fence: lease.fence,
+            step: row.step.clone(),
+            planned: None,
+            executed: None,
+            planned_sha256: sha256_of(row.planned.as_deref()),
+            executed_sha256: sha256_of(row.executed.as_deref()),
+            gate: row.gate.clone(),
+            signed,
+        };
+        journal::append(tx, actor, now, event)?;
         Ok(view(&row, false))
     })
 }

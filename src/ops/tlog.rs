@@ -320,7 +320,7 @@ pub fn block_entry(tx: &dyn Tx, pad_id: &str, seq: u64) -> OpResult<(JournalRow,
     let mut after = 0;
     'pages: loop {
         let q = JournalQuery {
-            subject: Some(super::pad::subject(pad_id)),
+            subject: Some(crate::domain::event::subject::pad(pad_id)),
             after: Some(after),
             ascending: true,
             limit: 1000,

@@ -6,18 +6,13 @@
 //! write that starts after the revocation commits.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::{journal, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::digest::Digest;
+use crate::domain::event::{TokenCreate, TokenRevoke};
 use crate::domain::secret::Secret;
 use crate::domain::token::{self, InvalidName};
 use crate::store::{AgentRow, Flow, Store, Tx};
-
-/// The journal subject of an agent.
-pub fn subject(agent: &str) -> String {
-    format!("agent:{agent}")
-}
 
 /// A new agent and its token, shown once.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -117,9 +112,7 @@ pub fn create(ctx: &mut Ctx<'_>, agent: &str, scope: &str) -> OpResult<TokenCrea
         tx.as_mut(),
         &Actor::operator_in(scope),
         now,
-        "token.create",
-        &subject(agent),
-        json!({"agent": agent, "scope": scope, "token_id": row.token_hash}),
+        TokenCreate { agent: agent.to_owned(), scope: scope.to_owned(), token_id: row.token_hash },
     )?;
     tx.commit()?;
     Ok(TokenCreated {
@@ -154,9 +147,7 @@ pub fn revoke(ctx: &mut Ctx<'_>, agent: &str) -> OpResult<TokenRevoked> {
         tx.as_mut(),
         &Actor::operator_in(&row.scope),
         now,
-        "token.revoke",
-        &subject(agent),
-        json!({"agent": agent, "scope": row.scope, "token_id": row.token_hash}),
+        TokenRevoke { agent: agent.to_owned(), scope: row.scope.clone(), token_id: row.token_hash },
     )?;
     tx.commit()?;
     Ok(TokenRevoked { agent: row.name, scope: row.scope, revoked_at: now, already_revoked: false })

@@ -9,13 +9,17 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
+use super::journal::malformed_body;
 use super::{Ctx, OpError, OpResult, Progress};
 use crate::domain::chain::ChainChecker;
 use crate::domain::digest::Digest;
+use crate::domain::event::{
+    kind, subject, BlockRecord, DecodeError, Event, PadAppend, PadReadLease, PadTicketRevoke,
+    Payment, RepoGc,
+};
 use crate::domain::journal::{self, Entry};
-use crate::domain::pad::PadState;
+use crate::domain::pad::{PadState, TicketType};
 use crate::store::{
     BlobStorage, Flow, JournalQuery, JournalRow, PadRow, PaymentRow, StoreError, TicketRow, Tx,
 };
@@ -223,22 +227,14 @@ struct PadRecord {
 }
 
 impl PadRecord {
-    fn new(e: &Entry) -> Self {
-        let b = &e.body;
-        // An imported pad keeps the times its bundle gave; every other pad is created at the
-        // time of its journal entry.
-        let imported = e.kind == "pad.import";
+    fn new(scope: &str, c: &Creation<'_>) -> Self {
         Self {
-            scope: e.scope.clone(),
-            created_at: if imported {
-                b.get("created_at").and_then(Value::as_i64).unwrap_or(e.time)
-            } else {
-                e.time
-            },
-            expires_at: b.get("expires_at").and_then(Value::as_i64),
-            max_blocks: b.get("max_blocks").and_then(Value::as_u64),
-            max_bytes: b.get("max_bytes").and_then(Value::as_u64),
-            write_key_hash: digest_at(b, "write_key_hash"),
+            scope: scope.to_owned(),
+            created_at: c.created_at,
+            expires_at: Some(c.expires_at),
+            max_blocks: Some(c.max_blocks),
+            max_bytes: c.max_bytes,
+            write_key_hash: c.write_key_hash,
             blocks: 0,
             bytes: 0,
             head: Digest::ZERO,
@@ -249,25 +245,125 @@ impl PadRecord {
         }
     }
 
-    /// Records one block the journal says was appended.
-    fn block(&mut self, id: &str, blk: &Value, time: i64) -> Option<String> {
-        let seq = blk.get("seq").and_then(Value::as_u64);
-        let curr = digest_at(blk, "curr_hash");
-        let bytes = blk.get("bytes").and_then(Value::as_u64);
-        let (Some(seq), Some(curr), Some(bytes)) = (seq, curr, bytes) else {
-            return Some(format!("pad {id}: a journal entry records a malformed block"));
-        };
+    /// Records one block the journal says was appended (`created_at`: an imported block's own
+    /// time; appended and deposited ones have the entry's, `time`).
+    fn block(&mut self, id: &str, b: BlockRef<'_>, time: i64) -> Option<String> {
+        let seq = b.seq;
         if seq != self.blocks {
             return Some(format!("pad {id} block {seq} is recorded out of order"));
         }
         self.blocks += 1;
-        self.bytes += bytes;
-        self.head = curr;
-        // Imported blocks keep their own times; appended and deposited ones have the entry's.
-        let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(time);
-        self.meta = meta_link(&self.meta, seq, str_at(blk, "content_type").unwrap_or(""), time);
-        self.hashes = hashes_link(&self.hashes, seq, &curr, bytes);
+        self.bytes += b.bytes;
+        self.head = *b.curr_hash;
+        let time = b.created_at.unwrap_or(time);
+        self.meta = meta_link(&self.meta, seq, b.content_type, time);
+        self.hashes = hashes_link(&self.hashes, seq, b.curr_hash, b.bytes);
         None
+    }
+}
+
+/// One block as a `pad.append` entry, or a `pad.deposit` or `pad.import` entry's list,
+/// records it.
+#[derive(Clone, Copy)]
+struct BlockRef<'a> {
+    seq: u64,
+    curr_hash: &'a Digest,
+    bytes: u64,
+    content_type: &'a str,
+    created_at: Option<i64>,
+}
+
+impl<'a> From<&'a PadAppend> for BlockRef<'a> {
+    fn from(b: &'a PadAppend) -> Self {
+        Self {
+            seq: b.seq,
+            curr_hash: &b.curr_hash,
+            bytes: b.bytes,
+            content_type: &b.content_type,
+            created_at: None,
+        }
+    }
+}
+
+impl<'a> From<&'a BlockRecord> for BlockRef<'a> {
+    fn from(b: &'a BlockRecord) -> Self {
+        Self {
+            seq: b.seq,
+            curr_hash: &b.curr_hash,
+            bytes: b.bytes,
+            content_type: &b.content_type,
+            created_at: b.created_at,
+        }
+    }
+}
+
+/// The blocks an entry records for a pad: one appended, or all of a deposited or imported
+/// pad's.
+fn recorded_blocks(ev: &Event) -> Vec<BlockRef<'_>> {
+    match ev {
+        Event::PadAppend(a) => vec![a.into()],
+        Event::PadDeposit(d) => d.blocks.iter().map(BlockRef::from).collect(),
+        Event::PadImport(i) => i.blocks.iter().map(BlockRef::from).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What a `pad.create`, `pad.deposit` or `pad.import` entry says about the new pad.
+struct Creation<'a> {
+    /// An imported pad keeps the time its bundle gave; every other pad is created at the time
+    /// of its journal entry.
+    created_at: i64,
+    expires_at: i64,
+    max_blocks: u64,
+    max_bytes: Option<u64>,
+    write_key_hash: Option<Digest>,
+    payment: Option<&'a Payment>,
+    /// A deposited or imported pad's blocks, its head and when it was sealed.
+    sealed: Option<(&'a [BlockRecord], &'a Digest, i64)>,
+    /// The ticket minted with it (the demo pad's deposit names none).
+    ticket: Option<(Digest, Option<TicketType>)>,
+    /// The demo pad (seeded by `locker serve`): readable without a ticket, and mints none.
+    demo: bool,
+}
+
+impl<'a> Creation<'a> {
+    fn of(e: &Entry, ev: &'a Event) -> Option<Self> {
+        Some(match ev {
+            Event::PadCreate(c) => Self {
+                created_at: e.time,
+                expires_at: c.expires_at,
+                max_blocks: c.max_blocks,
+                max_bytes: c.max_bytes,
+                write_key_hash: c.write_key_hash,
+                payment: c.payment.as_ref(),
+                sealed: None,
+                ticket: Some((c.ticket_id, Some(c.ticket_type))),
+                demo: false,
+            },
+            Event::PadDeposit(d) => Self {
+                created_at: e.time,
+                expires_at: d.expires_at,
+                max_blocks: d.max_blocks,
+                max_bytes: d.max_bytes,
+                write_key_hash: d.write_key_hash,
+                payment: d.payment.as_ref(),
+                sealed: Some((&d.blocks, &d.head_hash, e.time)),
+                ticket: d.ticket_id.map(|t| (t, d.ticket_type)),
+                demo: d.pad_id == super::pad::DEMO_PAD_ID && d.demo,
+            },
+            Event::PadImport(i) => Self {
+                created_at: i.created_at,
+                expires_at: i.expires_at,
+                max_blocks: i.max_blocks,
+                max_bytes: Some(i.max_bytes),
+                write_key_hash: Some(i.write_key_hash),
+                payment: None,
+                sealed: Some((&i.blocks, &i.head_hash, i.sealed_at)),
+                ticket: Some((i.ticket_id, Some(i.ticket_type))),
+                demo: false,
+            },
+            _ => return None,
+        })
     }
 }
 
@@ -292,7 +388,7 @@ fn meta_link(prev: &Digest, seq: u64, content_type: &str, created_at: i64) -> Di
 #[derive(Debug, Clone)]
 struct TicketRecord {
     pad_id: String,
-    ticket_type: Option<String>,
+    ticket_type: Option<TicketType>,
     created_at: i64,
     lease_started_at: Option<i64>,
     revoked_at: Option<i64>,
@@ -311,93 +407,63 @@ struct Replay {
     only_pad: Option<String>,
 }
 
-fn digest_at(body: &Value, key: &str) -> Option<Digest> {
-    body.get(key).and_then(Value::as_str).and_then(|s| Digest::parse(s).ok())
-}
-
-fn str_at<'a>(body: &'a Value, key: &str) -> Option<&'a str> {
-    body.get(key).and_then(Value::as_str)
-}
-
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "none".to_owned(), |v| v.to_string())
 }
 
 impl Replay {
-    /// Applies one verified journal entry; returns a description of anything inconsistent.
-    fn apply(&mut self, e: &Entry) -> Option<String> {
-        if let Some(problem) = self.work.apply(e) {
+    /// Applies the event of one verified journal entry; returns a description of anything
+    /// inconsistent.
+    fn apply(&mut self, e: &Entry, ev: &Event) -> Option<String> {
+        if let Some(problem) = self.work.apply(e, ev) {
             return problem;
         }
-        let kind = e.kind.as_str();
-        if kind == "repo.gc" {
-            return self.apply_gc(e);
+        if let Event::RepoGc(gc) = ev {
+            return self.apply_gc(e, gc);
         }
-        if !matches!(
-            kind,
-            "pad.create"
-                | "pad.deposit"
-                | "pad.import"
-                | "pad.append"
-                | "pad.seal"
-                | "pad.ticket"
-                | "pad.ticket_revoke"
-                | "pad.read_lease"
-        ) {
-            return self.artifacts.apply(e);
-        }
-        let b = &e.body;
-        let Some(id) = str_at(b, "pad_id").map(str::to_owned) else {
-            return Some(format!("a {kind} entry names no pad"));
+        let Some(id) = ev.pad_id() else {
+            return self.artifacts.apply(e, ev);
         };
-        if e.subject != super::pad::subject(&id) {
+        let kind = e.kind.as_str();
+        if e.subject != subject::pad(id) {
             return Some(format!("a {kind} entry for pad {id} has the subject `{}`", e.subject));
         }
-        match kind {
-            "pad.create" | "pad.deposit" | "pad.import" => {
-                if self.pads.contains_key(&id) {
-                    return Some(format!("pad {id} is created twice"));
+        let id = id.to_owned();
+        if let Some(c) = Creation::of(e, ev) {
+            if self.pads.contains_key(&id) {
+                return Some(format!("pad {id} is created twice"));
+            }
+            let mut rec = PadRecord::new(&e.scope, &c);
+            let mut problem = None;
+            if let Some(p) = c.payment {
+                if let Some(detail) = self.redeem(&id, p, e.time) {
+                    problem.get_or_insert(detail);
                 }
-                let mut rec = PadRecord::new(e);
-                let mut problem = None;
-                if let Some(p) = b.get("payment") {
-                    if let Some(detail) = self.redeem(&id, p, e.time) {
-                        problem.get_or_insert(detail);
-                    }
-                }
-                if kind != "pad.create" {
-                    let blocks = b.get("blocks").and_then(Value::as_array);
-                    for blk in blocks.into_iter().flatten() {
-                        if let Some(p) = rec.block(&id, blk, e.time) {
-                            problem.get_or_insert(p);
-                        }
-                    }
-                    if digest_at(b, "head_hash") != Some(rec.head) {
-                        problem.get_or_insert(format!(
-                            "pad {id} was {} with a head its blocks do not give",
-                            if kind == "pad.import" { "imported" } else { "deposited" }
-                        ));
-                    }
-                    rec.sealed_at = Some(if kind == "pad.import" {
-                        b.get("sealed_at").and_then(Value::as_i64).unwrap_or(e.time)
-                    } else {
-                        e.time
-                    });
-                }
-                self.pads.insert(id.clone(), rec);
-                // The demo pad (seeded by `locker serve`) is readable without a ticket and
-                // mints none.
-                let demo = kind == "pad.deposit"
-                    && id == super::pad::DEMO_PAD_ID
-                    && b.get("demo") == Some(&Value::Bool(true));
-                if !demo {
-                    if let Some(p) = self.mint(&id, e) {
+            }
+            if let Some((blocks, head, sealed_at)) = c.sealed {
+                for blk in blocks {
+                    if let Some(p) = rec.block(&id, blk.into(), e.time) {
                         problem.get_or_insert(p);
                     }
                 }
-                problem
+                if *head != rec.head {
+                    problem.get_or_insert(format!(
+                        "pad {id} was {} with a head its blocks do not give",
+                        if kind == kind::PAD_IMPORT { "imported" } else { "deposited" }
+                    ));
+                }
+                rec.sealed_at = Some(sealed_at);
             }
-            "pad.append" => {
+            self.pads.insert(id.clone(), rec);
+            if !c.demo {
+                if let Some(p) = self.mint(&id, e, c.ticket) {
+                    problem.get_or_insert(p);
+                }
+            }
+            return problem;
+        }
+        match ev {
+            Event::PadAppend(a) => {
                 let Some(rec) = self.pads.get_mut(&id) else {
                     return Some(format!("pad {id} is appended to before it is created"));
                 };
@@ -407,9 +473,9 @@ impl Replay {
                 if rec.sealed_at.is_some() {
                     return Some(format!("pad {id} is appended to after it was sealed"));
                 }
-                rec.block(&id, b, e.time)
+                rec.block(&id, a.into(), e.time)
             }
-            "pad.seal" => {
+            Event::PadSeal(seal) => {
                 let Some(rec) = self.pads.get_mut(&id) else {
                     return Some(format!("pad {id} is sealed before it is created"));
                 };
@@ -417,27 +483,25 @@ impl Replay {
                     return Some(format!("pad {id} is sealed twice"));
                 }
                 rec.sealed_at = Some(e.time);
-                if digest_at(b, "head_hash") != Some(rec.head) {
+                if seal.head_hash != rec.head {
                     return Some(format!(
                         "pad {id} was sealed with a head its appends do not give"
                     ));
                 }
                 None
             }
-            "pad.ticket" => {
+            Event::PadTicket(t) => {
                 if !self.pads.contains_key(&id) {
                     return Some(format!("a ticket is minted for pad {id} before it is created"));
                 }
-                self.mint(&id, e)
+                self.mint(&id, e, Some((t.ticket_id, Some(t.ticket_type))))
             }
-            _ => {
-                let Some(t) = digest_at(b, "ticket_id") else {
-                    return Some(format!("a {kind} entry for pad {id} names no ticket"));
-                };
-                let Some(rec) = self.tickets.get_mut(&t).filter(|r| r.pad_id == id) else {
+            Event::PadTicketRevoke(PadTicketRevoke { ticket_id: t, .. })
+            | Event::PadReadLease(PadReadLease { ticket_id: t, .. }) => {
+                let Some(rec) = self.tickets.get_mut(t).filter(|r| r.pad_id == id) else {
                     return Some(format!("ticket {t} of pad {id} is used before it is minted"));
                 };
-                let slot = if kind == "pad.read_lease" {
+                let slot = if kind == kind::PAD_READ_LEASE {
                     &mut rec.lease_started_at
                 } else {
                     &mut rec.revoked_at
@@ -448,14 +512,13 @@ impl Replay {
                 *slot = Some(e.time);
                 None
             }
+            _ => None,
         }
     }
 
-    /// Records the payment a `pad.create` entry redeems.
-    fn redeem(&mut self, pad_id: &str, p: &Value, time: i64) -> Option<String> {
-        let text = |k: &str| str_at(p, k).unwrap_or_default().to_owned();
-        let num = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or_default();
-        let hash = text("tx_hash");
+    /// Records the payment a `pad.create` (or `pad.deposit`) entry redeems.
+    fn redeem(&mut self, pad_id: &str, p: &Payment, time: i64) -> Option<String> {
+        let hash = p.tx_hash.clone();
         if hash.is_empty() {
             return Some(format!("pad {pad_id} records a payment with no transaction"));
         }
@@ -465,12 +528,12 @@ impl Replay {
         let row = PaymentRow {
             tx_hash: hash.clone(),
             pad_id: pad_id.to_owned(),
-            payer: text("payer"),
-            amount_units: text("amount_units"),
-            token: text("token"),
-            recipient: text("recipient"),
-            chain_id: num("chain_id"),
-            block_number: num("block_number"),
+            payer: p.payer.clone(),
+            amount_units: p.amount_units.clone(),
+            token: p.token.clone(),
+            recipient: p.recipient.clone(),
+            chain_id: p.chain_id,
+            block_number: p.block_number,
             redeemed_at: time,
         };
         self.payments.insert(hash, row);
@@ -479,38 +542,25 @@ impl Replay {
 
     /// Applies a `repo.gc` entry: the pads it pruned must exist, be sealed or expired, and
     /// not have been pruned before; what it says their blocks were must be what they were.
-    fn apply_gc(&mut self, e: &Entry) -> Option<String> {
-        let b = &e.body;
-        let malformed = || Some(format!("entry {} (repo.gc) has a malformed body", e.seq));
-        let (Some(pads), Some(blobs)) =
-            (b.get("pads").and_then(Value::as_array), b.get("blobs").and_then(Value::as_array))
-        else {
-            return malformed();
-        };
-        let strays = b.get("stray_files").and_then(Value::as_array);
+    fn apply_gc(&mut self, e: &Entry, gc: &RepoGc) -> Option<String> {
         let mut problem = None;
         if self.only_pad.is_none() {
-            let (leases, p) = self.work.apply_gc(e, None);
+            let (leases, p) = self.work.apply_gc(e, gc, None);
             self.gc.leases += leases;
             problem = p;
         }
         if self.only_pad.is_none() {
             self.gc.runs += 1;
             self.gc.last_at = Some(e.time);
-            for blob in blobs.iter().chain(strays.into_iter().flatten()) {
+            let sizes =
+                gc.blobs.iter().map(|b| b.size).chain(gc.stray_files.iter().map(|f| f.bytes));
+            for size in sizes {
                 self.gc.blobs += 1;
-                let size = blob.get("size").or_else(|| blob.get("bytes"));
-                self.gc.blob_bytes += size.and_then(Value::as_u64).unwrap_or(0);
+                self.gc.blob_bytes += size;
             }
         }
-        for p in pads {
-            let (Some(id), Some(blocks), Some(bytes)) = (
-                str_at(p, "pad_id"),
-                p.get("blocks").and_then(Value::as_u64),
-                p.get("bytes").and_then(Value::as_u64),
-            ) else {
-                return malformed();
-            };
+        for p in &gc.pads {
+            let (id, blocks, bytes) = (p.pad_id.as_str(), p.blocks, p.bytes);
             if self.only_pad.as_deref().is_some_and(|only| only != id) {
                 continue;
             }
@@ -543,9 +593,15 @@ impl Replay {
         problem
     }
 
-    /// Records the ticket a `pad.create`, `pad.deposit` or `pad.ticket` entry mints.
-    fn mint(&mut self, pad_id: &str, e: &Entry) -> Option<String> {
-        let Some(t) = digest_at(&e.body, "ticket_id") else {
+    /// Records the ticket a `pad.create`, `pad.deposit`, `pad.import` or `pad.ticket` entry
+    /// mints.
+    fn mint(
+        &mut self,
+        pad_id: &str,
+        e: &Entry,
+        ticket: Option<(Digest, Option<TicketType>)>,
+    ) -> Option<String> {
+        let Some((t, ticket_type)) = ticket else {
             return Some(format!("a {} entry for pad {pad_id} names no ticket", e.kind));
         };
         if self.tickets.contains_key(&t) {
@@ -553,7 +609,7 @@ impl Replay {
         }
         let rec = TicketRecord {
             pad_id: pad_id.to_owned(),
-            ticket_type: str_at(&e.body, "ticket_type").map(str::to_owned),
+            ticket_type,
             created_at: e.time,
             lease_started_at: None,
             revoked_at: None,
@@ -645,7 +701,7 @@ fn check_pad_chain(
     f: &mut Findings,
     progress: &dyn Progress,
 ) -> OpResult<ChainWalk> {
-    let subject = super::pad::subject(&pad.id);
+    let subject = subject::pad(&pad.id);
     let mut checker = ChainChecker::new();
     let mut verified = 0u64;
     let mut meta = Digest::ZERO;
@@ -700,8 +756,7 @@ fn for_each_pad_entry(
     pad_id: &str,
     f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
 ) -> OpResult<()> {
-    let subject = super::pad::subject(pad_id);
-    let base = JournalQuery { subject: Some(subject.clone()), ..JournalQuery::default() };
+    let base = JournalQuery { subject: Some(subject::pad(pad_id)), ..JournalQuery::default() };
     for_each_entry(tx, &base, f)
 }
 
@@ -746,19 +801,10 @@ fn locate_meta_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, Stri
     let mut want: HashMap<u64, (String, i64)> = HashMap::new();
     for_each_pad_entry(tx, &pad.id, &mut |_, e| {
         let Ok(e) = e else { return };
-        let mut note = |blk: &Value| {
-            if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
-                let ct = str_at(blk, "content_type").unwrap_or("").to_owned();
-                let time = blk.get("created_at").and_then(Value::as_i64).unwrap_or(e.time);
-                want.insert(seq, (ct, time));
-            }
-        };
-        match e.kind.as_str() {
-            "pad.append" => note(&e.body),
-            "pad.deposit" | "pad.import" => {
-                e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
-            }
-            _ => {}
+        let Ok(ev) = e.event() else { return };
+        for blk in recorded_blocks(&ev) {
+            let time = blk.created_at.unwrap_or(e.time);
+            want.insert(blk.seq, (blk.content_type.to_owned(), time));
         }
     })?;
     let mut found = None;
@@ -782,20 +828,10 @@ fn locate_hash_mismatch(tx: &dyn Tx, pad: &PadRow) -> OpResult<Option<(u64, Stri
     let mut want: HashMap<u64, (Option<Digest>, Option<u64>)> = HashMap::new();
     for_each_pad_entry(tx, &pad.id, &mut |_, e| {
         let Ok(e) = e else { return };
-        let mut note = |blk: &Value| {
-            if let Some(seq) = blk.get("seq").and_then(Value::as_u64) {
-                want.insert(
-                    seq,
-                    (digest_at(blk, "curr_hash"), blk.get("bytes").and_then(Value::as_u64)),
-                );
-            }
-        };
-        match e.kind.as_str() {
-            "pad.append" => note(&e.body),
-            "pad.deposit" => {
-                e.body.get("blocks").and_then(Value::as_array).into_iter().flatten().for_each(note);
-            }
-            _ => {}
+        // Imported blocks are not consulted here (as before the typed events).
+        let Ok(ev @ (Event::PadAppend(_) | Event::PadDeposit(_))) = e.event() else { return };
+        for blk in recorded_blocks(&ev) {
+            want.insert(blk.seq, (Some(*blk.curr_hash), Some(blk.bytes)));
         }
     })?;
     let mut found = None;
@@ -823,7 +859,7 @@ fn compare_with_journal(
     walk: &ChainWalk,
     f: &mut Findings,
 ) -> OpResult<()> {
-    let subject = super::pad::subject(&pad.id);
+    let subject = subject::pad(&pad.id);
     let Some(rec) = rec else {
         f.add("pad", &subject, None, format!("pad {} has no record in the journal", pad.id));
         return Ok(());
@@ -918,8 +954,12 @@ fn compare_ticket(t: &TicketRow, rec: Option<&TicketRecord>) -> Option<String> {
     let differ = |field: &str, stored: String, journal: String| {
         Some(format!("ticket {id}'s {field} is {stored} but the journal says {journal}"))
     };
-    if r.ticket_type.as_deref().is_some_and(|x| x != t.ticket_type.as_str()) {
-        return differ("type", t.ticket_type.as_str().to_owned(), opt(r.ticket_type.as_deref()));
+    if r.ticket_type.is_some_and(|x| x != t.ticket_type) {
+        return differ(
+            "type",
+            t.ticket_type.as_str().to_owned(),
+            opt(r.ticket_type.map(TicketType::as_str)),
+        );
     }
     if r.created_at != t.created_at {
         return differ("created_at", t.created_at.to_string(), r.created_at.to_string());
@@ -1064,12 +1104,20 @@ pub fn repository_with(
         entries += 1;
         leaves.push(crate::domain::merkle::leaf_hash(&row.entry));
         if let Some(e) = check_entry(&row, expected, &prev, &mut f) {
-            if let Some(problem) = replay.apply(&e) {
-                f.add("journal", "journal", Some(row.seq), problem);
-            }
-            for problem in signatures.apply(&e).1 {
-                signatures.summary.broken += 1;
-                f.add("signature", &e.subject, Some(row.seq), problem);
+            match e.event() {
+                Ok(ev) => {
+                    if let Some(problem) = replay.apply(&e, &ev) {
+                        f.add("journal", "journal", Some(row.seq), problem);
+                    }
+                    for problem in signatures.apply(&e, &ev).1 {
+                        signatures.summary.broken += 1;
+                        f.add("signature", &e.subject, Some(row.seq), problem);
+                    }
+                }
+                Err(DecodeError::Malformed { .. }) => {
+                    f.add("journal", "journal", Some(row.seq), malformed_body(&e));
+                }
+                Err(DecodeError::UnknownKind(_)) => {}
             }
         }
         prev = row.hash;
@@ -1138,7 +1186,7 @@ pub fn repository_with(
         pads.broken += 1;
         f.add(
             "pad",
-            &super::pad::subject(id),
+            &subject::pad(id),
             None,
             format!("pad {id} is in the journal but missing from the store"),
         );
@@ -1372,22 +1420,28 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
     // its own hash).
     let mut replay = Replay { only_pad: Some(pad.id.clone()), ..Replay::default() };
     let mut apply = |row: &JournalRow, e: Result<Entry, String>| match e {
-        Ok(e) => {
-            if let Some(p) = replay.apply(&e) {
-                f.add("journal", "journal", Some(row.seq), p);
+        Ok(e) => match e.event() {
+            Ok(ev) => {
+                if let Some(p) = replay.apply(&e, &ev) {
+                    f.add("journal", "journal", Some(row.seq), p);
+                }
             }
-        }
+            Err(DecodeError::Malformed { .. }) => {
+                f.add("journal", "journal", Some(row.seq), malformed_body(&e));
+            }
+            Err(DecodeError::UnknownKind(_)) => {}
+        },
         Err(p) => f.add("journal", "journal", Some(row.seq), p),
     };
     for_each_pad_entry(tx.as_ref(), &pad.id, &mut apply)?;
-    let gc_runs = JournalQuery { kind: Some("repo.gc".into()), ..JournalQuery::default() };
+    let gc_runs = JournalQuery { kind: Some(kind::REPO_GC.into()), ..JournalQuery::default() };
     for_each_entry(tx.as_ref(), &gc_runs, &mut apply)?;
     let rec = replay.pads.get(&pad.id);
     let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
     let walk = check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, &super::NoProgress)?;
     compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
     check_tickets(tx.as_ref(), &replay, Some(&pad.id), &mut f)?;
-    let subject = super::pad::subject(&pad.id);
+    let subject = subject::pad(&pad.id);
     let expected_head = expect_head.map(|expected| ExpectedHead {
         expected,
         matches: expected == pad.head_hash && expected == walk.computed,
@@ -1507,19 +1561,14 @@ fn artifact_subject(scope: &str, key: &str) -> String {
     format!("artifact:{scope}:{key}")
 }
 
-fn u64_at(body: &Value, key: &str) -> Option<u64> {
-    body.get(key).and_then(Value::as_u64)
-}
-
 impl ArtifactReplay {
-    fn apply(&mut self, e: &Entry) -> Option<String> {
-        let b = &e.body;
-        match e.kind.as_str() {
-            "token.create" => {
-                let agent = str_at(b, "agent")?.to_owned();
+    fn apply(&mut self, e: &Entry, ev: &Event) -> Option<String> {
+        match ev {
+            Event::TokenCreate(b) => {
+                let agent = b.agent.clone();
                 let rec = AgentRecord {
-                    scope: str_at(b, "scope")?.to_owned(),
-                    token_id: digest_at(b, "token_id")?,
+                    scope: b.scope.clone(),
+                    token_id: b.token_id,
                     revoked: false,
                     found: false,
                 };
@@ -1527,18 +1576,17 @@ impl ArtifactReplay {
                     return Some(format!("agent {agent} is created twice"));
                 }
             }
-            "token.revoke" => {
-                let agent = str_at(b, "agent")?;
+            Event::TokenRevoke(b) => {
+                let agent = &b.agent;
                 match self.agents.get_mut(agent) {
                     Some(rec) => rec.revoked = true,
                     None => return Some(format!("agent {agent} is revoked but never created")),
                 }
             }
-            "artifact.publish" => {
-                let key = str_at(b, "key")?.to_owned();
-                let version = u64_at(b, "version")?;
-                let expected = u64_at(b, "expected_version")?;
-                let op_id = str_at(b, "op_id")?.to_owned();
+            Event::ArtifactPublish(b) => {
+                let key = b.key.clone();
+                let (version, expected) = (b.version, b.expected_version);
+                let op_id = b.op_id.clone();
                 let rec = self.keys.entry((e.scope.clone(), key.clone())).or_default();
                 let head = rec.head();
                 if expected != head || version != head + 1 {
@@ -1550,23 +1598,19 @@ impl ArtifactReplay {
                 rec.versions.insert(
                     version,
                     VersionRecord {
-                        sha256: digest_at(b, "sha256")?,
-                        size: u64_at(b, "size")?,
+                        sha256: b.sha256,
+                        size: b.size,
                         actor: e.actor.clone(),
                         op_id: op_id.clone(),
                         found: false,
                     },
                 );
-                let fence = match b.get("fence") {
-                    None | Some(Value::Null) => None,
-                    Some(f) => Some(serde_json::from_value(f.clone()).ok()?),
-                };
                 let receipt = ReceiptRecord {
                     scope: e.scope.clone(),
                     key,
                     expected_version: expected,
                     version,
-                    fence,
+                    fence: b.fence().cloned(),
                     found: false,
                 };
                 if self.receipts.insert((e.actor.clone(), op_id.clone()), receipt).is_some() {
@@ -1590,7 +1634,7 @@ fn check_artifacts(
     let mut agents = AgentsSummary { ok: true, ..AgentsSummary::default() };
     tx.for_each_agent(&mut |a| {
         agents.checked += 1;
-        let subject = super::token::subject(&a.name);
+        let subject = subject::agent(&a.name);
         let bad = match replay.agents.get_mut(&a.name) {
             None => Some(format!("agent {} has no record in the journal", a.name)),
             Some(r) => {
@@ -1622,7 +1666,7 @@ fn check_artifacts(
         agents.broken += 1;
         f.add(
             "token",
-            &super::token::subject(name),
+            &subject::agent(name),
             None,
             format!("agent {name} is in the journal but missing from the store"),
         );

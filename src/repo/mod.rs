@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::note;
+use crate::domain::{event, note};
 use crate::store::{self, Store, StoreError};
 
 /// The repository directory's name.
@@ -342,9 +342,8 @@ pub fn repository_of(store: &mut dyn Store) -> Result<(String, i64), RepoError> 
         first.ok_or_else(|| invalid("the store holds no repository (its journal is empty)"))?;
     let entry = crate::domain::journal::Entry::decode(&row.entry)
         .map_err(|_| invalid("the store's first journal entry does not decode"))?;
-    let id = entry.body.get("repository_id").and_then(serde_json::Value::as_str);
-    match (row.kind.as_str(), id) {
-        ("repo.init", Some(id)) => Ok((id.to_owned(), row.time)),
+    match event::Event::decode(&row.kind, &entry.body) {
+        Ok(event::Event::RepoInit(init)) => Ok((init.repository_id, row.time)),
         _ => Err(invalid("the store's first journal entry is not a repo.init")),
     }
 }

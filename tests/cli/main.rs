@@ -11,6 +11,7 @@ mod crash;
 mod deposit;
 mod docs;
 mod doctor;
+mod events;
 mod fuzz_corpus;
 mod gc;
 mod hashes;
