@@ -599,12 +599,12 @@ pub trait Tx {
 /// `.locker/`, or `postgres://USER@HOST:PORT/DATABASE`) and, for PostgreSQL, the file holding
 /// the password (else `PGPASSWORD` or `~/.pgpass`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
+pub struct StoreUrl {
     pub url: String,
     pub password_file: Option<std::path::PathBuf>,
 }
 
-impl Location {
+impl StoreUrl {
     /// A store URL without a password file.
     pub fn new(url: impl Into<String>) -> Self {
         Self { url: url.into(), password_file: None }
@@ -617,7 +617,7 @@ impl Location {
 }
 
 /// Reads facts about the store a repository's config names without opening it for use.
-pub fn inspect(loc: &Location, dot_locker: &Path) -> Result<StoreInfo> {
+pub fn inspect(loc: &StoreUrl, dot_locker: &Path) -> Result<StoreInfo> {
     if loc.is_postgres() {
         return postgres::inspect(&loc.url, loc.password_file.as_deref());
     }
@@ -629,7 +629,7 @@ pub fn inspect(loc: &Location, dot_locker: &Path) -> Result<StoreInfo> {
 
 /// Opens the store a repository's config names (a SQLite file relative to its `.locker/`
 /// directory, or a PostgreSQL database), bringing its schema up to date.
-pub fn open(loc: &Location, dot_locker: &Path) -> Result<Box<dyn Store>> {
+pub fn open(loc: &StoreUrl, dot_locker: &Path) -> Result<Box<dyn Store>> {
     if loc.is_postgres() {
         return Ok(Box::new(postgres::PgStore::open(&loc.url, loc.password_file.as_deref())?));
     }
