@@ -33,10 +33,10 @@ pub enum StoreError {
     ReadOnly,
     #[error("storage I/O failed: {0}")]
     Io(String),
-    #[error("SQLite: {0}")]
-    Sqlite(rusqlite::Error),
-    #[error("PostgreSQL: {0}")]
-    Postgres(String),
+    /// Any other failure of the backend, in its own words: `backend` names it for people
+    /// (`SQLite`, `PostgreSQL`).
+    #[error("{backend}: {detail}")]
+    Backend { backend: &'static str, detail: String },
     #[error("{0}")]
     Unsupported(String),
     #[error("blob {digest} is missing from the store ({location})")]

@@ -239,7 +239,10 @@ fn pg(e: postgres::Error) -> StoreError {
             "40001" | "40P01" | "55P03" | "57014" => StoreError::Busy,
             "53100" => StoreError::DiskFull,
             "25006" => StoreError::ReadOnly,
-            code => StoreError::Postgres(format!("{code}: {}", db.message())),
+            code => StoreError::Backend {
+                backend: "PostgreSQL",
+                detail: format!("{code}: {}", db.message()),
+            },
         };
     }
     StoreError::Io(format!("PostgreSQL: {}", error_text(&e)))
