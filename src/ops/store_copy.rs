@@ -17,7 +17,7 @@ use super::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
 use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_DIR};
-use crate::store::{self, Flow, Store, StoreError, StoreUrl, Tx};
+use crate::store::{self, Flow, Maintenance as _, Store, StoreError, StoreUrl, Tx};
 
 /// What was copied.
 #[derive(Debug, Clone, Serialize)]

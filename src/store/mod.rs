@@ -6,11 +6,14 @@
 //! a write transaction must hold a lock that excludes every other writer of the repository
 //! from its first read to its commit.
 
+mod maintenance;
 pub mod objects;
 pub mod postgres;
 pub mod sqlite;
 
 use std::path::Path;
+
+pub use maintenance::{BackupStats, BlobFiles, CheckpointStats, Maintenance, StrayFile};
 
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -322,40 +325,6 @@ pub struct Counts {
     pub blocks: u64,
 }
 
-/// A file in the store's blob area that no blob row names: what a process killed between
-/// writing a blob file and committing its row leaves behind (or a temporary file it was
-/// writing). Only a write transaction may list them: no other writer can be between those two
-/// steps while it holds the write lock.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StrayFile {
-    /// Relative to `.locker/`: `objects/ab/cdef…` or `objects/.tmp-…`.
-    pub location: String,
-    pub bytes: u64,
-}
-
-/// What [`Store::backup`] copied.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct BackupStats {
-    /// Bytes of the copied database.
-    pub database_bytes: u64,
-    /// Blob files copied, and their bytes.
-    pub blob_files: u64,
-    pub blob_bytes: u64,
-    /// Blob rows of the snapshot whose files a concurrent `locker gc` removed before they could
-    /// be copied (unreferenced blobs, so they were dropped from the copy too).
-    pub blobs_dropped: u64,
-}
-
-/// What a WAL checkpoint did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CheckpointStats {
-    /// A reader kept the checkpoint from finishing (it completes on a later one).
-    pub busy: bool,
-    /// WAL bytes before and after.
-    pub wal_bytes_before: u64,
-    pub wal_bytes_after: u64,
-}
-
 /// Facts about a store read without opening it for use (no migration, no writes), for
 /// `locker doctor`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -364,14 +333,22 @@ pub struct StoreInfo {
     /// The schema version the stored data has, and the one this binary writes.
     pub schema_version: i64,
     pub supported_schema: i64,
-    /// The store's files (relative to `.locker/`) and their sizes.
+    /// The store's files (relative to `.locker/`) and their sizes; none for a database kept
+    /// by a server.
     pub files: Vec<(String, u64)>,
+    /// The time of the newest journal entry, if any.
+    pub newest_journal_time: Option<i64>,
+    /// What only a SQLite store has.
+    pub sqlite: Option<SqliteInfo>,
+}
+
+/// Facts only a SQLite store has.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SqliteInfo {
     /// Bytes of the write-ahead log not yet folded into the database (0 if none).
     pub wal_bytes: u64,
     /// Unused pages inside the database file, in bytes.
     pub free_bytes: u64,
-    /// The time of the newest journal entry, if any.
-    pub newest_journal_time: Option<i64>,
 }
 
 /// A callback's answer while streaming rows.
@@ -389,22 +366,10 @@ pub trait Store: Send {
     /// in which several operations run one after another, each in a nested transaction of
     /// its own, made durable together by [`Group::commit`].
     fn group(&mut self) -> Result<Box<dyn Group + '_>>;
-    /// Leaves housekeeping (SQLite: checkpointing the write-ahead log into the database) to
-    /// [`Store::maintain`] instead of doing it inside commits, so that a server's writes
-    /// do not wait for it.
-    fn defer_maintenance(&mut self) -> Result<()>;
-    /// Runs deferred housekeeping without blocking writers; a no-op when there is none.
-    fn maintain(&mut self) -> Result<()>;
-    /// Leaves the store self-contained on disk once this handle is dropped (SQLite: the last
-    /// connection folds its write-ahead log into the database file and removes the log), as
-    /// a copy about to be moved or archived must be.
-    fn settle_on_close(&mut self) -> Result<()>;
-    /// Writes a consistent copy of the store (one snapshot, blobs included) into `dest_dot`,
-    /// a new, empty `.locker/` directory being assembled; the caller adds `config.json`.
-    /// Other processes keep reading and writing meanwhile.
-    fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats>;
-    /// Folds the write-ahead log into the database and truncates it, as far as readers allow.
-    fn checkpoint(&mut self) -> Result<CheckpointStats>;
+    /// The store's own housekeeping (SQLite: its write-ahead log, file-by-file backups), or
+    /// `None` when it has none (PostgreSQL looks after itself) or none can run here (the store
+    /// a [`Group`] lends).
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance>;
 }
 
 /// One write transaction shared by several operations. The store it lends
@@ -586,11 +551,9 @@ pub trait Tx {
     fn unreferenced_blobs(&self) -> Result<Vec<BlobRow>>;
     /// Deletes a blob's row; a file holding its bytes is removed once the transaction commits.
     fn delete_blob(&mut self, digest: &Digest) -> Result<()>;
-    /// Files in the blob area that no blob row names (see [`StrayFile`]); only meaningful in a
-    /// write transaction.
-    fn stray_files(&self) -> Result<Vec<StrayFile>>;
-    /// Removes stray files once the transaction commits.
-    fn remove_stray_files(&mut self, files: &[StrayFile]) -> Result<()>;
+    /// The blob files this store keeps outside its database (SQLite's `objects/`), or `None`
+    /// when every blob is a row (PostgreSQL): then no file can stray.
+    fn blob_files(&mut self) -> Option<&mut dyn BlobFiles>;
 
     fn commit(self: Box<Self>) -> Result<()>;
 }

@@ -30,10 +30,10 @@ use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
 
 use super::{
-    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BackupStats,
-    BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts, Flow, Group,
-    JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow,
-    PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobFiles, BlobRow,
+    BlobStorage, BlockRow, CheckpointRow, Counts, Flow, Group, JournalHead, JournalQuery,
+    JournalRow, LeaseQuery, LeaseRow, Maintenance, PadQuery, PadRow, PaymentRow, PlanRow,
+    ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -449,9 +449,8 @@ pub fn inspect(url: &str, password_file: Option<&Path>) -> Result<StoreInfo> {
         schema_version,
         supported_schema: SCHEMA_VERSION,
         files: Vec::new(),
-        wal_bytes: 0,
-        free_bytes: 0,
         newest_journal_time,
+        sqlite: None,
     })
 }
 
@@ -477,28 +476,10 @@ impl Store for PgStore {
         Ok(Box::new(PgGroup { conn: &mut self.conn, finished: false }))
     }
 
-    fn defer_maintenance(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn maintain(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn settle_on_close(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn backup(&mut self, _dest_dot: &Path) -> Result<BackupStats> {
-        Err(StoreError::Unsupported(
-            "a PostgreSQL store is not backed up file by file: use `locker store copy --to DIR` \
-             (a verified SQLite copy) or pg_dump"
-                .into(),
-        ))
-    }
-
-    fn checkpoint(&mut self) -> Result<CheckpointStats> {
-        Ok(CheckpointStats::default())
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        // The server checkpoints its own write-ahead log; backups are pg_dump's (or `locker
+        // store copy`'s).
+        None
     }
 }
 
@@ -551,24 +532,9 @@ impl Store for PgGroup<'_> {
         Err(StoreError::Io("a group cannot be opened inside a group".into()))
     }
 
-    fn defer_maintenance(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn maintain(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn settle_on_close(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn backup(&mut self, _dest_dot: &Path) -> Result<BackupStats> {
-        Err(StoreError::Io("a backup cannot be taken inside a group".into()))
-    }
-
-    fn checkpoint(&mut self) -> Result<CheckpointStats> {
-        Err(StoreError::Io("a checkpoint cannot run inside a group".into()))
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        // Housekeeping never runs inside a group's transaction.
+        None
     }
 }
 
@@ -1713,17 +1679,9 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
-    fn stray_files(&self) -> Result<Vec<StrayFile>> {
+    fn blob_files(&mut self) -> Option<&mut dyn BlobFiles> {
         // Every blob is a row: there is no file to stray.
-        Ok(Vec::new())
-    }
-
-    fn remove_stray_files(&mut self, files: &[StrayFile]) -> Result<()> {
-        self.check_writable()?;
-        match files.first() {
-            None => Ok(()),
-            Some(f) => Err(StoreError::Io(format!("`{}` is not a blob file", f.location))),
-        }
+        None
     }
 
     fn commit(mut self: Box<Self>) -> Result<()> {

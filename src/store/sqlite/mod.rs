@@ -10,10 +10,10 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, Transactio
 
 use super::{
     objects, AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow,
-    BackupStats, BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts, Flow,
-    Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery, PadRow,
-    PaymentRow, PlanRow, ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, StrayFile,
-    TicketRow, Tx,
+    BackupStats, BlobFiles, BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts,
+    Flow, Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, Maintenance,
+    PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result, SqliteInfo, StepRow, Store,
+    StoreError, StoreInfo, StrayFile, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -209,6 +209,23 @@ impl Store for SqliteStore {
         }))
     }
 
+    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
+        self.conn.execute_batch("BEGIN IMMEDIATE").db()?;
+        BUSY_SINCE.with(|c| c.set(None));
+        Ok(Box::new(SqliteGroup {
+            conn: &mut self.conn,
+            objects: &self.objects,
+            finished: false,
+            files: GroupFiles::default(),
+        }))
+    }
+
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        Some(self)
+    }
+}
+
+impl Maintenance for SqliteStore {
     fn defer_maintenance(&mut self) -> Result<()> {
         self.conn.execute_batch("PRAGMA wal_autocheckpoint = 0").db()
     }
@@ -223,17 +240,6 @@ impl Store for SqliteStore {
             .set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
             .db()?;
         Ok(())
-    }
-
-    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
-        self.conn.execute_batch("BEGIN IMMEDIATE").db()?;
-        BUSY_SINCE.with(|c| c.set(None));
-        Ok(Box::new(SqliteGroup {
-            conn: &mut self.conn,
-            objects: &self.objects,
-            finished: false,
-            files: GroupFiles::default(),
-        }))
     }
 
     fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats> {
@@ -388,9 +394,11 @@ pub fn inspect(path: &Path) -> Result<StoreInfo> {
         schema_version,
         supported_schema: SCHEMA_VERSION,
         files,
-        wal_bytes: file_len(&wal),
-        free_bytes: u64::try_from(page_size.saturating_mul(free_pages)).unwrap_or(0),
         newest_journal_time,
+        sqlite: Some(SqliteInfo {
+            wal_bytes: file_len(&wal),
+            free_bytes: u64::try_from(page_size.saturating_mul(free_pages)).unwrap_or(0),
+        }),
     })
 }
 
@@ -455,24 +463,9 @@ impl Store for SqliteGroup<'_> {
         Err(StoreError::Io("a group cannot be opened inside a group".into()))
     }
 
-    fn defer_maintenance(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn maintain(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn settle_on_close(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn backup(&mut self, _dest_dot: &Path) -> Result<BackupStats> {
-        Err(StoreError::Io("a backup cannot be taken inside a group".into()))
-    }
-
-    fn checkpoint(&mut self) -> Result<CheckpointStats> {
-        Err(StoreError::Io("a checkpoint cannot run inside a group".into()))
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        // Housekeeping never runs inside a group's transaction.
+        None
     }
 }
 
@@ -1779,6 +1772,31 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    fn blob_files(&mut self) -> Option<&mut dyn BlobFiles> {
+        Some(self)
+    }
+
+    fn commit(self: Box<Self>) -> Result<()> {
+        let SqliteTx { tx, mut created, mut remove_on_commit, group, .. } = *self;
+        match tx {
+            Handle::Top(t) => t.commit().db()?,
+            Handle::Nested(s) => s.commit().db()?,
+        }
+        if let Some(g) = group {
+            g.created.0.append(&mut created.0);
+            g.remove.append(&mut remove_on_commit);
+            return Ok(());
+        }
+        created.keep();
+        for path in remove_on_commit {
+            // A file that cannot be removed stays behind as a stray file for the next gc.
+            let _ = std::fs::remove_file(path);
+        }
+        Ok(())
+    }
+}
+
+impl BlobFiles for SqliteTx<'_> {
     fn stray_files(&self) -> Result<Vec<StrayFile>> {
         let io = |e: std::io::Error| StoreError::Io(format!("{}: {e}", objects::DIR));
         let mut out = Vec::new();
@@ -1842,25 +1860,6 @@ impl Tx for SqliteTx<'_> {
                 .filter(|r| r.components().all(|c| matches!(c, std::path::Component::Normal(_))))
                 .ok_or_else(|| StoreError::Io(format!("`{}` is not a blob file", f.location)))?;
             self.remove_on_commit.push(self.objects.join(rel));
-        }
-        Ok(())
-    }
-
-    fn commit(self: Box<Self>) -> Result<()> {
-        let SqliteTx { tx, mut created, mut remove_on_commit, group, .. } = *self;
-        match tx {
-            Handle::Top(t) => t.commit().db()?,
-            Handle::Nested(s) => s.commit().db()?,
-        }
-        if let Some(g) = group {
-            g.created.0.append(&mut created.0);
-            g.remove.append(&mut remove_on_commit);
-            return Ok(());
-        }
-        created.keep();
-        for path in remove_on_commit {
-            // A file that cannot be removed stays behind as a stray file for the next gc.
-            let _ = std::fs::remove_file(path);
         }
         Ok(())
     }
