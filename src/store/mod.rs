@@ -387,6 +387,39 @@ pub trait Group: Send {
     fn commit(self: Box<Self>) -> Result<()>;
 }
 
+/// The store a backend's [`Group`] lends: every transaction it opens is a savepoint inside the
+/// group's one write transaction. Each such type is a [`Store`] through the impl below, so what
+/// a group refuses is written once for every backend.
+pub trait Savepoints: Send {
+    /// The backend's [`Store::kind`].
+    fn backend_kind(&self) -> &'static str;
+    /// A nested transaction (a savepoint), read-only unless `writable`.
+    fn savepoint(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>>;
+}
+
+impl<S: Savepoints> Store for S {
+    fn kind(&self) -> &'static str {
+        self.backend_kind()
+    }
+
+    fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
+        self.savepoint(false)
+    }
+
+    fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
+        self.savepoint(true)
+    }
+
+    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
+        Err(StoreError::Io("a group cannot be opened inside a group".into()))
+    }
+
+    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
+        // Housekeeping never runs inside a group's transaction.
+        None
+    }
+}
+
 /// A transaction. Dropping it without [`Tx::commit`] rolls it back.
 pub trait Tx {
     fn pad(&self, id: &str) -> Result<Option<PadRow>>;

@@ -33,7 +33,7 @@ use super::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobFiles, BlobRow,
     BlobStorage, BlockRow, CheckpointRow, Counts, Flow, Group, JournalHead, JournalQuery,
     JournalRow, LeaseQuery, LeaseRow, Maintenance, PadQuery, PadRow, PaymentRow, PlanRow,
-    ReceiptRow, Result, StepRow, Store, StoreError, StoreInfo, TicketRow, Tx,
+    ReceiptRow, Result, Savepoints, StepRow, Store, StoreError, StoreInfo, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -498,8 +498,12 @@ impl Drop for PgGroup<'_> {
     }
 }
 
-impl PgGroup<'_> {
-    fn nested(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
+impl Savepoints for PgGroup<'_> {
+    fn backend_kind(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn savepoint(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
         if !self.is_open() {
             return Err(StoreError::Io("the group's transaction was rolled back".into()));
         }
@@ -512,29 +516,6 @@ impl PgGroup<'_> {
             savepoint: Some(name),
             done: false,
         }))
-    }
-}
-
-impl Store for PgGroup<'_> {
-    fn kind(&self) -> &'static str {
-        "postgres"
-    }
-
-    fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
-        self.nested(false)
-    }
-
-    fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
-        self.nested(true)
-    }
-
-    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
-        Err(StoreError::Io("a group cannot be opened inside a group".into()))
-    }
-
-    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
-        // Housekeeping never runs inside a group's transaction.
-        None
     }
 }
 

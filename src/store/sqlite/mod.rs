@@ -12,8 +12,8 @@ use super::{
     objects, AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow,
     BackupStats, BlobFiles, BlobRow, BlobStorage, BlockRow, CheckpointRow, CheckpointStats, Counts,
     Flow, Group, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, Maintenance,
-    PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result, SqliteInfo, StepRow, Store,
-    StoreError, StoreInfo, StrayFile, TicketRow, Tx,
+    PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, Result, Savepoints, SqliteInfo, StepRow,
+    Store, StoreError, StoreInfo, StrayFile, TicketRow, Tx,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -429,8 +429,12 @@ impl Drop for SqliteGroup<'_> {
     }
 }
 
-impl SqliteGroup<'_> {
-    fn nested(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
+impl Savepoints for SqliteGroup<'_> {
+    fn backend_kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn savepoint(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
         if self.conn.is_autocommit() {
             return Err(StoreError::Io("the group's transaction was rolled back".into()));
         }
@@ -443,29 +447,6 @@ impl SqliteGroup<'_> {
             remove_on_commit: Vec::new(),
             group: Some(&mut self.files),
         }))
-    }
-}
-
-impl Store for SqliteGroup<'_> {
-    fn kind(&self) -> &'static str {
-        "sqlite"
-    }
-
-    fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
-        self.nested(false)
-    }
-
-    fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
-        self.nested(true)
-    }
-
-    fn group(&mut self) -> Result<Box<dyn Group + '_>> {
-        Err(StoreError::Io("a group cannot be opened inside a group".into()))
-    }
-
-    fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
-        // Housekeeping never runs inside a group's transaction.
-        None
     }
 }
 
