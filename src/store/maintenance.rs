@@ -1,7 +1,7 @@
 //! Housekeeping a backend may need besides reading and writing rows: SQLite's write-ahead log,
 //! file-by-file backups, and the blob files it keeps outside its database. Only the SQLite
 //! store has any; a caller reaches it through [`Store::maintenance`](super::Store::maintenance)
-//! or [`Tx::blob_files`](super::Tx::blob_files) and says itself what
+//! or [`RetentionStore::blob_files`](super::RetentionStore::blob_files) and says itself what
 //! it does when a backend has none.
 
 use std::path::Path;
