@@ -26,6 +26,7 @@ mod postgres_multi;
 mod postgres_tamper;
 mod quest;
 mod review;
+mod schema_drift;
 mod serve;
 mod serve_artifacts;
 mod serve_group;
