@@ -15,7 +15,7 @@ use crate::store::{Result, StoreError};
 /// Runs `f` on a thread of its own when called from inside a Tokio runtime (the MCP server's
 /// tool calls, a server dropping its stores at shutdown): the synchronous client drives its own
 /// runtime, which cannot start inside another.
-pub(super) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     if tokio::runtime::Handle::try_current().is_err() {
         return f();
     }
@@ -70,7 +70,7 @@ fn error_text(e: &postgres::Error) -> String {
 }
 
 /// Maps PostgreSQL failures that a user can act on to their own variants.
-pub(super) fn pg(e: postgres::Error) -> StoreError {
+fn pg(e: postgres::Error) -> StoreError {
     if let Some(db) = e.as_db_error() {
         return match db.code().code() {
             "23505" => StoreError::Duplicate(db.message().to_owned()),
@@ -119,11 +119,11 @@ impl Conn {
         }
     }
 
-    pub(super) fn client(&mut self) -> &mut Client {
+    fn client(&mut self) -> &mut Client {
         self.client.as_mut().expect("the client lives as long as its connection")
     }
 
-    pub(super) fn stmt(&mut self, sql: &str) -> Result<Statement> {
+    fn stmt(&mut self, sql: &str) -> Result<Statement> {
         if let Some(s) = self.cache.get(sql) {
             return Ok(s.clone());
         }
@@ -133,7 +133,7 @@ impl Conn {
         Ok(s)
     }
 
-    pub(super) fn fail(&mut self, e: postgres::Error) -> StoreError {
+    fn fail(&mut self, e: postgres::Error) -> StoreError {
         self.failed = true;
         pg(e)
     }
