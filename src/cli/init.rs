@@ -36,7 +36,7 @@ pub struct StoreArgs {
 
 impl StoreArgs {
     /// The store named, checked; `None` for the default (SQLite).
-    pub fn location(&self) -> Result<Option<crate::store::Location>, OpError> {
+    pub fn location(&self) -> Result<Option<crate::store::StoreUrl>, OpError> {
         let Some(url) = self.store.as_deref().map(str::trim).filter(|u| !u.is_empty()) else {
             return Ok(None);
         };
@@ -54,7 +54,7 @@ impl StoreArgs {
             ),
             None => None,
         };
-        Ok(Some(crate::store::Location { url: url.to_owned(), password_file }))
+        Ok(Some(crate::store::StoreUrl { url: url.to_owned(), password_file }))
     }
 }
 

@@ -10,7 +10,7 @@ use super::{CmdResult, Ctx};
 use crate::ops::store_copy::{self as op, CopyOutcome};
 use crate::ops::OpError;
 use crate::output::Render;
-use crate::store::Location;
+use crate::store::StoreUrl;
 
 /// Move the repository between stores (SQLite and PostgreSQL)
 #[derive(Debug, Subcommand)]
@@ -45,7 +45,7 @@ pub fn run(ctx: &mut Ctx, c: StoreCommand) -> CmdResult {
 }
 
 fn copy(ctx: &mut Ctx, a: &CopyArgs) -> CmdResult {
-    let mut to = Location::new(a.to.trim());
+    let mut to = StoreUrl::new(a.to.trim());
     if to.is_postgres() {
         crate::store::postgres::parse_url(&to.url).map_err(|e| OpError::usage(e.to_string()))?;
         to.password_file = match &a.to_password_file {

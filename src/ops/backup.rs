@@ -92,8 +92,11 @@ fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
 /// Verifies the repository whose root is `root` (a copy being assembled).
 fn verify_copy(root: &Path, clock: &dyn Clock) -> OpResult<(Repo, RepoReport)> {
     let mut copy = Repo::open_root(root)?;
-    // The copy is moved into place once dropped: it must be one self-contained database file.
-    copy.store.settle_on_close()?;
+    // The copy is moved into place once dropped: it must be one self-contained database file
+    // (a store without housekeeping keeps no files of its own to settle).
+    if let Some(m) = copy.store.maintenance() {
+        m.settle_on_close()?;
+    }
     let report = {
         let mut ctx = Ctx::new(copy.store.as_mut(), Actor::operator(), clock);
         verify::repository(&mut ctx, None, &NoProgress)?
@@ -111,17 +114,22 @@ fn absolute(p: &Path) -> OpResult<PathBuf> {
     std::path::absolute(p).map_err(io_err(p))
 }
 
+/// The refusal to back up a store that has no files to copy (PostgreSQL).
+fn not_file_by_file() -> OpError {
+    OpError::from(StoreError::Unsupported(
+        "a PostgreSQL store is not backed up file by file: use `locker store copy --to DIR` \
+         (a verified SQLite copy) or pg_dump"
+            .into(),
+    ))
+    .hint("`locker store copy --to DIR` writes a verified SQLite repository in DIR.")
+}
+
 /// Copies the repository `repo` into the new directory `dest` (absent, or an empty
 /// directory), verifies the copy, and only then puts it in place.
 pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<BackupDone> {
-    if repo.store.kind() != "sqlite" {
+    if repo.store.maintenance().is_none() {
         // Refused before anything is made.
-        return Err(OpError::from(crate::store::StoreError::Unsupported(
-            "a PostgreSQL store is not backed up file by file: use `locker store copy --to DIR` \
-             (a verified SQLite copy) or pg_dump"
-                .into(),
-        ))
-        .hint("`locker store copy --to DIR` writes a verified SQLite repository in DIR."));
+        return Err(not_file_by_file());
     }
     let dest = absolute(dest)?;
     match fs::symlink_metadata(&dest) {
@@ -167,7 +175,7 @@ pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<Backu
             repo::write_new_file(&keys.join(repo::LOG_KEY_FILE), &bytes)?;
             repo::sync_dir(&keys)?;
         }
-        let stats = repo.store.backup(&tmp_dot)?;
+        let stats = repo.store.maintenance().ok_or_else(not_file_by_file)?.backup(&tmp_dot)?;
         repo::sync_dir(&tmp_dot)?;
         let (copy, report) = verify_copy(&tmp, clock)?;
         let repository_id = copy.config.repository_id.clone();

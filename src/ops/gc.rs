@@ -228,7 +228,11 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     let mut stray_files = Vec::new();
     if policy.blobs {
         let mut unreferenced = tx.unreferenced_blobs()?;
-        let mut strays = tx.stray_files()?;
+        // A store that keeps every blob in its database (PostgreSQL) has no file to stray.
+        let mut strays = match tx.blob_files() {
+            Some(files) => files.stray_files()?,
+            None => Vec::new(),
+        };
         if unreferenced.len() > MAX_ITEMS || strays.len() > MAX_ITEMS {
             more = true;
             unreferenced.truncate(MAX_ITEMS);
@@ -238,7 +242,9 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
             for b in &unreferenced {
                 tx.delete_blob(&b.digest)?;
             }
-            tx.remove_stray_files(&strays)?;
+            if let Some(files) = tx.blob_files() {
+                files.remove_stray_files(&strays)?;
+            }
         }
         blobs = unreferenced
             .into_iter()
@@ -332,12 +338,16 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     let row = journal::append(tx.as_mut(), &actor, now, event)?;
     tx.commit()?;
     outcome.journal_seq = Some(row.seq);
-    // Housekeeping after the fact: a checkpoint that fails changes nothing that matters.
-    outcome.checkpoint = ctx.store.checkpoint().ok().map(|c| Checkpoint {
-        busy: c.busy,
-        wal_bytes_before: c.wal_bytes_before,
-        wal_bytes_after: c.wal_bytes_after,
-    });
+    // Housekeeping after the fact: a checkpoint that fails changes nothing that matters. A
+    // store without housekeeping (PostgreSQL checkpoints its own log) has nothing to fold in.
+    outcome.checkpoint = match ctx.store.maintenance() {
+        Some(m) => m.checkpoint().ok().map(|c| Checkpoint {
+            busy: c.busy,
+            wal_bytes_before: c.wal_bytes_before,
+            wal_bytes_after: c.wal_bytes_after,
+        }),
+        None => Some(Checkpoint { busy: false, wal_bytes_before: 0, wal_bytes_after: 0 }),
+    };
     Ok(outcome)
 }
 

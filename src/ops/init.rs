@@ -33,7 +33,7 @@ pub fn init(root: &Path, clock: &dyn Clock) -> OpResult<(InitOutcome, Repo)> {
 pub fn init_with(
     root: &Path,
     clock: &dyn Clock,
-    store: Option<&crate::store::Location>,
+    store: Option<&crate::store::StoreUrl>,
 ) -> OpResult<(InitOutcome, Repo)> {
     let now = clock.now();
     let mut joined = false;

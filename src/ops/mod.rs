@@ -242,11 +242,10 @@ impl From<StoreError> for OpError {
             StoreError::Unsupported(_) => {
                 Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())
             }
-            StoreError::Corrupt(_)
-            | StoreError::Duplicate(_)
-            | StoreError::Sqlite(_)
-            | StoreError::Postgres(_) => Self::internal(e.to_string())
-                .hint("Run `locker verify` to check the repository's integrity."),
+            StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Backend { .. } => {
+                Self::internal(e.to_string())
+                    .hint("Run `locker verify` to check the repository's integrity.")
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ use super::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
 use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_DIR};
-use crate::store::{self, Flow, Location, Store, StoreError, Tx};
+use crate::store::{self, Flow, Maintenance as _, Store, StoreError, StoreUrl, Tx};
 
 /// What was copied.
 #[derive(Debug, Clone, Serialize)]
@@ -208,7 +208,7 @@ fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
 
 /// Copies the repository `repo` to `to`: a PostgreSQL database (`postgres://…`, empty), or a
 /// new directory that will hold a SQLite repository's `.locker/`.
-pub fn copy(repo: &mut Repo, to: &Location, clock: &dyn Clock) -> OpResult<CopyOutcome> {
+pub fn copy(repo: &mut Repo, to: &StoreUrl, clock: &dyn Clock) -> OpResult<CopyOutcome> {
     let from = repo.config.store.clone();
     let repository_id = repo.config.repository_id.clone();
     let (rows, _report, seq, head, to_display) = if to.is_postgres() {

@@ -57,8 +57,8 @@ pub struct Config {
 
 impl Config {
     /// Where the store is.
-    pub fn store_location(&self) -> store::Location {
-        store::Location { url: self.store.clone(), password_file: self.store_password_file.clone() }
+    pub fn store_location(&self) -> store::StoreUrl {
+        store::StoreUrl { url: self.store.clone(), password_file: self.store_password_file.clone() }
     }
 
     /// The log's origin.
@@ -197,7 +197,7 @@ impl Repo {
 
     /// Opens the repository a shared store holds, without a `.locker/` directory
     /// (`locker serve --store postgres://…`): `root` stands for where it is served from.
-    pub fn open_store(root: &Path, loc: &store::Location) -> Result<Self, RepoError> {
+    pub fn open_store(root: &Path, loc: &store::StoreUrl) -> Result<Self, RepoError> {
         let dot = root.join(DOT_LOCKER);
         let mut store = store::open(loc, &dot)?;
         let (repository_id, created_at) = repository_of(store.as_mut())?;
@@ -269,7 +269,7 @@ pub fn init(
 pub fn init_with(
     root: &Path,
     now: i64,
-    store_at: Option<&store::Location>,
+    store_at: Option<&store::StoreUrl>,
     seed: impl FnOnce(&mut dyn Store, &Config) -> Result<(), RepoError>,
 ) -> Result<Initialized, RepoError> {
     let dot = root.join(DOT_LOCKER);

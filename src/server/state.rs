@@ -247,7 +247,11 @@ fn writer(
         let s = match store.as_mut() {
             Some(s) => s,
             None => match open().and_then(|mut s| {
-                s.defer_maintenance()?;
+                // Checkpoints are left to the maintainer thread; a store without housekeeping
+                // (PostgreSQL) has none to defer.
+                if let Some(m) = s.maintenance() {
+                    m.defer_maintenance()?;
+                }
                 Ok(s)
             }) {
                 Ok(s) => store.insert(s),
@@ -278,9 +282,10 @@ fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
         if store.is_none() {
             store = open().ok();
         }
-        if let Some(s) = store.as_mut() {
+        // A store without housekeeping (PostgreSQL) has nothing to run.
+        if let Some(m) = store.as_mut().and_then(|s| s.maintenance()) {
             // A checkpoint that cannot run now (another is running) runs after the next write.
-            let _ = s.maintain();
+            let _ = m.maintain();
         }
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -28,6 +28,7 @@ mod postgres_tamper;
 mod quest;
 mod remote_only;
 mod review;
+mod schema_drift;
 mod serve;
 mod serve_artifacts;
 mod serve_group;

@@ -1,0 +1,206 @@
+//! A connection to PostgreSQL with its prepared statements, and PostgreSQL's errors as
+//! [`StoreError`]s.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use postgres::types::ToSql;
+use postgres::{Client, NoTls, Row, Statement};
+
+use super::url::{parse_url, redact, resolve_password, user_of};
+use super::{JOURNAL_LOCK, LOCK_TIMEOUT_MS};
+use crate::store::{Result, StoreError};
+
+/// Runs `f` on a thread of its own when called from inside a Tokio runtime (the MCP server's
+/// tool calls, a server dropping its stores at shutdown): the synchronous client drives its own
+/// runtime, which cannot start inside another.
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|s| match s.spawn(f).join() {
+        Ok(v) => v,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
+/// Connects to the database a URL names.
+pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
+    let mut cfg = parse_url(url)?;
+    if cfg.get_user().is_none() {
+        cfg.user(&user_of(&cfg));
+    }
+    if let Some(p) = resolve_password(&cfg, password_file)? {
+        cfg.password(p);
+    }
+    if cfg.get_connect_timeout().is_none() {
+        cfg.connect_timeout(Duration::from_secs(10));
+    }
+    let options = format!(
+        "{} -c lock_timeout={LOCK_TIMEOUT_MS} -c standard_conforming_strings=on",
+        cfg.get_options().unwrap_or("")
+    );
+    cfg.options(options.trim());
+    if cfg.get_application_name().is_none() {
+        cfg.application_name("locker");
+    }
+    off_runtime(|| cfg.connect(NoTls)).map_err(|e| {
+        StoreError::Io(format!(
+            "cannot connect to PostgreSQL at {}: {}",
+            redact(url),
+            error_text(&e)
+        ))
+    })
+}
+
+fn error_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => db.message().to_owned(),
+        None => {
+            let mut s = e.to_string();
+            let mut src = std::error::Error::source(e);
+            while let Some(inner) = src {
+                s = format!("{s}: {inner}");
+                src = inner.source();
+            }
+            s
+        }
+    }
+}
+
+/// Maps PostgreSQL failures that a user can act on to their own variants.
+fn pg(e: postgres::Error) -> StoreError {
+    if let Some(db) = e.as_db_error() {
+        return match db.code().code() {
+            "23505" => StoreError::Duplicate(db.message().to_owned()),
+            // serialization_failure, deadlock_detected, lock_not_available, query_canceled
+            "40001" | "40P01" | "55P03" | "57014" => StoreError::Busy,
+            "53100" => StoreError::DiskFull,
+            "25006" => StoreError::ReadOnly,
+            code => StoreError::Backend {
+                backend: "PostgreSQL",
+                detail: format!("{code}: {}", db.message()),
+            },
+        };
+    }
+    StoreError::Io(format!("PostgreSQL: {}", error_text(&e)))
+}
+
+/// A value that cannot be read as the row type says, as [`StoreError::Corrupt`].
+pub(super) fn corrupt(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(e.to_string())
+}
+
+/// One connection with its prepared statements.
+pub(super) struct Conn {
+    /// `None` only while being dropped.
+    pub(super) client: Option<Client>,
+    pub(super) cache: HashMap<String, Statement>,
+    /// Cursors open in the current transaction (their names are `lc0`, `lc1`…).
+    pub(super) cursors: usize,
+    /// Savepoints made so far (their names are `ls1`, `ls2`…).
+    pub(super) savepoints: u64,
+    /// A statement of the open transaction failed: PostgreSQL refuses everything after it
+    /// (until a rollback to a savepoint) and would turn a `COMMIT` into a silent `ROLLBACK`.
+    pub(super) failed: bool,
+}
+
+pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+
+impl Conn {
+    pub(super) fn new(client: Client) -> Self {
+        Self {
+            client: Some(client),
+            cache: HashMap::new(),
+            cursors: 0,
+            savepoints: 0,
+            failed: false,
+        }
+    }
+
+    fn client(&mut self) -> &mut Client {
+        self.client.as_mut().expect("the client lives as long as its connection")
+    }
+
+    fn stmt(&mut self, sql: &str) -> Result<Statement> {
+        if let Some(s) = self.cache.get(sql) {
+            return Ok(s.clone());
+        }
+        let client = self.client();
+        let s = off_runtime(|| client.prepare(sql)).map_err(|e| self.fail(e))?;
+        self.cache.insert(sql.to_owned(), s.clone());
+        Ok(s)
+    }
+
+    fn fail(&mut self, e: postgres::Error) -> StoreError {
+        self.failed = true;
+        pg(e)
+    }
+
+    pub(super) fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
+        let st = self.stmt(sql)?;
+        let client = self.client();
+        off_runtime(|| client.query(&st, params)).map_err(|e| self.fail(e))
+    }
+
+    pub(super) fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>> {
+        let st = self.stmt(sql)?;
+        let client = self.client();
+        off_runtime(|| client.query_opt(&st, params)).map_err(|e| self.fail(e))
+    }
+
+    pub(super) fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row> {
+        let st = self.stmt(sql)?;
+        let client = self.client();
+        off_runtime(|| client.query_one(&st, params)).map_err(|e| self.fail(e))
+    }
+
+    /// Runs a statement that is not worth preparing once for all (a cursor's `FETCH`, whose
+    /// row type depends on the cursor).
+    pub(super) fn query_unprepared(&mut self, sql: &str) -> Result<Vec<Row>> {
+        let client = self.client();
+        off_runtime(|| client.query(sql, &[])).map_err(|e| self.fail(e))
+    }
+
+    pub(super) fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64> {
+        let st = self.stmt(sql)?;
+        let client = self.client();
+        off_runtime(|| client.execute(&st, params)).map_err(|e| self.fail(e))
+    }
+
+    pub(super) fn batch(&mut self, sql: &str) -> Result<()> {
+        let client = self.client();
+        off_runtime(|| client.batch_execute(sql)).map_err(|e| self.fail(e))
+    }
+
+    /// Runs `sql` ignoring failures (a rollback on a connection that may be gone).
+    pub(super) fn quietly(&mut self, sql: &str) -> bool {
+        let client = self.client();
+        off_runtime(|| client.batch_execute(sql)).is_ok()
+    }
+
+    /// Starts a write transaction holding the journal's lock.
+    pub(super) fn begin_write(&mut self) -> Result<()> {
+        self.failed = false;
+        self.cursors = 0;
+        let r = self.batch(&format!(
+            "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"
+        ));
+        if r.is_err() {
+            self.quietly("ROLLBACK");
+        }
+        r
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        // Closing the client blocks on its own runtime: not inside another one.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            if let Some(client) = self.client.take() {
+                let _ = std::thread::spawn(move || drop(client)).join();
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! A PostgreSQL group commit: one write transaction shared by several operations, each
+//! operation's transaction a savepoint inside it.
+
+use postgres::Client;
+
+use super::conn::Conn;
+use super::tx::PgTx;
+use crate::store::{Group, Result, Savepoints, Store, StoreError, Tx};
+
+/// One write transaction shared by several operations: each operation's transaction is a
+/// savepoint inside it.
+pub(super) struct PgGroup<'c> {
+    conn: &'c mut Conn,
+    finished: bool,
+}
+
+impl Drop for PgGroup<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.conn.quietly("ROLLBACK");
+        }
+    }
+}
+
+impl<'c> PgGroup<'c> {
+    /// The group of the write transaction just begun on `conn`.
+    pub(super) fn new(conn: &'c mut Conn) -> Self {
+        Self { conn, finished: false }
+    }
+}
+
+impl Savepoints for PgGroup<'_> {
+    fn backend_kind(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn savepoint(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
+        if !self.is_open() {
+            return Err(StoreError::Io("the group's transaction was rolled back".into()));
+        }
+        self.conn.savepoints += 1;
+        let name = format!("ls{}", self.conn.savepoints);
+        self.conn.batch(&format!("SAVEPOINT {name}"))?;
+        Ok(Box::new(PgTx::nested(self.conn, writable, name)))
+    }
+}
+
+impl Group for PgGroup<'_> {
+    fn store(&mut self) -> &mut dyn Store {
+        self
+    }
+
+    fn is_open(&self) -> bool {
+        !self.finished
+            && !self.conn.failed
+            && !self.conn.client.as_ref().is_none_or(Client::is_closed)
+    }
+
+    fn commit(mut self: Box<Self>) -> Result<()> {
+        if !self.is_open() {
+            return Err(StoreError::Io("the group's transaction was rolled back".into()));
+        }
+        let r = self.conn.batch("COMMIT");
+        self.finished = true;
+        r
+    }
+}

@@ -1,0 +1,150 @@
+//! [`JournalStore`] on PostgreSQL: the journal, its Merkle hashes and signed checkpoints.
+
+use super::tx::{placeholders, PgTx};
+use crate::domain::digest::Digest;
+use crate::store::sql::{
+    checkpoint_row, journal_head_row, journal_row, merkle_row, sql_i64, Columns as _,
+    CHECKPOINT_COLS, JOURNAL_COLS,
+};
+use crate::store::{
+    CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
+    StoreError,
+};
+
+impl JournalStore for PgTx<'_> {
+    fn journal_head(&self) -> Result<Option<JournalHead>> {
+        self.one("SELECT seq, hash FROM journal_head WHERE id = 1", &[], journal_head_row)
+    }
+
+    fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>> {
+        let (kind_exact, kind_prefix) = match &q.kind {
+            Some(k) if k.ends_with('.') => (None, Some(k.clone())),
+            Some(k) => (Some(k.clone()), None),
+            None => (None, None),
+        };
+        let order = if q.ascending { "ASC" } else { "DESC" };
+        let sql = format!(
+            "SELECT {JOURNAL_COLS} FROM journal WHERE ($1::TEXT IS NULL OR kind = $1) \
+             AND ($2::TEXT IS NULL OR substr(kind, 1, length($2)) = $2) \
+             AND ($3::TEXT IS NULL OR subject = $3) AND ($4::TEXT IS NULL OR actor = $4) \
+             AND ($5::TEXT IS NULL OR scope = $5) AND ($6::BIGINT IS NULL OR seq > $6) \
+             AND ($7::BIGINT IS NULL OR seq < $7) ORDER BY seq {order} LIMIT $8"
+        );
+        self.all(
+            &sql,
+            &[
+                &kind_exact,
+                &kind_prefix,
+                &q.subject,
+                &q.actor,
+                &q.scope,
+                &q.after.map(sql_i64),
+                &q.before.map(sql_i64),
+                &sql_i64(q.limit),
+            ],
+            journal_row,
+        )
+    }
+
+    fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()> {
+        self.stream(&format!("SELECT {JOURNAL_COLS} FROM journal ORDER BY seq"), journal_row, f)
+    }
+
+    fn counts(&self) -> Result<Counts> {
+        let row = self.conn.borrow_mut().query_one(
+            "SELECT (SELECT COALESCE(MAX(seq), 0) FROM journal), (SELECT COUNT(*) FROM pads), \
+             (SELECT COUNT(*) FROM blocks)",
+            &[],
+        )?;
+        let n = |i| row.int(i).map(|v| u64::try_from(v).unwrap_or(0));
+        Ok(Counts { journal: n(0)?, pads: n(1)?, blocks: n(2)? })
+    }
+
+    fn insert_journal(&mut self, j: &JournalRow) -> Result<()> {
+        // The row and the head move in one statement.
+        let sql = format!(
+            "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) \
+             ON CONFLICT DO NOTHING RETURNING seq, hash) \
+             INSERT INTO journal_head (id, seq, hash) SELECT 1, seq, hash FROM j \
+             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+            placeholders(9)
+        );
+        let n = self.exec(
+            &sql,
+            &[
+                &sql_i64(j.seq),
+                &j.prev_hash.to_hex(),
+                &j.hash.to_hex(),
+                &j.entry,
+                &j.time,
+                &j.kind,
+                &j.actor,
+                &j.scope,
+                &j.subject,
+            ],
+        )?;
+        if n == 0 {
+            return Err(StoreError::Duplicate(format!("journal entry {} exists", j.seq)));
+        }
+        Ok(())
+    }
+
+    fn merkle_count(&self) -> Result<u64> {
+        let row = self.conn.borrow_mut().query_one("SELECT MAX(idx) FROM merkle_hashes", &[])?;
+        Ok(row.opt_int(0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+    }
+
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
+        self.one("SELECT hash FROM merkle_hashes WHERE idx = $1", &[&sql_i64(idx)], |r| r.digest(0))
+    }
+
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
+        self.stream(
+            "SELECT idx, hash FROM merkle_hashes ORDER BY idx",
+            merkle_row,
+            &mut |(i, h)| f(i, h),
+        )
+    }
+
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()> {
+        if hashes.is_empty() {
+            return Ok(());
+        }
+        // One statement for the whole batch.
+        let idx: Vec<i64> = (start..).take(hashes.len()).map(sql_i64).collect();
+        let hex: Vec<String> = hashes.iter().map(Digest::to_hex).collect();
+        self.exec(
+            "INSERT INTO merkle_hashes (idx, hash) SELECT * FROM UNNEST($1::BIGINT[], $2::TEXT[])",
+            &[&idx, &hex],
+        )?;
+        Ok(())
+    }
+
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size DESC LIMIT 1");
+        self.one(&sql, &[], checkpoint_row)
+    }
+
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints WHERE size = $1");
+        self.one(&sql, &[&sql_i64(size)], checkpoint_row)
+    }
+
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size");
+        self.stream(&sql, checkpoint_row, f)
+    }
+
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()> {
+        self.insert(
+            "checkpoints",
+            CHECKPOINT_COLS,
+            &[&sql_i64(c.size), &c.root.to_hex(), &c.note, &c.signed_at],
+        )
+    }
+
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()> {
+        self.exec("UPDATE checkpoints SET note = $2 WHERE size = $1", &[&sql_i64(size), &note])?;
+        Ok(())
+    }
+}

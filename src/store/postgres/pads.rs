@@ -1,0 +1,152 @@
+//! [`PadStore`] on PostgreSQL: pads, blocks and read tickets.
+
+use super::tx::{literal, PgTx};
+use super::PAD_LOCK_CLASS;
+use crate::domain::digest::Digest;
+use crate::store::sql::{
+    block_row, pad_row, sql_i64, ticket_row, Columns as _, BLOCK_COLS, PAD_COLS, TICKET_COLS,
+};
+use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
+
+impl PadStore for PgTx<'_> {
+    fn pad(&self, id: &str) -> Result<Option<PadRow>> {
+        self.one(&format!("SELECT {PAD_COLS} FROM pads WHERE id = $1"), &[&id], pad_row)
+    }
+
+    fn pads(&self, q: &PadQuery) -> Result<Vec<PadRow>> {
+        let sql = format!(
+            "SELECT {PAD_COLS} FROM pads WHERE ($1::TEXT IS NULL OR scope = $1) \
+             AND ($2::TEXT IS NULL OR id > $2) ORDER BY id LIMIT $3"
+        );
+        self.all(&sql, &[&q.scope, &q.after, &sql_i64(q.limit)], pad_row)
+    }
+
+    fn for_each_pad(&self, f: &mut dyn FnMut(PadRow) -> Flow) -> Result<()> {
+        self.stream(&format!("SELECT {PAD_COLS} FROM pads ORDER BY id"), pad_row, f)
+    }
+
+    fn blocks(&self, pad: &str, from: u64, to: u64) -> Result<Vec<BlockRow>> {
+        let sql = format!(
+            "SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = $1 AND seq BETWEEN $2 AND $3 \
+             ORDER BY seq"
+        );
+        self.all(&sql, &[&pad, &sql_i64(from), &sql_i64(to)], block_row)
+    }
+
+    fn blocks_bytes(&self, pad: &str, from: u64, to: u64) -> Result<u64> {
+        let row = self.conn.borrow_mut().query_one(
+            "SELECT COALESCE(SUM(length(payload)), 0)::BIGINT FROM blocks \
+             WHERE pad_id = $1 AND seq BETWEEN $2 AND $3",
+            &[&pad, &sql_i64(from), &sql_i64(to)],
+        )?;
+        Ok(u64::try_from(row.int(0)?).unwrap_or(0))
+    }
+
+    fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
+        let sql = format!(
+            "SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = {} ORDER BY seq",
+            literal(pad)?
+        );
+        self.stream(&sql, block_row, f)
+    }
+
+    fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {
+        let sql = format!("SELECT {TICKET_COLS} FROM tickets WHERE digest = $1");
+        self.one(&sql, &[&digest.to_hex()], ticket_row)
+    }
+
+    fn for_each_ticket(&self, f: &mut dyn FnMut(TicketRow) -> Flow) -> Result<()> {
+        self.stream(&format!("SELECT {TICKET_COLS} FROM tickets ORDER BY digest"), ticket_row, f)
+    }
+
+    fn insert_pad(&mut self, p: &PadRow) -> Result<()> {
+        self.insert(
+            "pads",
+            PAD_COLS,
+            &[
+                &p.id,
+                &p.scope,
+                &p.created_at,
+                &p.expires_at,
+                &i64::from(p.max_blocks),
+                &sql_i64(p.max_bytes),
+                &sql_i64(p.block_count),
+                &sql_i64(p.current_bytes),
+                &p.state.as_str(),
+                &p.write_key_hash.to_hex(),
+                &p.head_hash.to_hex(),
+                &p.sealed_at,
+                &p.pruned_at,
+            ],
+        )
+    }
+
+    fn update_pad(&mut self, p: &PadRow) -> Result<()> {
+        self.exec(
+            "UPDATE pads SET block_count = $2, current_bytes = $3, state = $4, head_hash = $5, \
+             sealed_at = $6 WHERE id = $1",
+            &[
+                &p.id,
+                &sql_i64(p.block_count),
+                &sql_i64(p.current_bytes),
+                &p.state.as_str(),
+                &p.head_hash.to_hex(),
+                &p.sealed_at,
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn insert_block(&mut self, b: &BlockRow) -> Result<()> {
+        // The pad's own chain lock, taken in the same statement (no extra round trip); the
+        // journal's lock, held since BEGIN, already excludes every other writer.
+        let sql = format!(
+            "INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
+             ON CONFLICT DO NOTHING"
+        );
+        let n = self.exec(
+            &sql,
+            &[
+                &b.pad_id,
+                &sql_i64(b.seq),
+                &b.prev_hash.to_hex(),
+                &b.curr_hash.to_hex(),
+                &b.content_type,
+                &b.payload,
+                &b.created_at,
+                &b.pruned_bytes.map(sql_i64),
+            ],
+        )?;
+        if n == 0 {
+            return Err(StoreError::Duplicate(format!(
+                "block {} of pad {} exists",
+                b.seq, b.pad_id
+            )));
+        }
+        Ok(())
+    }
+
+    fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {
+        self.insert(
+            "tickets",
+            TICKET_COLS,
+            &[
+                &t.digest.to_hex(),
+                &t.pad_id,
+                &t.ticket_type.as_str(),
+                &t.created_at,
+                &t.lease_started_at,
+                &t.revoked_at,
+            ],
+        )
+    }
+
+    fn update_ticket(&mut self, t: &TicketRow) -> Result<()> {
+        self.exec(
+            "UPDATE tickets SET lease_started_at = $2, revoked_at = $3 WHERE digest = $1",
+            &[&t.digest.to_hex(), &t.lease_started_at, &t.revoked_at],
+        )?;
+        Ok(())
+    }
+}

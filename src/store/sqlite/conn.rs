@@ -1,0 +1,76 @@
+//! A SQLite connection as every store handle uses it: WAL mode, `synchronous=FULL`, and a busy
+//! handler with jittered backoff so that concurrent writer processes neither starve nor see
+//! `SQLITE_BUSY`.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+
+use crate::store::{Result, StoreError};
+
+/// How long a writer keeps retrying a locked repository before giving up.
+const BUSY_DEADLINE: Duration = Duration::from_secs(60);
+
+thread_local! {
+    static BUSY_SINCE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static RNG: Cell<u64> = Cell::new(u64::from_le_bytes(crate::domain::secret::random_bytes::<8>()) | 1);
+}
+
+/// Starts the busy handler's deadline afresh: the lock it waited for is taken.
+pub(super) fn busy_done() {
+    BUSY_SINCE.with(|c| c.set(None));
+}
+
+/// SQLite's busy handler: sleeps a random 25%–100% of an interval that doubles from 50 µs up
+/// to 2 ms, so that waiting writers wake at different times and none is starved by the long,
+/// fixed sleeps of the default handler; gives up after [`BUSY_DEADLINE`].
+pub(super) fn busy_backoff(attempt: i32) -> bool {
+    let now = Instant::now();
+    let since = BUSY_SINCE.with(|c| {
+        if attempt == 0 || c.get().is_none() {
+            c.set(Some(now));
+        }
+        c.get().unwrap_or(now)
+    });
+    if now.duration_since(since) > BUSY_DEADLINE {
+        BUSY_SINCE.with(|c| c.set(None));
+        return false;
+    }
+    let cap = 50u64 << attempt.clamp(0, 5);
+    let r = RNG.with(|c| {
+        let mut x = c.get();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c.set(x);
+        x
+    });
+    let micros = cap / 4 + r % (cap - cap / 4 + 1);
+    std::thread::sleep(Duration::from_micros(micros));
+    true
+}
+
+/// Sets up a read-write connection: the busy handler, WAL mode and the pragmas every store
+/// handle runs with.
+pub(super) fn configure(conn: &mut Connection) -> Result<()> {
+    conn.busy_handler(Some(busy_backoff))?;
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::Io(format!("could not enable WAL mode (got {mode})")));
+    }
+    // secure_delete=FAST: text a row update or gc replaces is zeroed inside the pages
+    // being written anyway (no extra I/O), so pruned text leaves no copy in free space.
+    conn.execute_batch(
+        "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384; \
+         PRAGMA secure_delete=FAST;",
+    )?;
+    // After a checkpoint has reset the write-ahead log, cut it back to this size, so that
+    // one burst of writes does not leave a large file behind for good.
+    conn.query_row("PRAGMA journal_size_limit=67108864", [], |_| Ok(()))?;
+    // Closing a connection does not fold the write-ahead log into the database (two more
+    // fsyncs for every short-lived CLI process); commits still do once it passes 1000
+    // pages, so it stays bounded, and every commit is durable in it already.
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+    Ok(())
+}

@@ -1,0 +1,154 @@
+//! [`JournalStore`] on SQLite: the journal, its Merkle hashes and signed checkpoints.
+
+use rusqlite::params;
+
+use super::error::SqlResult as _;
+use super::rows::{checkpoint_row, journal_head_row, journal_row, merkle_row};
+use super::tx::SqliteTx;
+use crate::domain::digest::Digest;
+use crate::store::sql::{sql_i64, Columns as _, CHECKPOINT_COLS, JOURNAL_COLS};
+use crate::store::{
+    CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
+};
+
+impl JournalStore for SqliteTx<'_> {
+    fn journal_head(&self) -> Result<Option<JournalHead>> {
+        self.one("SELECT seq, hash FROM journal_head WHERE id = 1", [], journal_head_row)
+    }
+
+    fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>> {
+        // A prefix is compared exactly: LIKE would ignore case and treat `_` as a wildcard.
+        let (kind_exact, kind_prefix) = match &q.kind {
+            Some(k) if k.ends_with('.') => (None, Some(k.clone())),
+            Some(k) => (Some(k.clone()), None),
+            None => (None, None),
+        };
+        let order = if q.ascending { "ASC" } else { "DESC" };
+        let sql = format!(
+            "SELECT {JOURNAL_COLS} FROM journal WHERE (?1 IS NULL OR kind = ?1) \
+             AND (?2 IS NULL OR substr(kind, 1, length(?2)) = ?2) AND (?3 IS NULL OR subject = ?3) \
+             AND (?4 IS NULL OR actor = ?4) AND (?5 IS NULL OR scope = ?5) \
+             AND (?6 IS NULL OR seq > ?6) AND (?7 IS NULL OR seq < ?7) \
+             ORDER BY seq {order} LIMIT ?8"
+        );
+        self.all(
+            &sql,
+            params![
+                kind_exact,
+                kind_prefix,
+                q.subject,
+                q.actor,
+                q.scope,
+                q.after.map(sql_i64),
+                q.before.map(sql_i64),
+                sql_i64(q.limit)
+            ],
+            journal_row,
+        )
+    }
+
+    fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {JOURNAL_COLS} FROM journal ORDER BY seq");
+        self.stream(&sql, &[], journal_row, f)
+    }
+
+    fn counts(&self) -> Result<Counts> {
+        let count = |table: &str| -> Result<u64> {
+            // MAX(rowid) is O(1) and close enough for a progress bar.
+            let n: Option<i64> = self
+                .tx
+                .query_row(&format!("SELECT MAX(rowid) FROM {table}"), [], |r| r.get(0))
+                .db()?;
+            Ok(n.and_then(|n| u64::try_from(n).ok()).unwrap_or(0))
+        };
+        Ok(Counts { journal: count("journal")?, pads: count("pads")?, blocks: count("blocks")? })
+    }
+
+    fn insert_journal(&mut self, j: &JournalRow) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO journal ({JOURNAL_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        );
+        self.exec(
+            &sql,
+            params![
+                sql_i64(j.seq),
+                j.prev_hash.to_hex(),
+                j.hash.to_hex(),
+                j.entry,
+                j.time,
+                j.kind,
+                j.actor,
+                j.scope,
+                j.subject
+            ],
+        )?;
+        self.exec(
+            "INSERT INTO journal_head (id, seq, hash) VALUES (1, ?1, ?2) \
+             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+            params![sql_i64(j.seq), j.hash.to_hex()],
+        )?;
+        Ok(())
+    }
+
+    fn merkle_count(&self) -> Result<u64> {
+        let n: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT MAX(idx) FROM merkle_hashes")
+            .db()?
+            .query_row([], |r| r.get(0))
+            .db()?;
+        Ok(n.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+    }
+
+    fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
+        self.one("SELECT hash FROM merkle_hashes WHERE idx = ?1", [sql_i64(idx)], |r| r.digest(0))
+    }
+
+    fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
+        self.stream(
+            "SELECT idx, hash FROM merkle_hashes ORDER BY idx",
+            &[],
+            merkle_row,
+            &mut |(i, h)| f(i, h),
+        )
+    }
+
+    fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()> {
+        self.check_writable()?;
+        let mut stmt =
+            self.tx.prepare_cached("INSERT INTO merkle_hashes (idx, hash) VALUES (?1, ?2)").db()?;
+        for (i, h) in (start..).zip(hashes) {
+            stmt.execute(params![sql_i64(i), h.to_hex()]).db()?;
+        }
+        Ok(())
+    }
+
+    fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size DESC LIMIT 1");
+        self.one(&sql, [], checkpoint_row)
+    }
+
+    fn checkpoint_at(&self, size: u64) -> Result<Option<CheckpointRow>> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints WHERE size = ?1");
+        self.one(&sql, [sql_i64(size)], checkpoint_row)
+    }
+
+    fn for_each_checkpoint(&self, f: &mut dyn FnMut(CheckpointRow) -> Flow) -> Result<()> {
+        let sql = format!("SELECT {CHECKPOINT_COLS} FROM checkpoints ORDER BY size");
+        self.stream(&sql, &[], checkpoint_row, f)
+    }
+
+    fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()> {
+        let sql = format!("INSERT INTO checkpoints ({CHECKPOINT_COLS}) VALUES (?1, ?2, ?3, ?4)");
+        self.exec(&sql, params![sql_i64(c.size), c.root.to_hex(), c.note, c.signed_at])?;
+        Ok(())
+    }
+
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()> {
+        self.exec(
+            "UPDATE checkpoints SET note = ?2 WHERE size = ?1",
+            params![sql_i64(size), note],
+        )?;
+        Ok(())
+    }
+}

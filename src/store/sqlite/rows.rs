@@ -1,0 +1,144 @@
+//! Reading SQLite result rows: the shared mappers of [`crate::store::sql`], through rusqlite's
+//! column accessors and with its errors.
+
+use rusqlite::types::Type;
+use rusqlite::Row;
+
+use crate::domain::digest::Digest;
+use crate::store::objects;
+use crate::store::rows::{
+    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactVersionRow, BlobRow, BlobStorage, BlockRow,
+    CheckpointRow, JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow, ReceiptRow,
+    StepRow, TicketRow,
+};
+use crate::store::sql::{self, Columns};
+
+impl Columns for Row<'_> {
+    type Error = rusqlite::Error;
+
+    fn text(&self, idx: usize) -> rusqlite::Result<String> {
+        self.get(idx)
+    }
+
+    fn opt_text(&self, idx: usize) -> rusqlite::Result<Option<String>> {
+        self.get(idx)
+    }
+
+    fn int(&self, idx: usize) -> rusqlite::Result<i64> {
+        self.get(idx)
+    }
+
+    fn opt_int(&self, idx: usize) -> rusqlite::Result<Option<i64>> {
+        self.get(idx)
+    }
+
+    fn uint(&self, idx: usize) -> rusqlite::Result<u64> {
+        let v: i64 = self.get(idx)?;
+        u64::try_from(v)
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, Type::Integer, Box::new(e)))
+    }
+
+    fn u32(&self, idx: usize, _name: &str) -> rusqlite::Result<u32> {
+        self.get(idx)
+    }
+
+    fn bytes(&self, idx: usize) -> rusqlite::Result<Vec<u8>> {
+        self.get(idx)
+    }
+
+    fn digest(&self, idx: usize) -> rusqlite::Result<Digest> {
+        let s: String = self.get(idx)?;
+        Digest::parse(&s)
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e)))
+    }
+
+    fn unknown(&self, idx: usize, what: &str, _value: &str) -> rusqlite::Error {
+        bad_value(idx, what)
+    }
+}
+
+fn bad_value(idx: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, format!("unknown {what}").into())
+}
+
+// rusqlite takes mappers for every row lifetime: these pin the shared ones to `Row<'_>`.
+
+pub(super) fn pad_row(r: &Row<'_>) -> rusqlite::Result<PadRow> {
+    sql::pad_row(r)
+}
+
+pub(super) fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
+    sql::block_row(r)
+}
+
+pub(super) fn ticket_row(r: &Row<'_>) -> rusqlite::Result<TicketRow> {
+    sql::ticket_row(r)
+}
+
+pub(super) fn journal_row(r: &Row<'_>) -> rusqlite::Result<JournalRow> {
+    sql::journal_row(r)
+}
+
+pub(super) fn journal_head_row(r: &Row<'_>) -> rusqlite::Result<JournalHead> {
+    sql::journal_head_row(r)
+}
+
+pub(super) fn merkle_row(r: &Row<'_>) -> rusqlite::Result<(u64, Digest)> {
+    sql::merkle_row(r)
+}
+
+pub(super) fn checkpoint_row(r: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
+    sql::checkpoint_row(r)
+}
+
+pub(super) fn agent_row(r: &Row<'_>) -> rusqlite::Result<AgentRow> {
+    sql::agent_row(r)
+}
+
+pub(super) fn agent_key_row(r: &Row<'_>) -> rusqlite::Result<AgentKeyRow> {
+    sql::agent_key_row(r)
+}
+
+pub(super) fn setting_row(r: &Row<'_>) -> rusqlite::Result<(String, String)> {
+    sql::setting_row(r)
+}
+
+pub(super) fn version_row(r: &Row<'_>) -> rusqlite::Result<ArtifactVersionRow> {
+    sql::version_row(r)
+}
+
+pub(super) fn head_row(r: &Row<'_>) -> rusqlite::Result<ArtifactHeadRow> {
+    sql::head_row(r)
+}
+
+pub(super) fn receipt_row(r: &Row<'_>) -> rusqlite::Result<ReceiptRow> {
+    sql::receipt_row(r)
+}
+
+pub(super) fn payment_row(r: &Row<'_>) -> rusqlite::Result<PaymentRow> {
+    sql::payment_row(r)
+}
+
+pub(super) fn lease_row(r: &Row<'_>) -> rusqlite::Result<LeaseRow> {
+    sql::lease_row(r)
+}
+
+pub(super) fn plan_row(r: &Row<'_>) -> rusqlite::Result<PlanRow> {
+    sql::plan_row(r)
+}
+
+pub(super) fn step_row(r: &Row<'_>) -> rusqlite::Result<StepRow> {
+    sql::step_row(r)
+}
+
+/// A blob row ([`sql::BLOB_COLS`]): inline in the database, or a file in `objects/`.
+pub(super) fn blob_row(r: &Row<'_>) -> rusqlite::Result<BlobRow> {
+    let digest = r.digest(0)?;
+    let storage: String = r.get(2)?;
+    let (storage, location) = match storage.as_str() {
+        "inline" => (BlobStorage::Inline, "inline".to_owned()),
+        "file" => (BlobStorage::File, objects::display(&digest)),
+        _ => return Err(bad_value(2, "blob storage")),
+    };
+    Ok(BlobRow { digest, size: r.uint(1)?, storage, location, created_at: r.get(3)? })
+}
