@@ -31,19 +31,8 @@ pub const FORMAT: &str = "locker.bundle.v1";
 /// The largest bundle file read (a full pad of 4096 blocks is well under it).
 pub const MAX_BUNDLE_BYTES: usize = 8 * 1024 * 1024;
 
-/// Where a bundle came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Source {
-    /// `locker` (a repository or `locker serve`) or `agent-locker` (a peer daemon's HTTP API).
-    pub kind: String,
-    /// The server's base URL, for a pad fetched over HTTP.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// When the bundle was written (integer Unix seconds).
-    pub exported_at: i64,
-    /// The program that wrote it (`locker 0.1.0`).
-    pub exporter: String,
-}
+/// Where a bundle came from (the journal records it with a `pad.import`).
+pub use super::event::pad::Source;
 
 /// A bundle's first line: the pad's manifest as its source stated it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

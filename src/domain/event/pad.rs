@@ -4,9 +4,22 @@
 use serde::{Deserialize, Serialize};
 
 use super::agent::Signed;
-use crate::domain::bundle::Source;
 use crate::domain::digest::Digest;
 use crate::domain::pad::TicketType;
+
+/// Where a bundle came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Source {
+    /// `locker` (a repository or `locker serve`) or `agent-locker` (a peer daemon's HTTP API).
+    pub kind: String,
+    /// The server's base URL, for a pad fetched over HTTP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// When the bundle was written (integer Unix seconds).
+    pub exported_at: i64,
+    /// The program that wrote it (`locker 0.1.0`).
+    pub exporter: String,
+}
 
 /// `pad.create`: an empty pad, its limits, its write key's digest and its first (`read_once`)
 /// ticket.
