@@ -743,7 +743,7 @@ fn build_repo(dir: &Path, blocks: u64, fresh: bool) -> Res<()> {
     }
     fresh_dir(dir)?;
     let clock = SystemClock;
-    let (_, mut repo) = ops::init::init(dir, &clock).map_err(|e| e.to_string())?;
+    let (_, mut repo) = ops::admin::init::init(dir, &clock).map_err(|e| e.to_string())?;
     let per_pad: u64 = 256;
     let limits = locker::domain::limits::PadLimits::new(30 * 86_400, 4096).expect("valid limits");
     let started = Instant::now();

@@ -76,7 +76,7 @@ pub fn text(data: &[u8]) {
     }
     let _ = wire::lax_int_str(s);
     let _ = wire::python_repr(s);
-    let _ = locker::ops::lease::parse_fence(s);
+    let _ = locker::ops::work::lease::parse_fence(s);
     let _ = locker::ops::verify::parse_expected_head(s);
     let _ = locker::domain::pad::StoredState::parse(s);
     let _ = locker::domain::pad::TicketType::parse(s);
@@ -97,7 +97,7 @@ fn server() -> &'static Server {
             .or_else(|_| tempfile::tempdir())
             .expect("a temporary directory");
         let clock = std::sync::Arc::new(locker::ops::FixedClock(1_800_000_000));
-        let (_, repo) = locker::ops::init::init(dir.path(), clock.as_ref()).expect("init");
+        let (_, repo) = locker::ops::admin::init::init(dir.path(), clock.as_ref()).expect("init");
         let (url, dot) = (repo.config.store_location(), repo.dot.clone());
         let state = locker::server::AppState::new(
             repo.store,

@@ -6,32 +6,33 @@ use super::request::*;
 use super::Locker;
 use crate::domain::bundle::{Bundle, LogProofs};
 use crate::domain::limits::MAX_MAX_BLOCKS;
+use crate::ops::artifact::audit::{self, AuditLog};
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
-use crate::ops::audit::{self, AuditLog};
-use crate::ops::journal::{self, LogPage};
-use crate::ops::lease::{
-    self, Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
+use crate::ops::keys::{self, KeyList};
+use crate::ops::log::journal::{self, LogPage};
+use crate::ops::log::{
+    self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
 };
-use crate::ops::ledger::{self, History};
+use crate::ops::pad::bundle;
 use crate::ops::pad::{
     self, Appended, BlockSlice, Deposited, Manifest, PadCreated, PadList, Sealed, TicketMinted,
     TicketRevoked,
 };
-use crate::ops::plan::{self, Diff, PlanCommitted, PlanView};
-use crate::ops::sign::{self, KeyList};
-use crate::ops::step::{self, StepView};
-use crate::ops::tlog::{
-    self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
-};
 use crate::ops::verify::{self, PadReport, RepoReport};
-use crate::ops::{bundle, Ctx, OpError, OpResult, Progress};
+use crate::ops::work::history::{self, History};
+use crate::ops::work::lease::{
+    self, Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
+};
+use crate::ops::work::plan::{self, Diff, PlanCommitted, PlanView};
+use crate::ops::work::step::{self, StepView};
+use crate::ops::{Ctx, OpError, OpResult, Progress};
 use crate::store::JournalQuery;
 
 /// The verified payment a local operation redeems: a proof that no server has checked is
 /// refused (the front ends name their own flag or argument before it gets here).
-fn verified(p: Payment<'_>) -> OpResult<Option<&crate::ops::payment::Verified>> {
+fn verified(p: Payment<'_>) -> OpResult<Option<&crate::ops::pad::payment::Verified>> {
     match p {
         Payment::None => Ok(None),
         Payment::Verified(v) => Ok(Some(v)),
@@ -150,7 +151,7 @@ impl Locker for Ctx<'_> {
     }
 
     fn work_history(&mut self, work: &str) -> OpResult<History> {
-        ledger::history(self, work)
+        history::history(self, work)
     }
 
     fn plan_commit(&mut self, r: CommitPlan<'_>) -> OpResult<PlanCommitted> {
@@ -170,7 +171,7 @@ impl Locker for Ctx<'_> {
     }
 
     fn key_list(&mut self) -> OpResult<KeyList> {
-        sign::list(self)
+        keys::list(self)
     }
 
     fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage> {
@@ -184,20 +185,20 @@ impl Locker for Ctx<'_> {
 
     fn checkpoint(&mut self) -> OpResult<CheckpointOutcome> {
         let log = self.log()?;
-        tlog::checkpoint(self, log)
+        log::checkpoint(self, log)
     }
 
     fn log_key(&mut self) -> OpResult<KeyOutcome> {
-        tlog::key(self.log()?)
+        log::key(self.log()?)
     }
 
     fn prove_inclusion(&mut self, target: &Target) -> OpResult<InclusionOutcome> {
         let log = self.log()?;
-        tlog::prove_inclusion(self, log, target)
+        log::prove_inclusion(self, log, target)
     }
 
     fn prove_consistency(&mut self, r: ProveConsistency) -> OpResult<ConsistencyOutcome> {
         let log = self.log()?;
-        tlog::prove_consistency(self, log, r.old, r.new)
+        log::prove_consistency(self, log, r.old, r.new)
     }
 }

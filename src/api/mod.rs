@@ -27,22 +27,24 @@ pub use request::*;
 pub use session::{Identity, Local, Session};
 
 use crate::domain::bundle::{Bundle, LogProofs};
+use crate::ops::artifact::audit::AuditLog;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
-use crate::ops::audit::AuditLog;
-use crate::ops::journal::LogPage;
-use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
-use crate::ops::ledger::History;
+use crate::ops::keys::KeyList;
+use crate::ops::log::journal::LogPage;
+use crate::ops::log::{
+    CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
+};
 use crate::ops::pad::{
     Appended, BlockSlice, Deposited, Manifest, PadCreated, PadList, Sealed, TicketMinted,
     TicketRevoked,
 };
-use crate::ops::plan::{Diff, PlanCommitted, PlanView};
-use crate::ops::sign::KeyList;
-use crate::ops::step::StepView;
-use crate::ops::tlog::{
-    CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
-};
 use crate::ops::verify::{PadReport, RepoReport};
+use crate::ops::work::history::History;
+use crate::ops::work::lease::{
+    Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
+};
+use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::work::step::StepView;
 use crate::ops::{OpResult, Progress};
 use crate::store::JournalQuery;
 

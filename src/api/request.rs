@@ -6,10 +6,10 @@ use crate::domain::limits::PadLimits;
 use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
 use crate::domain::work::{LeaseState, DEFAULT_LEASE_TTL};
+use crate::ops::keys::Signing;
+use crate::ops::pad::payment::Verified;
 use crate::ops::pad::DepositBlock;
-use crate::ops::payment::Verified;
-use crate::ops::sign::Signing;
-use crate::ops::step::StepInput;
+use crate::ops::work::step::StepInput;
 
 /// Most pads, leases or artifacts a listing returns unless told otherwise.
 pub const DEFAULT_LIST_LIMIT: u64 = 1000;

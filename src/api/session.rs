@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::Locker;
 use crate::client::Client;
 use crate::domain::secret::Secret;
-use crate::ops::tlog::LogIdentity;
+use crate::ops::log::LogIdentity;
 use crate::ops::{token, Clock, Ctx, OpError, OpResult, Settings};
 use crate::repo::{Location, Repo};
 

@@ -93,7 +93,7 @@ fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
         Some(d) => d.as_bytes().to_vec(),
         None => read_payload(a.file.as_deref(), MAX_CONTENT_BYTES)?,
     };
-    let fence = a.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
+    let fence = a.fence.as_deref().map(crate::ops::work::lease::parse_fence).transpose()?;
     let signing = a.sign.signing()?;
     let req = PublishRequest {
         key: &key,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::backup::{self as op, BackupDone, CopySummary, Restored};
+use crate::ops::admin::backup::{self as op, BackupDone, CopySummary, Restored};
 use crate::ops::OpError;
 use crate::output::Render;
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::doctor::{self as op, DoctorReport, Input, Status};
+use crate::ops::admin::doctor::{self as op, DoctorReport, Input, Status};
 use crate::output::Render;
 
 /// Check the repository and its surroundings, and say what to do about each finding

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::gc::{self as op, GcOutcome, Policy};
+use crate::ops::admin::gc::{self as op, GcOutcome, Policy};
 use crate::output::{rfc3339, Render};
 
 /// Remove what the retention policy allows: old pads' payloads, abandoned work, unreferenced blobs

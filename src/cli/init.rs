@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::init::{init_with, InitOutcome};
+use crate::ops::admin::init::{init_with, InitOutcome};
 use crate::ops::OpError;
 use crate::output::Render;
 

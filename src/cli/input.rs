@@ -139,7 +139,7 @@ pub struct SignArgs {
 
 impl SignArgs {
     /// The signing to attach to the write, if a key was given.
-    pub fn signing(&self) -> Result<Option<crate::ops::sign::Signing>, OpError> {
+    pub fn signing(&self) -> Result<Option<crate::ops::keys::Signing>, OpError> {
         let Some(v) = self.sign_key.as_deref().map(str::trim).filter(|v| !v.is_empty()) else {
             return Ok(None);
         };
@@ -150,7 +150,7 @@ impl SignArgs {
                 OpError::bad_request(format!("cannot read signing key file {v}: {e}"))
             })?
         };
-        let key = crate::ops::sign::parse_private_key(text.lines().next().unwrap_or(""))?;
-        Ok(Some(crate::ops::sign::Signing::Key(key)))
+        let key = crate::ops::keys::parse_private_key(text.lines().next().unwrap_or(""))?;
+        Ok(Some(crate::ops::keys::Signing::Key(key)))
     }
 }

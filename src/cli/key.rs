@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use super::{CmdResult, Ctx};
 use crate::domain::sign::PrivateKey;
-use crate::ops::sign::{self as op, KeyGenerated, KeyList, KeyRevoked, PolicySet};
+use crate::ops::keys::{self as op, KeyGenerated, KeyList, KeyRevoked, PolicySet};
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
 

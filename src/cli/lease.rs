@@ -8,8 +8,10 @@ use clap::{Args, Subcommand};
 use super::{CmdResult, Ctx};
 use crate::api::{AcquireLease, CompleteLease, Heartbeat, LeaseRef, ListLeases};
 use crate::domain::work::{LeaseState, DEFAULT_LEASE_TTL};
-use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
-use crate::ops::ledger::History;
+use crate::ops::work::history::History;
+use crate::ops::work::lease::{
+    Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
+};
 use crate::output::{rfc3339, Render};
 
 /// Lease work items: exclusive, expiring, fenced locks with heartbeats and a reaper

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::journal::LogEntry;
+use crate::ops::log::journal::LogEntry;
 use crate::output::rfc3339;
 use crate::store::JournalQuery;
 

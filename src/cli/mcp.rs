@@ -29,7 +29,7 @@ pub struct McpArgs {
 
 pub fn run(ctx: &mut Ctx, a: &McpArgs) -> CmdResult {
     let sign_key = match a.sign.signing()? {
-        Some(crate::ops::sign::Signing::Key(k)) => Some(k),
+        Some(crate::ops::keys::Signing::Key(k)) => Some(k),
         _ => None,
     };
     let server = crate::mcp::Server::new(ctx.take_session()?, sign_key);

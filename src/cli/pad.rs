@@ -15,7 +15,7 @@ use crate::api::{
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
 use crate::domain::pad::{PadState, TicketType};
-use crate::ops::bundle::{self as bundle_op, Exported, Imported};
+use crate::ops::pad::bundle::{self as bundle_op, Exported, Imported};
 use crate::ops::pad::{
     self as op, Appended, BlockSlice, Manifest, PadCreated, PadList, Sealed, TicketMinted,
     TicketRevoked,

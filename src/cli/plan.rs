@@ -10,7 +10,7 @@ use super::input::read_payload;
 use super::{CmdResult, Ctx};
 use crate::api::{CommitPlan, ShowPlan};
 use crate::domain::work::{self, MAX_PLAN_FILE_BYTES};
-use crate::ops::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
 

@@ -11,7 +11,7 @@ use super::verify::render_checks;
 use super::{CmdResult, Ctx};
 use crate::api::ReadPad;
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
-use crate::ops::review::{self, ReviewOptions, ReviewReport};
+use crate::ops::admin::review::{self, ReviewOptions, ReviewReport};
 use crate::ops::verify::parse_expected_head;
 use crate::ops::OpError;
 use crate::output::Render;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{CmdResult, Ctx};
-use crate::ops::payment::PaymentConfig;
+use crate::ops::pad::payment::PaymentConfig;
 use crate::ops::{self, Actor, OpError};
 use crate::repo::Repo;
 use crate::server::{self, AppState, Options};
@@ -142,7 +142,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
                 OpError::unavailable(format!("cannot read the current directory: {e}"))
             })?,
         };
-        let (outcome, repo) = ops::init::init_with(&root, ctx.clock(), store_at.as_ref())?;
+        let (outcome, repo) = ops::admin::init::init_with(&root, ctx.clock(), store_at.as_ref())?;
         if outcome.created {
             crate::output::log_line(&format!(
                 "locker: created the repository {} ({})",
@@ -171,7 +171,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         ));
     }
     if let Some(cfg) = &payment {
-        if let Err(why) = ops::payment::probe(cfg, Duration::from_secs(5)) {
+        if let Err(why) = ops::pad::payment::probe(cfg, Duration::from_secs(5)) {
             crate::output::log_line(&format!(
                 "locker: warning: the payment RPC node at {} is not usable ({why}); paid pad \
                  creation answers 502 until it is, and /health shows rpc.reachable false",
@@ -188,7 +188,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
         require_token: a.require_token,
         payment,
-        log: Some(ops::tlog::LogIdentity::new(&repo.dot, &repo.config)),
+        log: Some(ops::log::LogIdentity::new(&repo.dot, &repo.config)),
         witnesses: a.witnesses.clone(),
         ..Options::default()
     };

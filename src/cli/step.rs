@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{CmdResult, Ctx};
 use crate::api::RecordStep;
-use crate::ops::step::{StepInput, StepView};
+use crate::ops::work::step::{StepInput, StepView};
 use crate::output::Render;
 
 /// Log a step of a work item under its current lease: what was planned and executed

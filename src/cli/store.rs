@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::{CmdResult, Ctx};
-use crate::ops::store_copy::{self as op, CopyOutcome};
+use crate::ops::admin::store_copy::{self as op, CopyOutcome};
 use crate::ops::OpError;
 use crate::output::Render;
 use crate::store::StoreUrl;

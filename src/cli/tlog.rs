@@ -10,8 +10,8 @@ use super::{CmdResult, Ctx};
 use crate::api::ProveConsistency;
 use crate::domain::digest::Digest;
 use crate::domain::note::Verifier;
-use crate::ops::pin::{self, CheckpointCheck, PinStore, ProofReport};
-use crate::ops::tlog::{
+use crate::ops::log::pin::{self, CheckpointCheck, PinStore, ProofReport};
+use crate::ops::log::{
     self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
 };
 use crate::ops::OpError;
@@ -40,9 +40,9 @@ impl TrustArgs {
         if Verifier::parse(k).is_err() && Path::new(k).is_file() {
             let text = std::fs::read_to_string(k)
                 .map_err(|e| OpError::bad_request(format!("cannot read the key file {k}: {e}")))?;
-            return tlog::parse_verifier(text.lines().next().unwrap_or("")).map(Some);
+            return log::parse_verifier(text.lines().next().unwrap_or("")).map(Some);
         }
-        tlog::parse_verifier(k).map(Some)
+        log::parse_verifier(k).map(Some)
     }
 
     /// The pin store, unless pinning is off.
@@ -75,7 +75,7 @@ pub fn with_fetch<T>(
     let same_log = local.log_identity().ok().is_some_and(|l| l.origin == v.name);
     if same_log {
         if let Ok(mut octx) = local.ctx() {
-            let mut fetch = |old: u64, new: u64| tlog::consistency_hashes(&mut octx, old, new);
+            let mut fetch = |old: u64, new: u64| log::consistency_hashes(&mut octx, old, new);
             return f(Some(&mut fetch));
         }
     }
@@ -110,7 +110,7 @@ pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
             e.hint("A server collects cosignatures itself: `locker serve --witness URL`.")
         })?;
         let log = local.log_identity()?;
-        let out = crate::ops::cosign::collect(&mut local.ctx()?, &log, &a.witnesses)?;
+        let out = crate::ops::log::cosign::collect(&mut local.ctx()?, &log, &a.witnesses)?;
         for w in &out.witnesses {
             if let Some(e) = &w.error {
                 ctx.printer.status(format_args!("witness {}: {e}", w.url));
@@ -131,7 +131,7 @@ pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-impl Render for crate::ops::cosign::Cosigned {
+impl Render for crate::ops::log::cosign::Cosigned {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         w.write_all(self.checkpoint.note.as_bytes())
     }

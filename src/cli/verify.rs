@@ -11,7 +11,7 @@ use super::{CmdResult, Ctx};
 use crate::api::{ReadPad, VerifyPad, VerifyRepository};
 use crate::domain::bundle::MAX_BUNDLE_BYTES;
 use crate::domain::check::Check;
-use crate::ops::bundle::{self, BundleReport};
+use crate::ops::pad::bundle::{self, BundleReport};
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::output::Render;
 
@@ -96,7 +96,7 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
             }
             None => ctx.locker()?.checkpoint()?.note,
         };
-        let report = crate::ops::cosign::check_policy(&policy, &note)?;
+        let report = crate::ops::log::cosign::check_policy(&policy, &note)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let Some(file) = &a.proof {
@@ -132,7 +132,7 @@ pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-impl Render for crate::ops::cosign::PolicyReport {
+impl Render for crate::ops::log::cosign::PolicyReport {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "checkpoint: {} at size {}, root {}", self.origin, self.size, self.root)?;
         writeln!(w, "log signature: {}", self.log_signature)?;
@@ -174,7 +174,7 @@ fn pin_bundle(
     };
     let pins = trust.pins()?;
     let (pin, evidence) = super::tlog::with_fetch(ctx, &v, |fetch| {
-        crate::ops::pin::check(pins.as_ref(), &v, &signed, fetch)
+        crate::ops::log::pin::check(pins.as_ref(), &v, &signed, fetch)
     })?;
     report.apply_pin(pin, evidence);
     Ok(())

@@ -10,23 +10,26 @@ use crate::api::Locker;
 use crate::domain::bundle::{Bundle, LogProofs, Source};
 use crate::domain::digest::Digest;
 use crate::domain::sign::Statement;
+use crate::ops::artifact::audit::AuditLog;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
-use crate::ops::audit::AuditLog;
-use crate::ops::journal::LogPage;
-use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus};
-use crate::ops::ledger::History;
+use crate::ops::keys::{KeyList, SIGNATURE_HEADER, SIGNER_HEADER};
+use crate::ops::log::journal::LogPage;
+use crate::ops::log::{
+    CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
+};
+use crate::ops::pad::bundle;
 use crate::ops::pad::{
     Appended, BlockSlice, Deposited, Manifest, PadCreated, PadList, Sealed, TicketMinted,
     TicketRevoked, DEFAULT_CONTENT_TYPE,
 };
-use crate::ops::plan::{Diff, PlanCommitted, PlanView};
-use crate::ops::sign::{KeyList, SIGNATURE_HEADER, SIGNER_HEADER};
-use crate::ops::step::StepView;
-use crate::ops::tlog::{
-    CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
-};
 use crate::ops::verify::{PadReport, RepoReport};
-use crate::ops::{bundle, ErrorKind, OpError, OpResult, Progress};
+use crate::ops::work::history::History;
+use crate::ops::work::lease::{
+    Acquired, Completed, LeaseList, LeaseView, Reaped, Released, WorkStatus,
+};
+use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::work::step::StepView;
+use crate::ops::{ErrorKind, OpError, OpResult, Progress};
 use crate::store::JournalQuery;
 
 fn pad_path(pad: &str, rest: &str) -> String {

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::domain::secret::Secret;
 use crate::domain::sign::Statement;
-use crate::ops::sign::{KeyList, Signing};
+use crate::ops::keys::{KeyList, Signing};
 use crate::ops::{Clock, ErrorKind, OpError, OpResult, SystemClock};
 
 /// The largest response the client reads.

@@ -67,9 +67,9 @@ impl Server {
         &self,
         signer: Option<&str>,
         signature: Option<&str>,
-    ) -> OpResult<Option<ops::sign::Signing>> {
-        Ok(ops::sign::from_fields(signer, signature)?
-            .or_else(|| self.sign_key.clone().map(ops::sign::Signing::Key)))
+    ) -> OpResult<Option<ops::keys::Signing>> {
+        Ok(ops::keys::from_fields(signer, signature)?
+            .or_else(|| self.sign_key.clone().map(ops::keys::Signing::Key)))
     }
 
     /// The tools this server offers, in a fixed order.

@@ -10,7 +10,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::{Actor, Ctx, Env, OpError, OpResult};
+use crate::ops::{Actor, Ctx, Env, OpError, OpResult};
 use crate::store::Store;
 
 /// One operation waiting for a group.
@@ -124,7 +124,7 @@ mod tests {
 
     fn repo() -> (tempfile::TempDir, Repo) {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let (_, repo) = crate::ops::init::init(dir.path(), &CLOCK).expect("init");
+        let (_, repo) = crate::ops::admin::init::init(dir.path(), &CLOCK).expect("init");
         (dir, repo)
     }
 
@@ -202,7 +202,7 @@ mod tests {
     #[test]
     fn nothing_in_a_group_is_visible_before_its_commit_and_a_dropped_group_keeps_nothing() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let (_, mut repo) = crate::ops::init::init(dir.path(), &CLOCK).expect("init");
+        let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &CLOCK).expect("init");
         let mut other = Repo::open_root(dir.path()).expect("a second connection");
         let before = journal_len(&mut repo);
         let limits = PadLimits::default();

@@ -5,30 +5,15 @@
 //! HTTP body and the MCP tool result, or an [`OpError`] whose [`ErrorKind`] decides the exit
 //! code and the HTTP status in one place.
 
+pub mod admin;
 pub mod artifact;
-pub mod audit;
-pub mod backup;
-pub mod bundle;
-pub mod cosign;
-pub mod doctor;
-pub mod gc;
 pub mod group;
-pub mod init;
-pub mod integrity;
-pub mod journal;
-pub mod lease;
-pub mod ledger;
+pub mod keys;
+pub mod log;
 pub mod pad;
-pub mod payment;
-pub mod pin;
-pub mod plan;
-pub mod review;
-pub mod sign;
-pub mod step;
-pub mod store_copy;
-pub mod tlog;
 pub mod token;
 pub mod verify;
+pub mod work;
 
 pub use token::authorize;
 
@@ -392,7 +377,7 @@ pub struct Ctx<'a> {
     pub settings: Settings,
     /// The log's key and origin, for checkpoints and proofs: the repository's, or none (a
     /// server on a database with no `.locker/` keeps no transparency log).
-    pub log: Option<&'a tlog::LogIdentity>,
+    pub log: Option<&'a log::LogIdentity>,
 }
 
 impl<'a> Ctx<'a> {
@@ -405,7 +390,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The log's identity, or the error every log operation gives without one.
-    pub fn log(&self) -> OpResult<&'a tlog::LogIdentity> {
+    pub fn log(&self) -> OpResult<&'a log::LogIdentity> {
         self.log.ok_or_else(|| OpError::not_found("this server keeps no transparency log"))
     }
 }
@@ -418,7 +403,7 @@ pub struct Env {
     pub clock: std::sync::Arc<dyn Clock>,
     pub settings: Settings,
     /// The repository's log identity; none for a server on a database with no `.locker/`.
-    pub log: Option<tlog::LogIdentity>,
+    pub log: Option<log::LogIdentity>,
 }
 
 impl Env {

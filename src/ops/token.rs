@@ -7,11 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{journal, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::event::{TokenCreate, TokenRevoke};
 use crate::domain::secret::Secret;
 use crate::domain::token::{self, InvalidName};
+use crate::ops::log::journal;
+use crate::ops::{Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{AgentRow, Flow, Store, Tx};
 
 /// A new agent and its token, shown once.

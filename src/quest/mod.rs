@@ -36,12 +36,12 @@ use serde_json::{json, Value};
 use self::proc::{child_env, Output, Server, Spec, ALLOWED_ENV};
 use self::worker::{Finished, Handoff, Started, TaskPlan, WORKER_ARG};
 use crate::ops::artifact::{ArtifactLog, ArtifactView, Published};
-use crate::ops::journal::LogEntry;
-use crate::ops::lease::{Reaped, WorkStatus};
+use crate::ops::log::journal::LogEntry;
 use crate::ops::pad::Deposited;
-use crate::ops::plan::Diff;
 use crate::ops::token::TokenCreated;
 use crate::ops::verify::{PadReport, RepoReport};
+use crate::ops::work::lease::{Reaped, WorkStatus};
+use crate::ops::work::plan::Diff;
 
 /// The title line.
 pub const TITLE: &str = "locker quest: keep a stale worker from rewriting the present";
@@ -748,8 +748,8 @@ impl<'o> Quest<'o> {
     /// entry with plain SQLite, recomputes every hash and has locker re-sign the head with the
     /// repository's own key; the pinned verifier reports the fork with both checkpoints.
     fn rewrite(&mut self) -> StepResult {
-        use crate::ops::pin::{CheckpointCheck, PinStatus};
-        use crate::ops::tlog::{CheckpointOutcome, KeyOutcome};
+        use crate::ops::log::pin::{CheckpointCheck, PinStatus};
+        use crate::ops::log::{CheckpointOutcome, KeyOutcome};
         let key: KeyOutcome = ok_json("key show", &self.local(&["--json", "key", "show"])?)?;
         let state = self.dir("verifier-state").display().to_string();
         let verify =

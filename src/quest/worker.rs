@@ -29,8 +29,8 @@ use crate::domain::envelope;
 use crate::domain::secret::Secret;
 use crate::domain::work::Fence;
 use crate::ops::artifact::{PublishRequest, Published};
-use crate::ops::plan::Diff;
-use crate::ops::step::StepInput;
+use crate::ops::work::plan::Diff;
+use crate::ops::work::step::StepInput;
 use crate::ops::{ErrorKind, OpError, OpResult};
 
 /// The argument that makes the binary a quest worker.

@@ -151,9 +151,9 @@ pub async fn publish(
     let result = s
         .write_as_token(token, move |ctx| {
             let b = wire::publish_request(&raw, native)?;
-            let fence = b.fence.as_deref().map(crate::ops::lease::parse_fence).transpose()?;
+            let fence = b.fence.as_deref().map(crate::ops::work::lease::parse_fence).transpose()?;
             let signing =
-                crate::ops::sign::from_fields(b.signer.as_deref(), b.signature.as_deref())?;
+                crate::ops::keys::from_fields(b.signer.as_deref(), b.signature.as_deref())?;
             let req = PublishRequest {
                 key: &b.key,
                 expected_version: b.expected_version,

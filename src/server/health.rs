@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::http::{self, anonymous};
 use super::AppState;
+use crate::ops::pad::payment;
 use crate::ops::pad::{self, PadCounts};
-use crate::ops::payment;
 
 /// `GET /health`'s body: the peer's shape.
 #[derive(Debug, Serialize)]

@@ -17,8 +17,8 @@ use crate::api::{
 };
 use crate::domain::limits::{MAX_BLOCK_BYTES, MAX_JSON_BODY_BYTES};
 use crate::domain::pad::PadState;
+use crate::ops::keys::{self, SIGNATURE_HEADER, SIGNER_HEADER};
 use crate::ops::pad as op;
-use crate::ops::sign::{self, SIGNATURE_HEADER, SIGNER_HEADER};
 use crate::ops::verify::parse_expected_head;
 use crate::ops::OpError;
 
@@ -68,7 +68,7 @@ pub async fn append(
         Err(e) => return http::body_error(e, too_large_block),
     };
     // locker's extension: an agent's signature over the block, in two headers.
-    let signing = sign::from_fields(
+    let signing = keys::from_fields(
         http::header_text(&headers, header::HeaderName::from_static(SIGNER_HEADER)).as_deref(),
         http::header_text(&headers, header::HeaderName::from_static(SIGNATURE_HEADER)).as_deref(),
     );

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use super::http::{self, anonymous};
 use super::AppState;
-use crate::ops::{payment, OpError};
+use crate::ops::pad::payment;
+use crate::ops::OpError;
 
 /// Pay-per-pad's gate on the routes that create a pad, checked after the request body so
 /// a bad body never spends a payment: `Ok(None)` when payments are off, the verified

@@ -13,8 +13,8 @@ use super::agentstate::{act, act_write, fields, ok_or_respond, with_aliases};
 use super::http::{self, Query};
 use super::AppState;
 use crate::api::{CommitPlan, Locker as _, RecordStep, ShowPlan};
-use crate::ops::sign;
-use crate::ops::step::StepInput;
+use crate::ops::keys;
+use crate::ops::work::step::StepInput;
 
 /// `POST /manifest {work_ref, lease, steps}`: commit the plan (a new version if it differs).
 pub async fn commit(State(s): State<AppState>, headers: HeaderMap, b: Body) -> Response {
@@ -49,7 +49,7 @@ pub async fn step(State(s): State<AppState>, headers: HeaderMap, b: Body) -> Res
     let gate = ok_or_respond!(f.text("gate"));
     let signer = ok_or_respond!(f.text("signer"));
     let signature = ok_or_respond!(f.text("signature"));
-    let signing = ok_or_respond!(sign::from_fields(signer.as_deref(), signature.as_deref()));
+    let signing = ok_or_respond!(keys::from_fields(signer.as_deref(), signature.as_deref()));
     let result = act_write(&s, &headers, move |ctx| {
         let step = StepInput {
             step: &name,

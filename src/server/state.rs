@@ -34,9 +34,9 @@ pub struct Options {
     /// Whether lease routes demand a bearer token.
     pub require_token: bool,
     /// Pay-per-pad: `POST /v1/pads` demands a payment proof (`--payment-mode txid`).
-    pub payment: Option<ops::payment::PaymentConfig>,
+    pub payment: Option<ops::pad::payment::PaymentConfig>,
     /// The log's key and origin, for checkpoints and proofs (none: those routes answer 404).
-    pub log: Option<ops::tlog::LogIdentity>,
+    pub log: Option<ops::log::LogIdentity>,
     /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
     /// (`--witness URL`).
     pub witnesses: Vec<String>,

@@ -9,7 +9,7 @@ use axum::response::Response;
 use super::http::{self, anonymous, Query};
 use super::AppState;
 use crate::api::{Locker as _, ProveConsistency};
-use crate::ops::tlog::Target;
+use crate::ops::log::Target;
 use crate::ops::OpError;
 
 /// `GET /v1/checkpoint`: the latest signed checkpoint (signing one if the journal grew, then
@@ -25,7 +25,7 @@ pub async fn checkpoint(State(s): State<AppState>) -> Response {
                 return Ok(cp);
             }
             let log = ctx.log()?;
-            Ok(crate::ops::cosign::collect(ctx, log, &witnesses)?.checkpoint)
+            Ok(crate::ops::log::cosign::collect(ctx, log, &witnesses)?.checkpoint)
         })
         .await;
     http::respond(200, result)

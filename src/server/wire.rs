@@ -190,7 +190,7 @@ pub struct PublishBody {
     pub content: Vec<u8>,
     /// `WORK:TOKEN` (locker's form only).
     pub fence: Option<String>,
-    /// The signing agent and its base64 signature (locker's form only; see `ops::sign`).
+    /// The signing agent and its base64 signature (locker's form only; see `ops::keys`).
     pub signer: Option<String>,
     pub signature: Option<String>,
 }

@@ -12,7 +12,7 @@ use crate::mcp::Server;
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
-use crate::ops::lease;
+use crate::ops::work::lease;
 use crate::ops::{OpError, OpResult};
 
 /// This toolset's tools, in the order `tools/list` shows them.

@@ -7,8 +7,8 @@ use serde::Deserialize;
 use super::{def, Effect, ToolDef};
 use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
 use crate::mcp::Server;
-use crate::ops::journal::LogPage;
-use crate::ops::tlog;
+use crate::ops::log;
+use crate::ops::log::journal::LogPage;
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{NoProgress, OpError, OpResult};
 use crate::store::JournalQuery;
@@ -114,10 +114,10 @@ struct VerifyBundleIn {
 fn verify_bundle(
     _server: &Server,
     a: VerifyBundleIn,
-) -> OpResult<crate::ops::bundle::BundleReport> {
+) -> OpResult<crate::ops::pad::bundle::BundleReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    let key = a.key.as_deref().map(tlog::parse_verifier).transpose()?;
-    crate::ops::bundle::verify_with_key(a.bundle.as_bytes(), None, expect, key.as_ref())
+    let key = a.key.as_deref().map(log::parse_verifier).transpose()?;
+    crate::ops::pad::bundle::verify_with_key(a.bundle.as_bytes(), None, expect, key.as_ref())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle 
 #[serde(deny_unknown_fields)]
 struct CheckpointIn {}
 
-fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<tlog::CheckpointOutcome> {
+fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<log::CheckpointOutcome> {
     server.run(|l| l.checkpoint())
 }
 
@@ -151,10 +151,10 @@ struct ProofInclusionIn {
     block: Option<u64>,
 }
 
-fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<tlog::InclusionOutcome> {
+fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<log::InclusionOutcome> {
     let target = match (a.seq, a.pad_id, a.block) {
-        (Some(seq), None, None) => tlog::Target::Entry(seq),
-        (None, Some(pad_id), Some(seq)) => tlog::Target::Block { pad_id, seq },
+        (Some(seq), None, None) => log::Target::Entry(seq),
+        (None, Some(pad_id), Some(seq)) => log::Target::Block { pad_id, seq },
         _ => return Err(OpError::bad_request("give either seq, or pad_id and block")),
     };
     server.run(|l| l.prove_inclusion(&target))
@@ -173,7 +173,7 @@ struct ProofConsistencyIn {
     new: Option<u64>,
 }
 
-fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<tlog::ConsistencyOutcome> {
+fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<log::ConsistencyOutcome> {
     server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
@@ -189,9 +189,9 @@ struct VerifyProofIn {
     key: String,
 }
 
-fn verify_proof(_server: &Server, a: VerifyProofIn) -> OpResult<crate::ops::pin::ProofReport> {
-    let v = tlog::parse_verifier(&a.key)?;
-    crate::ops::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
+fn verify_proof(_server: &Server, a: VerifyProofIn) -> OpResult<crate::ops::log::pin::ProofReport> {
+    let v = log::parse_verifier(&a.key)?;
+    crate::ops::log::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
 }
 
 /// `locker_verify`'s arguments.

@@ -12,7 +12,7 @@ use crate::domain::pad::TicketType;
 use crate::domain::secret::Secret;
 use crate::mcp::pyjson;
 use crate::mcp::Server;
-use crate::ops::integrity::{self, Integrity};
+use crate::ops::pad::integrity::{self, Integrity};
 use crate::ops::pad::{
     self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
 };

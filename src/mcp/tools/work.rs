@@ -9,10 +9,10 @@ use crate::api::{
 };
 use crate::domain::work::{LeaseState, DEFAULT_GATE, DEFAULT_LEASE_TTL};
 use crate::mcp::Server;
-use crate::ops::lease::{Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus};
-use crate::ops::ledger::History;
-use crate::ops::plan::{Diff, PlanCommitted, PlanView};
-use crate::ops::step::{StepInput, StepView};
+use crate::ops::work::history::History;
+use crate::ops::work::lease::{Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus};
+use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
+use crate::ops::work::step::{StepInput, StepView};
 use crate::ops::OpResult;
 
 /// This toolset's tools, in the order `tools/list` shows them.

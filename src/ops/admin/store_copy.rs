@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::verify::{self, RepoReport};
-use super::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
+use crate::ops::verify::{self, RepoReport};
+use crate::ops::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
 use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_DIR};
 use crate::store::{self, Flow, Maintenance as _, Store, StoreError, StoreUrl, Tx};
 

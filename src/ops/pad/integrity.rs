@@ -9,11 +9,11 @@
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use super::pad::{BlockSlice, BlockView, Manifest};
-use super::{ErrorKind, OpError, OpResult};
 use crate::domain::chain;
 use crate::domain::digest::Digest;
 use crate::domain::limits::MAX_SLICE_BLOCKS;
+use crate::ops::pad::{BlockSlice, BlockView, Manifest};
+use crate::ops::{ErrorKind, OpError, OpResult};
 
 /// What a reader may conclude about the blocks it was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

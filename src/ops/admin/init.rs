@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Actor, Clock, OpResult};
 use crate::domain::event::RepoInit;
+use crate::ops::{Actor, Clock, OpResult};
 use crate::repo::{self, Initialized, Repo};
 
 /// What `init` did.
@@ -50,7 +50,7 @@ pub fn init_with(
             format: u64::from(config.format),
             store: config.store.clone(),
         };
-        super::journal::append(tx.as_mut(), &Actor::operator(), now, event)
+        crate::ops::log::journal::append(tx.as_mut(), &Actor::operator(), now, event)
             .map_err(|e| repo::RepoError::Invalid { path: root.to_owned(), reason: e.detail })?;
         tx.commit()?;
         Ok(())

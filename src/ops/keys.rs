@@ -10,14 +10,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::token::operator_only;
-use super::{journal, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::event::{
     self, kind, subject, Event, KeyRegister, KeyRevoke, RepoSetting, Signed,
 };
 use crate::domain::journal::Entry;
 use crate::domain::sign::{self, PrivateKey, PublicKey, Statement};
 use crate::domain::token::check_agent;
+use crate::ops::log::journal;
+use crate::ops::token::operator_only;
+use crate::ops::{Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{AgentKeyRow, Flow, JournalQuery, Tx};
 
 /// The setting that makes unsigned appends, publishes and steps be refused.
@@ -633,10 +634,10 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
     };
     for kind in [kind::KEY_REGISTER, kind::KEY_REVOKE] {
         let q = JournalQuery { kind: Some(kind.into()), ..JournalQuery::default() };
-        super::verify::for_each_entry(tx, &q, &mut collect)?;
+        crate::ops::verify::for_each_entry(tx, &q, &mut collect)?;
     }
     let q = JournalQuery { subject: Some(subject::pad(pad_id)), ..JournalQuery::default() };
-    super::verify::for_each_entry(tx, &q, &mut collect)?;
+    crate::ops::verify::for_each_entry(tx, &q, &mut collect)?;
     entries.sort_by_key(|e| e.seq);
     entries.dedup_by_key(|e| e.seq);
     let mut replay = Replay::default();
@@ -646,7 +647,7 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
             Ok(ev) => ev,
             Err(event::DecodeError::UnknownKind(_)) => continue,
             Err(event::DecodeError::Malformed { .. }) => {
-                problems.push(super::journal::malformed_body(e));
+                problems.push(crate::ops::log::journal::malformed_body(e));
                 continue;
             }
         };

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{authorize, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::event::Event;
 use crate::domain::journal::Entry;
+use crate::ops::{authorize, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{JournalQuery, JournalRow};
 
 /// Most audit entries one call returns.

@@ -14,12 +14,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::lease::{check_work, read_work};
-use super::{ErrorKind, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::event::{subject, DecodeError, Event, RepoGc};
 use crate::domain::journal::{self, Entry};
 use crate::domain::work::{self, LeaseState};
+use crate::ops::work::lease::{check_work, read_work};
+use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::{JournalQuery, JournalRow, LeaseRow, PlanRow, StepRow, Tx};
 
 /// What the journal says the lease, plan and step rows must be.
@@ -184,7 +184,7 @@ impl WorkReplay {
                             serde_json::to_string(steps).expect("a list of strings serialises");
                         Digest::of(json.as_bytes()).to_hex()
                     }
-                    (None, None) => return Some(super::journal::malformed_body(e)),
+                    (None, None) => return Some(crate::ops::log::journal::malformed_body(e)),
                 };
                 let last = self.last_version.get(&key).copied().unwrap_or(0);
                 self.last_version.insert(key.clone(), last.max(version));
@@ -526,7 +526,7 @@ pub struct HistoryEntry {
     /// and it is consistent with the entries before it.
     pub ok: bool,
     /// The entry's body, from its hashed bytes (`null` when they do not parse).
-    #[schemars(schema_with = "super::journal::body_schema")]
+    #[schemars(schema_with = "crate::ops::log::journal::body_schema")]
     pub body: Value,
 }
 
@@ -624,7 +624,7 @@ fn all_entries(tx: &dyn Tx, mut q: JournalQuery) -> OpResult<Vec<JournalRow>> {
 
 /// Every journal entry of the work item with its integrity verdict, and its stored rows
 /// checked against them.
-pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
+pub fn history(ctx: &mut crate::ops::Ctx<'_>, work: &str) -> OpResult<History> {
     check_work(work)?;
     let scope = ctx.actor.scope.clone();
     read_work(ctx, work, |tx, _| {
@@ -657,7 +657,7 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
                         }
                     }
                     Err(DecodeError::Malformed { .. }) => {
-                        found.push(super::journal::malformed_body(e));
+                        found.push(crate::ops::log::journal::malformed_body(e));
                     }
                     Err(DecodeError::UnknownKind(_)) => {}
                 }
@@ -676,13 +676,16 @@ pub fn history(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<History> {
             );
         }
         // What `locker gc` pruned of this work item is recorded in `repo.gc` entries.
-        let q = JournalQuery { kind: Some(super::gc::KIND.to_owned()), ..JournalQuery::default() };
+        let q = JournalQuery {
+            kind: Some(crate::ops::admin::gc::KIND.to_owned()),
+            ..JournalQuery::default()
+        };
         for row in all_entries(tx, q)? {
             let mut found = Vec::new();
             if let Some(e) = check_row(tx, &row, &mut found)? {
                 let (applied, problem) = match e.event() {
                     Ok(Event::RepoGc(gc)) => replay.apply_gc(&e, &gc, Some((&scope, work))),
-                    _ => (0, Some(super::journal::malformed_body(&e))),
+                    _ => (0, Some(crate::ops::log::journal::malformed_body(&e))),
                 };
                 found.extend(problem);
                 if applied == 0 {
@@ -783,7 +786,7 @@ mod tests {
         // A body that is not its kind's is malformed before any replay sees it.
         let bad = entry(6, 122, "step.record", json!({"lease_id": "l3"}));
         assert!(bad.event().is_err());
-        assert!(super::super::journal::malformed_body(&bad).contains("malformed"));
+        assert!(crate::ops::log::journal::malformed_body(&bad).contains("malformed"));
         let mut wrong = step(7, 122, "l3", "x");
         wrong.subject = "work:other".into();
         assert!(apply(&mut r, &wrong).unwrap().unwrap().contains("does not name its work item"));

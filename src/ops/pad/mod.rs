@@ -1,10 +1,13 @@
 //! Handoff pads: agent-locker 0.1.5's rules and check order, plus revocable tickets stored as
 //! digests and an atomic deposit.
 
+pub mod bundle;
+pub mod integrity;
+pub mod payment;
+
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use super::{journal, Ctx, OpError, OpResult};
 use crate::domain::chain::{self, ChainChecker};
 use crate::domain::digest::Digest;
 use crate::domain::envelope;
@@ -18,6 +21,8 @@ use crate::domain::limits::{
 };
 use crate::domain::pad::{read_lease_over, PadState, StoredState, TicketType};
 use crate::domain::secret::{random_id, Secret};
+use crate::ops::log::journal;
+use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{BlockRow, Flow, PadRow, PaymentRow, TicketRow, Tx};
 
 /// The pad readable without a ticket (seeded by `locker serve`, as the peer does).
@@ -193,7 +198,7 @@ fn pad_not_found() -> OpError {
 /// A pad whose payloads `locker gc` removed (exit 7, 410).
 pub fn pruned(pad_id: &str, at: i64) -> OpError {
     OpError::new(
-        super::ErrorKind::Gone,
+        crate::ops::ErrorKind::Gone,
         "pruned",
         format!("pad {pad_id} was pruned by `locker gc`: its payloads are gone"),
     )
@@ -252,7 +257,7 @@ pub fn create(ctx: &mut Ctx<'_>, limits: PadLimits) -> OpResult<PadCreated> {
 pub fn create_paid(
     ctx: &mut Ctx<'_>,
     limits: PadLimits,
-    payment: Option<&super::payment::Verified>,
+    payment: Option<&crate::ops::pad::payment::Verified>,
 ) -> OpResult<PadCreated> {
     let now = ctx.now();
     let id = random_id();
@@ -276,7 +281,7 @@ pub fn create_paid(
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     tx.insert_pad(&pad)?;
     tx.insert_ticket(&t)?;
     let mut event = PadCreate {
@@ -308,12 +313,12 @@ pub fn create_paid(
 /// the entry records of it (409 if the hash is already spent, even under a race).
 fn redeem(
     tx: &mut dyn Tx,
-    p: &super::payment::Verified,
+    p: &crate::ops::pad::payment::Verified,
     pad_id: &str,
     now: i64,
 ) -> OpResult<Payment> {
     if tx.payment(&p.tx_hash)?.is_some() {
-        return Err(super::payment::already_redeemed());
+        return Err(crate::ops::pad::payment::already_redeemed());
     }
     let row = PaymentRow {
         tx_hash: p.tx_hash.clone(),
@@ -327,7 +332,7 @@ fn redeem(
         redeemed_at: now,
     };
     tx.insert_payment(&row).map_err(|e| match e {
-        crate::store::StoreError::Duplicate(_) => super::payment::already_redeemed(),
+        crate::store::StoreError::Duplicate(_) => crate::ops::pad::payment::already_redeemed(),
         e => e.into(),
     })?;
     Ok(Payment {
@@ -363,7 +368,7 @@ pub fn append(
 }
 
 /// [`append`] with an agent's signature over the block (checked after the peer's checks, see
-/// [`super::sign::check`]); the `pad.append` entry then records the payload's SHA-256 and the
+/// [`crate::ops::keys::check`]); the `pad.append` entry then records the payload's SHA-256 and the
 /// signature.
 pub fn append_signed(
     ctx: &mut Ctx<'_>,
@@ -371,14 +376,14 @@ pub fn append_signed(
     key: Option<&Secret>,
     payload: &[u8],
     content_type: Option<&str>,
-    signing: Option<&super::sign::Signing>,
+    signing: Option<&crate::ops::keys::Signing>,
 ) -> OpResult<Appended> {
     check_block_size(payload.len() as u64)?;
     check_pad_id(pad_id)?;
     let content_type = content_type.unwrap_or(DEFAULT_CONTENT_TYPE);
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let mut pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     check_writable(&pad, now)?;
@@ -406,7 +411,7 @@ pub fn append_signed(
     }
     let seq = pad.block_count;
     let payload_digest = Digest::of(payload);
-    let signed = super::sign::check(tx.as_ref(), signing, |repo| {
+    let signed = crate::ops::keys::check(tx.as_ref(), signing, |repo| {
         crate::domain::sign::Statement::pad_append(&repo, &pad.id, seq, &payload_digest)
     })?;
     let curr = chain::link(&pad.head_hash, payload);
@@ -461,14 +466,14 @@ pub fn seal(ctx: &mut Ctx<'_>, pad_id: &str, key: Option<&Secret>) -> OpResult<S
     check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let mut pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     check_writable(&pad, now)?;
     if let Err(problems) = check_chain(tx.as_ref(), &pad)? {
         let first: Vec<&str> = problems.iter().take(3).map(String::as_str).collect();
         return Err(OpError::new(
-            super::ErrorKind::Conflict,
+            crate::ops::ErrorKind::Conflict,
             "inconsistent_pad",
             format!(
                 "refusing to seal: the stored chain is not consistent ({} problem(s): {})",
@@ -506,7 +511,7 @@ pub fn mint_ticket(
     check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     let ticket = Secret::generate();
@@ -542,7 +547,7 @@ pub fn revoke_ticket(
     check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let pad = load(tx.as_ref(), pad_id)?;
     check_key(&pad, key)?;
     let mut row = match tx.ticket(&ticket_digest(ticket))? {
@@ -724,7 +729,7 @@ pub fn read(
     }
     // Opening the lease is a write: decide again under the write lock.
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let plan = plan_read(tx.as_ref(), pad_id, ticket, from, to, lease, now)?;
     if let Some(mut row) = plan.open_lease {
         row.lease_started_at = Some(now);
@@ -758,7 +763,7 @@ pub fn deposit_paid(
     envelope_bytes: &[u8],
     artifacts: &[DepositBlock],
     ttl_seconds: i64,
-    payment: Option<&super::payment::Verified>,
+    payment: Option<&crate::ops::pad::payment::Verified>,
 ) -> OpResult<Deposited> {
     let n = artifacts.len() + 1;
     if n > MAX_MAX_BLOCKS as usize {
@@ -830,10 +835,10 @@ pub fn deposit_paid(
     };
     let t = new_ticket_row(&id, &ticket, TicketType::ReadOnce, now);
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
-    if super::sign::required(tx.as_ref())? {
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
+    if crate::ops::keys::required(tx.as_ref())? {
         return Err(OpError::new(
-            super::ErrorKind::Forbidden,
+            crate::ops::ErrorKind::Forbidden,
             "signature_required",
             "this repository requires signed appends, and a deposit's blocks cannot be signed",
         )
@@ -1038,7 +1043,7 @@ mod proptests {
         ) {
             let dir = crate::ops::test_dir();
             let clock = FixedClock(1_000);
-            let (_, mut repo) = crate::ops::init::init(dir.path(), &clock).unwrap();
+            let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &clock).unwrap();
             let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
             let limits = PadLimits::new(3600, i64::from(max_blocks)).unwrap();
             let p = create(&mut ctx, limits).unwrap();

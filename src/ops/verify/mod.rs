@@ -10,8 +10,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::journal::malformed_body;
-use super::{Ctx, OpError, OpResult, Progress};
 use crate::domain::chain::ChainChecker;
 use crate::domain::digest::Digest;
 use crate::domain::event::{
@@ -20,6 +18,8 @@ use crate::domain::event::{
 };
 use crate::domain::journal::{self, Entry};
 use crate::domain::pad::{PadState, TicketType};
+use crate::ops::log::journal::malformed_body;
+use crate::ops::{Ctx, OpError, OpResult, Progress};
 use crate::store::{
     BlobStorage, Flow, JournalQuery, JournalRow, PadRow, PaymentRow, StoreError, TicketRow, Tx,
 };
@@ -140,7 +140,7 @@ pub struct RepoReport {
     pub gc: GcSummary,
     /// Agent keys and signed writes: every signature re-verified, who signed what.
     #[serde(default)]
-    pub signatures: super::sign::SignaturesSummary,
+    pub signatures: crate::ops::keys::SignaturesSummary,
     /// The journal's Merkle tree and the signed checkpoints, recomputed from the journal.
     #[serde(default)]
     pub merkle: MerkleSummary,
@@ -349,7 +349,7 @@ impl<'a> Creation<'a> {
                 payment: d.payment.as_ref(),
                 sealed: Some((&d.blocks, &d.head_hash, e.time)),
                 ticket: d.ticket_id.map(|t| (t, d.ticket_type)),
-                demo: d.pad_id == super::pad::DEMO_PAD_ID && d.demo,
+                demo: d.pad_id == crate::ops::pad::DEMO_PAD_ID && d.demo,
             },
             Event::PadImport(i) => Self {
                 created_at: i.created_at,
@@ -400,7 +400,7 @@ struct Replay {
     tickets: HashMap<Digest, TicketRecord>,
     /// Redeemed payments (pay-per-pad), by transaction hash: the `pad.create` that spent each.
     payments: HashMap<String, PaymentRow>,
-    work: super::ledger::WorkReplay,
+    work: crate::ops::work::history::WorkReplay,
     artifacts: ArtifactReplay,
     gc: GcSummary,
     /// Verifying one pad: `repo.gc` entries are applied only as far as they concern it.
@@ -1092,7 +1092,7 @@ pub fn repository_with(
     progress.start("verifying", counts.journal + counts.blocks);
     let mut f = Findings::default();
     let mut replay = Replay::default();
-    let mut signatures = super::sign::Replay::default();
+    let mut signatures = crate::ops::keys::Replay::default();
     signatures.require_all = require_signed;
 
     // 1. The journal.
@@ -1201,7 +1201,7 @@ pub fn repository_with(
     let (agents, blobs, artifacts) = check_artifacts(tx.as_ref(), &mut replay.artifacts, &mut f)?;
     // 4. Leases, plans and steps: every stored row as the journal recorded it.
     let mut broken = 0u64;
-    let counts = super::ledger::check_store(
+    let counts = crate::ops::work::history::check_store(
         tx.as_ref(),
         &replay.work,
         None,
@@ -1246,7 +1246,7 @@ pub fn repository_with(
         artifacts,
         leases,
         gc: replay.gc,
-        signatures: super::sign::SignaturesSummary {
+        signatures: crate::ops::keys::SignaturesSummary {
             ok: signatures.summary.broken == 0,
             ..signatures.summary
         },
@@ -1438,7 +1438,7 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
     for_each_entry(tx.as_ref(), &gc_runs, &mut apply)?;
     let rec = replay.pads.get(&pad.id);
     let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
-    let walk = check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, &super::NoProgress)?;
+    let walk = check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, &crate::ops::NoProgress)?;
     compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
     check_tickets(tx.as_ref(), &replay, Some(&pad.id), &mut f)?;
     let subject = subject::pad(&pad.id);

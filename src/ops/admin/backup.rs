@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::verify::{self, RepoReport};
-use super::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
+use crate::ops::verify::{self, RepoReport};
+use crate::ops::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
 use crate::repo::{self, Repo, RepoError, CONFIG_FILE, DOT_LOCKER};
 use crate::store::StoreError;
 

@@ -13,11 +13,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::lease::{check_work, current_lease, read_work, write_work};
-use super::{journal, ErrorKind, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::event::ManifestCommit;
 use crate::domain::work;
+use crate::ops::log::journal;
+use crate::ops::work::lease::{check_work, current_lease, read_work, write_work};
+use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::{LeaseRow, PlanRow, Tx};
 
 /// One plan version.
@@ -124,7 +125,7 @@ pub(crate) fn diff_of(tx: &dyn Tx, lease: &LeaseRow) -> OpResult<Diff> {
 /// Commits `steps` as the work item's plan under its current lease: a new version, or a
 /// replay when they already are the newest version under this lease.
 pub fn commit(
-    ctx: &mut super::Ctx<'_>,
+    ctx: &mut crate::ops::Ctx<'_>,
     work: &str,
     lease_id: &str,
     steps: Vec<String>,
@@ -191,7 +192,7 @@ pub fn commit(
 }
 
 /// The work item's newest plan, or version `version`.
-pub fn show(ctx: &mut super::Ctx<'_>, work: &str, version: Option<u64>) -> OpResult<PlanView> {
+pub fn show(ctx: &mut crate::ops::Ctx<'_>, work: &str, version: Option<u64>) -> OpResult<PlanView> {
     check_work(work)?;
     let scope = ctx.actor.scope.clone();
     read_work(ctx, work, |tx, _| {
@@ -218,7 +219,7 @@ pub fn show(ctx: &mut super::Ctx<'_>, work: &str, version: Option<u64>) -> OpRes
 }
 
 /// The newest plan against the steps of the work item's newest lease.
-pub fn diff(ctx: &mut super::Ctx<'_>, work: &str) -> OpResult<Diff> {
+pub fn diff(ctx: &mut crate::ops::Ctx<'_>, work: &str) -> OpResult<Diff> {
     check_work(work)?;
     let scope = ctx.actor.scope.clone();
     read_work(ctx, work, |tx, _| {

@@ -12,8 +12,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{ErrorKind, OpError, OpResult};
 use crate::domain::payment::{self as rule, Paid, Unpaid};
+use crate::ops::{ErrorKind, OpError, OpResult};
 
 /// The largest JSON-RPC answer read.
 pub const MAX_RPC_BYTES: u64 = 1024 * 1024;
@@ -347,7 +347,7 @@ pub fn verify(cfg: &PaymentConfig, tx_hash: &str, log: &mut dyn FnMut(&str)) -> 
 
 /// 409 if `tx_hash` was already redeemed (checked before asking the node; the redeeming
 /// transaction checks again).
-pub fn check_unspent(ctx: &mut super::Ctx<'_>, tx_hash: &str) -> OpResult<()> {
+pub fn check_unspent(ctx: &mut crate::ops::Ctx<'_>, tx_hash: &str) -> OpResult<()> {
     let tx = ctx.store.read()?;
     if tx.payment(tx_hash)?.is_some() {
         return Err(already_redeemed());

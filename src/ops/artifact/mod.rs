@@ -8,14 +8,17 @@
 //! and rejected publishes are each journaled and committed. Invalid input is refused before the
 //! transaction and changes nothing.
 
+pub mod audit;
+
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use super::{authorize, journal, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::artifact::{self as rules, InvalidInput};
 use crate::domain::digest::Digest;
 use crate::domain::event::{ArtifactPublish, ArtifactReject, ArtifactReplay};
 use crate::domain::work::Fence;
+use crate::ops::log::journal;
+use crate::ops::{authorize, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, ReceiptRow, Tx};
 
 /// Most versions or keys one listing returns.
@@ -145,9 +148,9 @@ pub struct PublishRequest<'a> {
     /// The fencing token of the lease the publish is made under: refused (`stale_fence`) once
     /// a newer lease exists on the work item.
     pub fence: Option<&'a Fence>,
-    /// An agent's signature over the version it writes (see [`super::sign`]); checked only
+    /// An agent's signature over the version it writes (see [`crate::ops::keys`]); checked only
     /// when a new version is written (a replay or a rejection writes none).
-    pub signing: Option<&'a super::sign::Signing>,
+    pub signing: Option<&'a crate::ops::keys::Signing>,
 }
 
 fn invalid(e: InvalidInput) -> OpError {
@@ -271,7 +274,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
     // the request's identity in the receipt.
     if let Some(fence) = req.fence {
         if let Err(e) =
-            super::lease::check_fence(tx.as_mut(), &actor, now, &fence.work, fence.token)
+            crate::ops::work::lease::check_fence(tx.as_mut(), &actor, now, &fence.work, fence.token)
         {
             let body = ArtifactReject { fence: Some(fence.clone()), ..reject_body(&e.code) };
             journal::append(tx.as_mut(), &actor, now, body)?;
@@ -296,7 +299,7 @@ pub fn publish(ctx: &mut Ctx<'_>, req: &PublishRequest<'_>) -> OpResult<Publishe
     }
 
     let version = current + 1;
-    let signed = super::sign::check(tx.as_ref(), req.signing, |repo| {
+    let signed = crate::ops::keys::check(tx.as_ref(), req.signing, |repo| {
         crate::domain::sign::Statement::artifact_publish(
             &repo,
             scope,
@@ -442,7 +445,7 @@ mod tests {
     fn a_token_revoked_after_authentication_is_refused_inside_the_transaction() {
         let dir = tempfile::tempdir().unwrap();
         let clock = FixedClock(100);
-        let (_, mut repo) = crate::ops::init::init(dir.path(), &clock).unwrap();
+        let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &clock).unwrap();
         let created = {
             let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
             token::create(&mut ctx, "worker-a", "demo").unwrap()
@@ -468,7 +471,7 @@ mod tests {
     fn a_forged_principal_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let clock = FixedClock(100);
-        let (_, mut repo) = crate::ops::init::init(dir.path(), &clock).unwrap();
+        let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &clock).unwrap();
         let created = {
             let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
             token::create(&mut ctx, "worker-a", "demo").unwrap()

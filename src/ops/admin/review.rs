@@ -31,7 +31,6 @@ use std::process::{Command, Stdio};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Ctx, OpError, OpResult};
 use crate::domain::bundle::{self, Block};
 use crate::domain::check::{Check, Status};
 use crate::domain::digest::Digest;
@@ -39,6 +38,7 @@ use crate::domain::envelope::{self, Envelope};
 use crate::domain::glob;
 use crate::domain::secret::Secret;
 use crate::domain::{chain, check};
+use crate::ops::{Ctx, OpError, OpResult};
 
 /// The largest dependency manifest re-hashed.
 pub const MAX_DEPENDENCY_MANIFEST_BYTES: u64 = 64 * 1024 * 1024;
@@ -80,7 +80,7 @@ pub struct ReviewReport {
     pub first_failure: Option<Check>,
     /// Who signed each appended block (a local pad only; empty for a bundle).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub signers: Vec<super::sign::BlockSigner>,
+    pub signers: Vec<crate::ops::keys::BlockSigner>,
 }
 
 /// Checks `A..B` / `A...B` for `--range` (two revisions, neither starting with `-`).
@@ -105,8 +105,8 @@ pub fn pad(
     ticket: Option<&Secret>,
     opts: &ReviewOptions,
 ) -> OpResult<ReviewReport> {
-    let snapshot = super::bundle::export(ctx, pad_id, ticket)?;
-    let verified = super::verify::pad(ctx, pad_id, None)?;
+    let snapshot = crate::ops::pad::bundle::export(ctx, pad_id, ticket)?;
+    let verified = crate::ops::verify::pad(ctx, pad_id, None)?;
     let chain_check = if verified.ok {
         Check::pass(
             "chain",
@@ -121,7 +121,7 @@ pub fn pad(
     };
     let (signers, sig_problems) = {
         let tx = ctx.store.read()?;
-        super::sign::pad_signers(tx.as_ref(), pad_id)?
+        crate::ops::keys::pad_signers(tx.as_ref(), pad_id)?
     };
     let h = &snapshot.header;
     let mut report = review(
@@ -181,7 +181,7 @@ pub fn bundle(
     file: Option<&str>,
     opts: &ReviewOptions,
 ) -> OpResult<ReviewReport> {
-    let parsed = super::bundle::parse(bytes)?;
+    let parsed = crate::ops::pad::bundle::parse(bytes)?;
     let f = bundle::check(&parsed, None);
     let integrity =
         ["records", "trailer", "digest", "sequence", "links", "hashes", "head", "counts"];

@@ -24,11 +24,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{journal, Ctx, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::event::{self, GcBlob, GcLease, GcPad, GcPolicy, GcStrayFile, RepoGc};
 use crate::domain::pad::StoredState;
 use crate::domain::work::LeaseState;
+use crate::ops::log::journal;
+use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::Flow;
 
 /// Most pads, and most blobs and stray files, one run removes.
@@ -132,7 +133,7 @@ pub struct GcOutcome {
 
 /// Runs one gc under `policy` (operator only).
 pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
-    super::token::operator_only(&ctx.actor, "run gc")?;
+    crate::ops::token::operator_only(&ctx.actor, "run gc")?;
     if policy.pads_older_than.is_none() && !policy.blobs && policy.abandoned_older_than.is_none() {
         return Err(OpError::usage("gc needs a policy: nothing would be removed").hint(
             "Pass `--pads-older-than 30d`, `--abandoned-older-than 30d`, `--blobs`, or several.",
@@ -152,7 +153,7 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     if let Some(age) = policy.pads_older_than {
         let cutoff = now.saturating_sub(age);
         tx.for_each_pad(&mut |p| {
-            if p.id == super::pad::DEMO_PAD_ID || p.pruned_at.is_some() || p.block_count == 0 {
+            if p.id == crate::ops::pad::DEMO_PAD_ID || p.pruned_at.is_some() || p.block_count == 0 {
                 return Flow::Continue(());
             }
             let (reason, since) = match (p.state, p.sealed_at) {

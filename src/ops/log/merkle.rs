@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Ctx, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::merkle::{self, Hashes};
 use crate::domain::note::{Checkpoint, SignedCheckpoint, Signer, Verifier};
 use crate::domain::proof::{ConsistencyProof, InclusionProof};
+use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{CheckpointRow, JournalQuery, JournalRow, Tx};
 
 /// Where the log's key is and what it is called: the repository's `.locker/` and origin.
@@ -105,7 +105,7 @@ fn catch_up(tx: &mut dyn Tx, from: u64, size: u64) -> OpResult<()> {
     Ok(())
 }
 
-/// Called by [`super::journal::append`] for every new entry, inside its transaction: adds the
+/// Called by [`crate::ops::log::journal::append`] for every new entry, inside its transaction: adds the
 /// entry's leaf (after hashing in any older entries the tree lacks). O(log n).
 pub fn on_append(tx: &mut dyn Tx, row: &JournalRow) -> OpResult<()> {
     let size = tree_size(tx)?;
@@ -138,7 +138,7 @@ pub fn sync(ctx: &mut Ctx<'_>) -> OpResult<()> {
 }
 
 fn refuse(detail: String) -> OpError {
-    OpError::new(super::ErrorKind::Conflict, "inconsistent_tree", detail).hint(
+    OpError::new(crate::ops::ErrorKind::Conflict, "inconsistent_tree", detail).hint(
         "The stored tree does not extend the last checkpoint this log signed: the journal or \
          its tree was changed behind locker's back. Run `locker verify`.",
     )
@@ -356,7 +356,7 @@ pub fn prove_inclusion(
     let now = ctx.now();
     let actor = ctx.actor.clone();
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &actor)?;
+    crate::ops::authorize(tx.as_ref(), &actor)?;
     let (row, block) = match target {
         Target::Entry(seq) => (entry_row(tx.as_ref(), *seq)?, None),
         Target::Block { pad_id, seq } => {
@@ -499,7 +499,7 @@ pub fn consistency_hashes(ctx: &mut Ctx<'_>, old: u64, new: u64) -> OpResult<Vec
 /// Parses a verifier key given by a user.
 pub fn parse_verifier(vkey: &str) -> OpResult<Verifier> {
     Verifier::parse(vkey).map_err(|e| {
-        OpError::new(super::ErrorKind::BadRequest, "bad_key", e.to_string())
+        OpError::new(crate::ops::ErrorKind::BadRequest, "bad_key", e.to_string())
             .hint("A verifier key looks like `name+1a2b3c4d+AQ…`; `locker key show` prints it.")
     })
 }

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::merkle;
 use crate::domain::note::{SignedCheckpoint, Verifier};
 use crate::domain::proof::{self, ConsistencyProof, InclusionProof, ProofFileError};
+use crate::ops::{OpError, OpResult};
 
 /// The state directory of pins.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +169,7 @@ pub fn check(
     };
     let pinned = SignedCheckpoint::verify(&note, v).map_err(|e| {
         OpError::new(
-            super::ErrorKind::Conflict,
+            crate::ops::ErrorKind::Conflict,
             "pin_mismatch",
             format!("the checkpoint pinned for {origin} does not verify with this key: {e}"),
         )
@@ -257,7 +257,7 @@ pub struct ProvedEntry {
     pub actor: String,
     pub scope: String,
     pub subject: String,
-    #[schemars(schema_with = "super::journal::body_schema")]
+    #[schemars(schema_with = "crate::ops::log::journal::body_schema")]
     pub body: serde_json::Value,
     pub leaf_hash: Digest,
 }
@@ -292,7 +292,7 @@ pub fn verify_proof(
     fetch: Option<&mut Fetch<'_>>,
 ) -> OpResult<ProofReport> {
     let bad = |e: ProofFileError| {
-        OpError::new(super::ErrorKind::BadRequest, "bad_proof", e.to_string())
+        OpError::new(crate::ops::ErrorKind::BadRequest, "bad_proof", e.to_string())
             .hint("`locker proof inclusion` and `locker proof consistency` write proof files.")
     };
     let mut report = ProofReport {

@@ -12,11 +12,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::pad::{check_content_type, check_read_ticket, load, new_ticket_row};
-use super::{journal, Ctx, ErrorKind, OpError, OpResult};
+use crate::ops::log::journal;
+use crate::ops::pad::{check_content_type, check_read_ticket, load, new_ticket_row};
+use crate::ops::{Ctx, ErrorKind, OpError, OpResult};
 use base64::Engine as _;
 
-use super::tlog::LogIdentity;
 use crate::domain::bundle::{
     self, Block, Bundle, EntryProof, Header, LogProofs, Malformed, Parsed, Source,
 };
@@ -30,6 +30,7 @@ use crate::domain::limits::{
 use crate::domain::note::Verifier;
 use crate::domain::pad::{PadState, StoredState, TicketType};
 use crate::domain::secret::Secret;
+use crate::ops::log::LogIdentity;
 use crate::store::{BlockRow, Flow, PadRow, Tx};
 
 /// The program name recorded in the bundles locker writes.
@@ -71,18 +72,18 @@ pub struct BundleReport {
     pub first_failure: Option<Check>,
     /// With a trusted key: the bundle's checkpoint against the verifier's pinned one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pin: Option<super::pin::PinReport>,
+    pub pin: Option<crate::ops::log::pin::PinReport>,
     /// Evidence of a fork, when the pin found one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<super::pin::ForkEvidence>,
+    pub evidence: Option<crate::ops::log::pin::ForkEvidence>,
 }
 
 impl BundleReport {
     /// Adds the pin's verdict (a fork or an unproven checkpoint fails the bundle).
     pub fn apply_pin(
         &mut self,
-        pin: super::pin::PinReport,
-        evidence: Option<super::pin::ForkEvidence>,
+        pin: crate::ops::log::pin::PinReport,
+        evidence: Option<crate::ops::log::pin::ForkEvidence>,
     ) {
         if !pin.ok() {
             let c = Check::fail("pin", pin.detail.clone());
@@ -194,10 +195,10 @@ pub fn log_proofs(
     pad_id: &str,
     seqs: &[u64],
 ) -> OpResult<LogProofs> {
-    super::pad::check_pad_id(pad_id)?;
+    crate::ops::pad::check_pad_id(pad_id)?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    let (cp, proofs) = super::tlog::prove_blocks(tx.as_mut(), log, pad_id, seqs, now)?;
+    let (cp, proofs) = crate::ops::log::prove_blocks(tx.as_mut(), log, pad_id, seqs, now)?;
     tx.commit()?;
     let b64 = &base64::engine::general_purpose::STANDARD;
     Ok(LogProofs {
@@ -249,7 +250,7 @@ impl Exported {
 fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
     // A pruned pad has no payloads left to put in a bundle.
     if let Some(at) = pad.pruned_at {
-        return Err(super::pad::pruned(&pad.id, at));
+        return Err(crate::ops::pad::pruned(&pad.id, at));
     }
     let mut blocks = Vec::with_capacity(usize::try_from(pad.block_count).unwrap_or(0).min(4096));
     tx.for_each_block(&pad.id, &mut |b| {
@@ -291,7 +292,7 @@ fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
 
 /// Reads a whole pad for export (see the module documentation for who may).
 pub fn export(ctx: &mut Ctx<'_>, pad_id: &str, ticket: Option<&Secret>) -> OpResult<Bundle> {
-    super::pad::check_pad_id(pad_id)?;
+    crate::ops::pad::check_pad_id(pad_id)?;
     let now = ctx.now();
     let lease = ctx.settings.read_lease_seconds;
     let needs_ticket = !(ctx.actor.is_operator() && ticket.is_none());
@@ -309,7 +310,7 @@ pub fn export(ctx: &mut Ctx<'_>, pad_id: &str, ticket: Option<&Secret>) -> OpRes
     }
     // The first read with a `read_once` ticket opens its lease: decide again under the lock.
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let pad = load(tx.as_ref(), pad_id)?;
     let opens = check_read_ticket(tx.as_ref(), &pad, ticket, lease, now)?;
     let bundle = snapshot(tx.as_ref(), &pad, now)?;
@@ -534,7 +535,7 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
     let t = new_ticket_row(id, &ticket, TicketType::ReadOnce, now);
 
     let mut tx = ctx.store.write()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     if tx.pad(id)?.is_some() {
         return Err(OpError::conflict(format!("pad {id} already exists"))
             .with("pad_id", id.clone())
@@ -608,7 +609,7 @@ mod tests {
     fn demo() -> (Value, Value) {
         let mut prev = Digest::ZERO;
         let mut blocks = Vec::new();
-        for (seq, (payload, ct)) in super::super::pad::DEMO_BLOCKS.iter().enumerate() {
+        for (seq, (payload, ct)) in crate::ops::pad::DEMO_BLOCKS.iter().enumerate() {
             let curr = chain::link(&prev, payload.as_bytes());
             blocks.push(json!({
                 "seq": seq, "prev_hash": prev, "curr_hash": curr, "content_type": ct,
@@ -617,7 +618,7 @@ mod tests {
             }));
             prev = curr;
         }
-        let total: usize = super::super::pad::DEMO_BLOCKS.iter().map(|(p, _)| p.len()).sum();
+        let total: usize = crate::ops::pad::DEMO_BLOCKS.iter().map(|(p, _)| p.len()).sum();
         let manifest = json!({
             "pad_id": "demo-pad-v1", "state": "sealed", "block_count": 3, "total_bytes": total,
             "sealed_at": 1_795_937_335, "head_hash": prev, "created_at": 1_795_937_335,

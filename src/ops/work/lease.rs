@@ -13,13 +13,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{authorize, journal, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::event::work::sha256_of;
 use crate::domain::event::{
     LeaseAbandon, LeaseAcquire, LeaseComplete, LeaseHeartbeat, LeaseRelease,
 };
 use crate::domain::secret::random_id;
 use crate::domain::work::{self, expired, Fence, LeaseState};
+use crate::ops::log::journal;
+use crate::ops::{authorize, Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{LeaseQuery, LeaseRow, Tx};
 
 /// One lease as shown to callers.
@@ -84,7 +85,7 @@ pub struct Completed {
     #[serde(flatten)]
     pub lease: LeaseView,
     /// The plan diff of the completed lease.
-    pub diff: super::plan::Diff,
+    pub diff: crate::ops::work::plan::Diff,
     /// `true` when the lease had already been completed with the same result.
     pub replayed: bool,
 }
@@ -480,11 +481,11 @@ pub fn complete(
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Completed && lease.result.as_deref() == result {
             check_holder(actor, &lease)?;
-            let diff = super::plan::diff_of(tx, &lease)?;
+            let diff = crate::ops::work::plan::diff_of(tx, &lease)?;
             return Ok(Completed { lease: (&lease).into(), diff, replayed: true });
         }
         let mut lease = require_current(tx, actor, lease)?;
-        let diff = super::plan::diff_of(tx, &lease)?;
+        let diff = crate::ops::work::plan::diff_of(tx, &lease)?;
         lease.state = LeaseState::Completed;
         lease.ended_at = Some(now);
         lease.result = result.map(str::to_owned);
@@ -860,7 +861,7 @@ mod proptests {
         #[test]
         fn leases_follow_their_rules(ops in prop::collection::vec(op(), 1..40)) {
             let dir = crate::ops::test_dir();
-            let (_, mut repo) = crate::ops::init::init(dir.path(), &FixedClock(1_000)).unwrap();
+            let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &FixedClock(1_000)).unwrap();
             let works = ["job-0", "job-1"];
             let mut model: Vec<Vec<M>> = vec![Vec::new(), Vec::new()];
             let mut now = 1_000;

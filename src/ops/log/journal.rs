@@ -3,10 +3,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Ctx, OpError, OpResult};
 use crate::domain::digest::Digest;
 use crate::domain::event::Event;
 use crate::domain::journal::{self, Entry};
+use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{JournalQuery, JournalRow, Tx};
 
 /// Appends one event to the journal inside `tx`, as an entry whose kind, subject and body the
@@ -15,7 +15,7 @@ use crate::store::{JournalQuery, JournalRow, Tx};
 /// in the same transaction.
 pub fn append(
     tx: &mut dyn Tx,
-    actor: &super::Actor,
+    actor: &crate::ops::Actor,
     time: i64,
     event: impl Into<Event>,
 ) -> OpResult<JournalRow> {
@@ -45,7 +45,7 @@ pub fn append(
         subject: entry.subject,
     };
     tx.insert_journal(&row)?;
-    super::tlog::on_append(tx, &row)?;
+    crate::ops::log::on_append(tx, &row)?;
     Ok(row)
 }
 
@@ -108,7 +108,7 @@ pub fn log(ctx: &mut Ctx<'_>, q: &JournalQuery) -> OpResult<LogPage> {
         return Err(OpError::unprocessable(format!("limit must be between 1 and {MAX_LOG_LIMIT}")));
     }
     let tx = ctx.store.read()?;
-    super::authorize(tx.as_ref(), &ctx.actor)?;
+    crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     // An agent sees only its own scope's entries.
     let scoped;
     let q = if ctx.actor.is_operator() {

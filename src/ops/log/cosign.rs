@@ -8,10 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::tlog::{self, CheckpointOutcome, LogIdentity};
-use super::{Ctx, OpResult};
 use crate::domain::note::Note;
 use crate::domain::witness::add_signatures;
+use crate::ops::log::{self, CheckpointOutcome, LogIdentity};
+use crate::ops::{Ctx, OpResult};
 use crate::witness::{request_cosignature, WitnessAnswer};
 
 /// The checkpoint with the cosignatures gathered, and what each witness answered.
@@ -26,13 +26,13 @@ pub struct Cosigned {
 
 /// Signs the latest checkpoint (if needed) and asks every witness in `urls` to cosign it.
 pub fn collect(ctx: &mut Ctx<'_>, log: &LogIdentity, urls: &[String]) -> OpResult<Cosigned> {
-    let mut cp = tlog::checkpoint(ctx, log)?;
+    let mut cp = log::checkpoint(ctx, log)?;
     let size = cp.size;
     let mut witnesses = Vec::new();
     let mut note = cp.note.clone();
     for url in urls {
         let mut answer = request_cosignature(url, &cp.note, size, &mut |old| {
-            tlog::consistency_hashes(ctx, old, size)
+            log::consistency_hashes(ctx, old, size)
         });
         let with = add_signatures(&note, &answer.cosignatures);
         if Note::parse(with.as_bytes()).is_ok() {
@@ -76,7 +76,7 @@ pub struct PolicyReport {
 /// names the log) and the witness quorum.
 pub fn check_policy(policy: &crate::domain::witness::Policy, note: &str) -> OpResult<PolicyReport> {
     use crate::domain::note::Checkpoint;
-    let bad = |e: String| super::OpError::bad_request(format!("the checkpoint: {e}"));
+    let bad = |e: String| crate::ops::OpError::bad_request(format!("the checkpoint: {e}"));
     let parsed = Note::parse(note.as_bytes()).map_err(|e| bad(e.to_string()))?;
     let cp = Checkpoint::parse_text(&parsed.text).map_err(|e| bad(e.to_string()))?;
     let mut failure = None;

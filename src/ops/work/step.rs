@@ -7,11 +7,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::lease::{bad, check_work, current_lease, write_work};
-use super::{journal, Ctx, ErrorKind, OpError, OpResult};
 use crate::domain::event::work::sha256_of;
 use crate::domain::event::StepRecord;
 use crate::domain::work;
+use crate::ops::log::journal;
+use crate::ops::work::lease::{bad, check_work, current_lease, write_work};
+use crate::ops::{Ctx, ErrorKind, OpError, OpResult};
 use crate::store::StepRow;
 
 /// A step record.
@@ -41,9 +42,9 @@ pub struct StepInput<'a> {
     pub planned: Option<&'a str>,
     pub executed: Option<&'a str>,
     pub gate: Option<&'a str>,
-    /// An agent's signature over the record (see [`super::sign`]); checked only when the step
+    /// An agent's signature over the record (see [`crate::ops::keys`]); checked only when the step
     /// is stored (a replay stores nothing).
-    pub signing: Option<&'a super::sign::Signing>,
+    pub signing: Option<&'a crate::ops::keys::Signing>,
 }
 
 /// Logs a step under the work item's current lease.
@@ -97,7 +98,7 @@ pub fn record(
             .with("recorded", json!({"planned": s.planned, "executed": s.executed, "gate": s.gate}))
             .hint("A step is logged once per lease; log a differently named step instead."));
         }
-        let signed = super::sign::check(tx, input.signing, |repo| {
+        let signed = crate::ops::keys::check(tx, input.signing, |repo| {
             crate::domain::sign::Statement::step_record(
                 &repo,
                 &actor.scope,

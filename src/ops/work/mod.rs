@@ -1,0 +1,7 @@
+//! Work items: leases with fencing tokens ([`lease`]), plans ([`plan`]), steps ([`step`]) and a
+//! work item's verified history ([`history`]).
+
+pub mod history;
+pub mod lease;
+pub mod plan;
+pub mod step;
