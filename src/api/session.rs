@@ -9,7 +9,7 @@ use super::Locker;
 use crate::client::Client;
 use crate::domain::secret::Secret;
 use crate::ops::log::LogIdentity;
-use crate::ops::{token, Clock, Ctx, OpError, OpResult, Settings};
+use crate::ops::{auth, Clock, Ctx, OpError, OpResult, Settings};
 use crate::repo::{Location, Repo};
 
 /// Who acts: the agent of a token (`LOCKER_TOKEN`), else the operator in a scope (`--scope`,
@@ -74,7 +74,7 @@ impl Local {
     pub fn ctx(&mut self) -> OpResult<Ctx<'_>> {
         let Self { location, identity, clock, settings, opened } = self;
         let (repo, log) = open(opened, location)?;
-        let actor = token::actor_for(
+        let actor = auth::actor_for(
             repo.store.as_mut(),
             identity.token.as_ref(),
             identity.scope.as_deref(),

@@ -16,8 +16,8 @@ use crate::domain::event::{
 use crate::domain::journal::Entry;
 use crate::domain::sign::{self, PrivateKey, PublicKey, Statement};
 use crate::domain::token::check_agent;
+use crate::ops::auth::operator_only;
 use crate::ops::log::journal;
-use crate::ops::token::operator_only;
 use crate::ops::{Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{AgentKeyRow, Flow, JournalQuery, Tx};
 
@@ -634,10 +634,10 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
     };
     for kind in [kind::KEY_REGISTER, kind::KEY_REVOKE] {
         let q = JournalQuery { kind: Some(kind.into()), ..JournalQuery::default() };
-        crate::ops::verify::for_each_entry(tx, &q, &mut collect)?;
+        crate::ops::log::journal::for_each_entry(tx, &q, &mut collect)?;
     }
     let q = JournalQuery { subject: Some(subject::pad(pad_id)), ..JournalQuery::default() };
-    crate::ops::verify::for_each_entry(tx, &q, &mut collect)?;
+    crate::ops::log::journal::for_each_entry(tx, &q, &mut collect)?;
     entries.sort_by_key(|e| e.seq);
     entries.dedup_by_key(|e| e.seq);
     let mut replay = Replay::default();

@@ -7,6 +7,7 @@
 
 pub mod admin;
 pub mod artifact;
+pub mod auth;
 pub mod group;
 pub mod keys;
 pub mod log;
@@ -15,7 +16,7 @@ pub mod token;
 pub mod verify;
 pub mod work;
 
-pub use token::authorize;
+pub use auth::authorize;
 
 use std::borrow::Cow;
 

@@ -150,7 +150,7 @@ impl AppState {
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         self.write(Actor::operator(), move |ctx| {
-            ctx.actor = ops::token::authenticate(&mut *ctx.store, &token)?;
+            ctx.actor = ops::auth::authenticate(&mut *ctx.store, &token)?;
             f(ctx)
         })
         .await
@@ -211,7 +211,7 @@ impl AppState {
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         self.run(Actor::operator(), move |ctx| {
-            ctx.actor = ops::token::authenticate(&mut *ctx.store, &token)?;
+            ctx.actor = ops::auth::authenticate(&mut *ctx.store, &token)?;
             f(ctx)
         })
         .await

@@ -530,7 +530,7 @@ fn check_token(
         );
         return;
     };
-    match crate::ops::token::authenticate(store, token) {
+    match crate::ops::auth::authenticate(store, token) {
         Ok(a) => r.push(
             "token",
             Status::Ok,

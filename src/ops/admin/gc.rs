@@ -133,7 +133,7 @@ pub struct GcOutcome {
 
 /// Runs one gc under `policy` (operator only).
 pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
-    crate::ops::token::operator_only(&ctx.actor, "run gc")?;
+    crate::ops::auth::operator_only(&ctx.actor, "run gc")?;
     if policy.pads_older_than.is_none() && !policy.blobs && policy.abandoned_older_than.is_none() {
         return Err(OpError::usage("gc needs a policy: nothing would be removed").hint(
             "Pass `--pads-older-than 30d`, `--abandoned-older-than 30d`, `--blobs`, or several.",

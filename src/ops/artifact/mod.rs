@@ -450,7 +450,9 @@ mod tests {
             let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
             token::create(&mut ctx, "worker-a", "demo").unwrap()
         };
-        let actor = token::authenticate(repo.store.as_mut(), &Secret::new(created.token)).unwrap();
+        let actor =
+            crate::ops::auth::authenticate(repo.store.as_mut(), &Secret::new(created.token))
+                .unwrap();
         assert_eq!((actor.name.as_str(), actor.scope.as_str()), ("worker-a", "demo"));
 
         // Revoked through another connection after the agent authenticated.
@@ -476,7 +478,8 @@ mod tests {
             let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
             token::create(&mut ctx, "worker-a", "demo").unwrap()
         };
-        let real = token::authenticate(repo.store.as_mut(), &Secret::new(created.token)).unwrap();
+        let real = crate::ops::auth::authenticate(repo.store.as_mut(), &Secret::new(created.token))
+            .unwrap();
         for forged in [
             Actor { scope: "other".into(), ..real.clone() },
             Actor { name: "worker-b".into(), ..real.clone() },

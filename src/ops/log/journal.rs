@@ -120,3 +120,39 @@ pub fn log(ctx: &mut Ctx<'_>, q: &JournalQuery) -> OpResult<LogPage> {
     let rows = tx.journal(q)?;
     Ok(LogPage { entries: rows.into_iter().map(LogEntry::from_row).collect() })
 }
+
+/// Calls `f` with every journal entry matching `base` (its subject and kind), oldest first,
+/// each checked against its own hash and its columns.
+pub fn for_each_entry(
+    tx: &dyn Tx,
+    base: &JournalQuery,
+    f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
+) -> OpResult<()> {
+    let mut after = None;
+    loop {
+        let q = JournalQuery { after, ascending: true, limit: 1000, ..base.clone() };
+        let rows = tx.journal(&q)?;
+        let Some(last) = rows.last() else { break };
+        after = Some(last.seq);
+        for row in &rows {
+            if journal::link(&row.prev_hash, &row.entry) != row.hash {
+                let what = format!(
+                    "entry {} has been altered: its hash does not match its bytes",
+                    row.seq
+                );
+                f(row, Err(what));
+                continue;
+            }
+            match Entry::decode(&row.entry) {
+                Ok(e)
+                    if base.subject.as_ref().is_none_or(|s| *s == e.subject)
+                        && base.kind.as_ref().is_none_or(|k| *k == e.kind) =>
+                {
+                    f(row, Ok(e));
+                }
+                _ => f(row, Err(format!("entry {}'s bytes do not match its columns", row.seq))),
+            }
+        }
+    }
+    Ok(())
+}

@@ -18,7 +18,7 @@ use crate::domain::event::{
 };
 use crate::domain::journal::{self, Entry};
 use crate::domain::pad::{PadState, TicketType};
-use crate::ops::log::journal::malformed_body;
+use crate::ops::log::journal::{for_each_entry, malformed_body};
 use crate::ops::{Ctx, OpError, OpResult, Progress};
 use crate::store::{
     BlobStorage, Flow, JournalQuery, JournalRow, PadRow, PaymentRow, StoreError, TicketRow, Tx,
@@ -758,42 +758,6 @@ fn for_each_pad_entry(
 ) -> OpResult<()> {
     let base = JournalQuery { subject: Some(subject::pad(pad_id)), ..JournalQuery::default() };
     for_each_entry(tx, &base, f)
-}
-
-/// Calls `f` with every journal entry matching `base` (its subject and kind), oldest first,
-/// each checked against its own hash and its columns.
-pub(crate) fn for_each_entry(
-    tx: &dyn Tx,
-    base: &JournalQuery,
-    f: &mut dyn FnMut(&JournalRow, Result<Entry, String>),
-) -> OpResult<()> {
-    let mut after = None;
-    loop {
-        let q = JournalQuery { after, ascending: true, limit: 1000, ..base.clone() };
-        let rows = tx.journal(&q)?;
-        let Some(last) = rows.last() else { break };
-        after = Some(last.seq);
-        for row in &rows {
-            if journal::link(&row.prev_hash, &row.entry) != row.hash {
-                let what = format!(
-                    "entry {} has been altered: its hash does not match its bytes",
-                    row.seq
-                );
-                f(row, Err(what));
-                continue;
-            }
-            match Entry::decode(&row.entry) {
-                Ok(e)
-                    if base.subject.as_ref().is_none_or(|s| *s == e.subject)
-                        && base.kind.as_ref().is_none_or(|k| *k == e.kind) =>
-                {
-                    f(row, Ok(e));
-                }
-                _ => f(row, Err(format!("entry {}'s bytes do not match its columns", row.seq))),
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Names the first block whose content type or time differs from what the journal recorded.

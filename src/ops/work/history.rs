@@ -18,7 +18,7 @@ use crate::domain::digest::Digest;
 use crate::domain::event::{subject, DecodeError, Event, RepoGc};
 use crate::domain::journal::{self, Entry};
 use crate::domain::work::{self, LeaseState};
-use crate::ops::work::lease::{check_work, read_work};
+use crate::ops::work::access::{check_work, read_work};
 use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::{JournalQuery, JournalRow, LeaseRow, PlanRow, StepRow, Tx};
 
@@ -677,7 +677,7 @@ pub fn history(ctx: &mut crate::ops::Ctx<'_>, work: &str) -> OpResult<History> {
         }
         // What `locker gc` pruned of this work item is recorded in `repo.gc` entries.
         let q = JournalQuery {
-            kind: Some(crate::ops::admin::gc::KIND.to_owned()),
+            kind: Some(crate::domain::event::kind::REPO_GC.to_owned()),
             ..JournalQuery::default()
         };
         for row in all_entries(tx, q)? {

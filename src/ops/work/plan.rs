@@ -17,7 +17,7 @@ use crate::domain::digest::Digest;
 use crate::domain::event::ManifestCommit;
 use crate::domain::work;
 use crate::ops::log::journal;
-use crate::ops::work::lease::{check_work, current_lease, read_work, write_work};
+use crate::ops::work::access::{check_work, current_lease, read_work, write_work};
 use crate::ops::{ErrorKind, OpError, OpResult};
 use crate::store::{LeaseRow, PlanRow, Tx};
 

@@ -11,7 +11,7 @@ use crate::domain::event::work::sha256_of;
 use crate::domain::event::StepRecord;
 use crate::domain::work;
 use crate::ops::log::journal;
-use crate::ops::work::lease::{bad, check_work, current_lease, write_work};
+use crate::ops::work::access::{bad, check_work, current_lease, write_work};
 use crate::ops::{Ctx, ErrorKind, OpError, OpResult};
 use crate::store::StepRow;
 
