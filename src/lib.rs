@@ -35,6 +35,7 @@ pub mod ops;
 pub mod output;
 pub mod quest;
 pub mod repo;
+pub mod rpc;
 pub mod server;
 pub mod store;
 pub mod witness;

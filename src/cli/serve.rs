@@ -171,7 +171,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         ));
     }
     if let Some(cfg) = &payment {
-        if let Err(why) = ops::pad::payment::probe(cfg, Duration::from_secs(5)) {
+        if let Err(why) = crate::rpc::probe(cfg, Duration::from_secs(5)) {
             crate::output::log_line(&format!(
                 "locker: warning: the payment RPC node at {} is not usable ({why}); paid pad \
                  creation answers 502 until it is, and /health shows rpc.reachable false",

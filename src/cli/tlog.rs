@@ -110,7 +110,8 @@ pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
             e.hint("A server collects cosignatures itself: `locker serve --witness URL`.")
         })?;
         let log = local.log_identity()?;
-        let out = crate::ops::log::cosign::collect(&mut local.ctx()?, &log, &a.witnesses)?;
+        let ask = crate::witness::client::request_cosignature;
+        let out = crate::ops::log::cosign::collect(&mut local.ctx()?, &log, &a.witnesses, ask)?;
         for w in &out.witnesses {
             if let Some(e) = &w.error {
                 ctx.printer.status(format_args!("witness {}: {e}", w.url));

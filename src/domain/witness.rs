@@ -455,6 +455,20 @@ impl Policy {
     }
 }
 
+/// What one witness answered.
+#[derive(
+    Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq, schemars::JsonSchema,
+)]
+pub struct WitnessAnswer {
+    pub url: String,
+    /// The cosignature lines it returned (empty when it refused).
+    pub cosignatures: Vec<String>,
+    /// Its final HTTP status (0 when it could not be reached).
+    pub status: u16,
+    /// Why it refused, if it did.
+    pub error: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

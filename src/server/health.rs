@@ -8,7 +8,6 @@ use serde_json::{json, Value};
 
 use super::http::{self, anonymous};
 use super::AppState;
-use crate::ops::pad::payment;
 use crate::ops::pad::{self, PadCounts};
 
 /// `GET /health`'s body: the peer's shape.
@@ -29,7 +28,7 @@ pub async fn health(State(s): State<AppState>) -> Response {
         Some(cfg) => {
             let network = cfg.network();
             let up = tokio::task::spawn_blocking(move || {
-                payment::probe(&cfg, std::time::Duration::from_secs(2)).is_ok()
+                crate::rpc::probe(&cfg, std::time::Duration::from_secs(2)).is_ok()
             })
             .await
             .unwrap_or(false);

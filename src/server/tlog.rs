@@ -25,7 +25,8 @@ pub async fn checkpoint(State(s): State<AppState>) -> Response {
                 return Ok(cp);
             }
             let log = ctx.log()?;
-            Ok(crate::ops::log::cosign::collect(ctx, log, &witnesses)?.checkpoint)
+            let ask = crate::witness::client::request_cosignature;
+            Ok(crate::ops::log::cosign::collect(ctx, log, &witnesses, ask)?.checkpoint)
         })
         .await;
     http::respond(200, result)

@@ -1,18 +1,22 @@
 //! Collecting witnesses' cosignatures on the log's checkpoint (`locker checkpoint --witness`,
 //! `locker serve --witness`).
 //!
-//! Each witness is asked with the C2SP tlog-witness protocol (see [`crate::witness`]); the
-//! cosignature lines it returns are added to the stored checkpoint's note, so that
+//! Each witness is asked with the C2SP tlog-witness protocol by the [`Ask`] the front end passes
+//! (over HTTP: `crate::witness::client::request_cosignature`); the cosignature lines it returns are added to the stored checkpoint's note, so that
 //! `locker checkpoint`, proof files and bundles carry them, and `locker verify --policy` can
 //! count them against a quorum. A line that would not make a well-formed note is dropped.
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::digest::Digest;
 use crate::domain::note::Note;
-use crate::domain::witness::add_signatures;
+use crate::domain::witness::{add_signatures, WitnessAnswer};
 use crate::ops::log::{self, CheckpointOutcome, LogIdentity};
 use crate::ops::{Ctx, OpResult};
-use crate::witness::{request_cosignature, WitnessAnswer};
+
+/// Asks the witness at a URL to cosign a signed checkpoint note of a size, given a way to prove
+/// consistency from an older size; returns what it answered.
+pub type Ask = fn(&str, &str, u64, &mut dyn FnMut(u64) -> OpResult<Vec<Digest>>) -> WitnessAnswer;
 
 /// The checkpoint with the cosignatures gathered, and what each witness answered.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
@@ -24,16 +28,21 @@ pub struct Cosigned {
     pub all_cosigned: bool,
 }
 
-/// Signs the latest checkpoint (if needed) and asks every witness in `urls` to cosign it.
-pub fn collect(ctx: &mut Ctx<'_>, log: &LogIdentity, urls: &[String]) -> OpResult<Cosigned> {
+/// Signs the latest checkpoint (if needed) and asks every witness in `urls` to cosign it with
+/// `ask`.
+pub fn collect(
+    ctx: &mut Ctx<'_>,
+    log: &LogIdentity,
+    urls: &[String],
+    ask: Ask,
+) -> OpResult<Cosigned> {
     let mut cp = log::checkpoint(ctx, log)?;
     let size = cp.size;
     let mut witnesses = Vec::new();
     let mut note = cp.note.clone();
     for url in urls {
-        let mut answer = request_cosignature(url, &cp.note, size, &mut |old| {
-            log::consistency_hashes(ctx, old, size)
-        });
+        let mut answer =
+            ask(url, &cp.note, size, &mut |old| log::consistency_hashes(ctx, old, size));
         let with = add_signatures(&note, &answer.cosignatures);
         if Note::parse(with.as_bytes()).is_ok() {
             note = with;
