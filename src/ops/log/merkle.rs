@@ -7,34 +7,15 @@
 //! checkpoint is signed only after a consistency proof from the newest signed one verifies
 //! against the stored tree, so the log never signs two views that disagree.
 
-use std::path::{Path, PathBuf};
-
 use serde::{Deserialize, Serialize};
 
 use crate::domain::digest::Digest;
 use crate::domain::merkle::{self, Hashes};
 use crate::domain::note::{Checkpoint, SignedCheckpoint, Signer, Verifier};
 use crate::domain::proof::{ConsistencyProof, InclusionProof};
+use crate::ops::LogIdentity;
 use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{CheckpointRow, JournalQuery, JournalRow, Tx};
-
-/// Where the log's key is and what it is called: the repository's `.locker/` and origin.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogIdentity {
-    pub dot: PathBuf,
-    pub origin: String,
-}
-
-impl LogIdentity {
-    pub fn new(dot: &Path, config: &crate::repo::Config) -> Self {
-        Self { dot: dot.to_owned(), origin: config.origin() }
-    }
-
-    /// The signing key (created on first use).
-    pub fn signer(&self) -> OpResult<Signer> {
-        Ok(crate::repo::log_signer(&self.dot, &self.origin)?)
-    }
-}
 
 /// Stored hashes read through a transaction.
 struct TxHashes<'a>(&'a dyn Tx);

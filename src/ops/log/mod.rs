@@ -7,8 +7,9 @@ pub mod journal;
 pub mod merkle;
 pub mod pin;
 
+pub use crate::ops::LogIdentity;
 pub use merkle::{
     block_entry, checkpoint, consistency_hashes, key, on_append, parse_verifier, prove_blocks,
     prove_consistency, prove_inclusion, root_at, sync, tree_size, BlockRef, CheckpointOutcome,
-    ConsistencyOutcome, InclusionOutcome, KeyOutcome, LogIdentity, Target,
+    ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
 };

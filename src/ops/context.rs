@@ -1,0 +1,205 @@
+//! What an operation runs with: who acts ([`Actor`]), the time ([`Clock`]), the settings, and
+//! the operations context itself ([`Ctx`], built from an [`Env`]); and how a long operation
+//! reports progress.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{OpError, OpResult};
+use crate::domain::digest::Digest;
+use crate::domain::note::Signer;
+use crate::store::Store;
+
+/// Who is acting: the repository's operator, or an agent holding a token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Actor {
+    /// `operator`, or the agent's name.
+    pub name: String,
+    /// The scope the actor works in.
+    pub scope: String,
+    /// The SHA-256 of the agent's token, re-checked by [`authorize`] inside every write
+    /// transaction; `None` for the operator.
+    #[serde(skip)]
+    pub token: Option<Digest>,
+    /// Operator, agent, or an unauthenticated HTTP caller.
+    #[serde(skip)]
+    pub kind: ActorKind,
+}
+
+/// Who an [`Actor`] is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ActorKind {
+    /// The repository's operator: the local CLI without `LOCKER_TOKEN`.
+    #[default]
+    Operator,
+    /// An agent authenticated by its token.
+    Agent,
+    /// An HTTP caller without a token, on the routes that need none (pads work by their own
+    /// capabilities; agentstate's lease API trusts whoever knows a lease id unless the server
+    /// requires tokens). Never the operator.
+    Anonymous,
+}
+
+impl Actor {
+    /// The local operator in the `default` scope.
+    pub fn operator() -> Self {
+        Self::operator_in(crate::domain::token::DEFAULT_SCOPE)
+    }
+
+    /// The local operator in `scope` (`--scope`).
+    pub fn operator_in(scope: &str) -> Self {
+        Self {
+            name: crate::domain::token::OPERATOR.into(),
+            scope: scope.into(),
+            token: None,
+            kind: ActorKind::Operator,
+        }
+    }
+
+    /// An unauthenticated HTTP caller, named `anonymous`, in the `default` scope.
+    pub fn anonymous() -> Self {
+        Self {
+            name: "anonymous".into(),
+            scope: crate::domain::token::DEFAULT_SCOPE.into(),
+            token: None,
+            kind: ActorKind::Anonymous,
+        }
+    }
+
+    /// An agent authenticated by the token whose digest is `token`.
+    pub fn agent(name: &str, scope: &str, token: Digest) -> Self {
+        Self { name: name.into(), scope: scope.into(), token: Some(token), kind: ActorKind::Agent }
+    }
+
+    /// Whether this is the repository's operator (not an agent, not an anonymous caller).
+    pub fn is_operator(&self) -> bool {
+        self.kind == ActorKind::Operator
+    }
+
+    /// Whether this actor may name a lease holder other than itself and use any holder's
+    /// lease: the operator, and an anonymous caller of agentstate's lease API (whose trust
+    /// model is knowledge of the lease id; `locker serve --require-token` removes it).
+    pub fn speaks_for_any_holder(&self) -> bool {
+        matches!(self.kind, ActorKind::Operator | ActorKind::Anonymous)
+    }
+}
+
+/// The source of the current time, in integer Unix seconds.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> i64;
+}
+
+/// The system clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    }
+}
+
+/// A clock stopped at one instant (`LOCKER_NOW`, tests).
+#[derive(Debug, Clone, Copy)]
+pub struct FixedClock(pub i64);
+
+impl Clock for FixedClock {
+    fn now(&self) -> i64 {
+        self.0
+    }
+}
+
+/// Settings that operations read.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Seconds a `read_once` ticket stays usable after its first read.
+    pub read_lease_seconds: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self { read_lease_seconds: i64::from(crate::domain::limits::DEFAULT_READ_LEASE_SECONDS) }
+    }
+}
+
+/// What every operation needs: the store, who acts, the time, and the log's identity.
+pub struct Ctx<'a> {
+    pub store: &'a mut dyn Store,
+    pub actor: Actor,
+    pub clock: &'a dyn Clock,
+    pub settings: Settings,
+    /// The log's key and origin, for checkpoints and proofs: the repository's, or none (a
+    /// server on a database with no `.locker/` keeps no transparency log).
+    pub log: Option<&'a LogIdentity>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(store: &'a mut dyn Store, actor: Actor, clock: &'a dyn Clock) -> Self {
+        Self { store, actor, clock, settings: Settings::default(), log: None }
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// The log's identity, or the error every log operation gives without one.
+    pub fn log(&self) -> OpResult<&'a LogIdentity> {
+        self.log.ok_or_else(|| OpError::not_found("this server keeps no transparency log"))
+    }
+}
+
+/// What operations share besides the store and who acts: the clock, the settings and the
+/// log's identity. A front end keeps one and builds an operations context from it for each
+/// operation ([`Env::ctx`]).
+#[derive(Clone)]
+pub struct Env {
+    pub clock: std::sync::Arc<dyn Clock>,
+    pub settings: Settings,
+    /// The repository's log identity; none for a server on a database with no `.locker/`.
+    pub log: Option<LogIdentity>,
+}
+
+impl Env {
+    /// An operations context on `store`, acting as `actor`.
+    pub fn ctx<'a>(&'a self, store: &'a mut dyn Store, actor: Actor) -> Ctx<'a> {
+        Ctx {
+            store,
+            actor,
+            clock: self.clock.as_ref(),
+            settings: self.settings,
+            log: self.log.as_ref(),
+        }
+    }
+}
+
+/// Progress of a long operation; the output layer draws it, operations only report.
+pub trait Progress {
+    fn start(&self, _what: &str, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+    fn finish(&self) {}
+}
+
+/// Progress that is not shown.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// Where the log's key is and what it is called: the repository's `.locker/` and origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogIdentity {
+    pub dot: PathBuf,
+    pub origin: String,
+}
+
+impl LogIdentity {
+    pub fn new(dot: &Path, config: &crate::repo::Config) -> Self {
+        Self { dot: dot.to_owned(), origin: config.origin() }
+    }
+
+    /// The signing key (created on first use).
+    pub fn signer(&self) -> OpResult<Signer> {
+        Ok(crate::repo::log_signer(&self.dot, &self.origin)?)
+    }
+}

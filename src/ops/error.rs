@@ -1,0 +1,240 @@
+//! How an operation fails: one [`ErrorKind`] that decides the exit code and the HTTP status in
+//! one place, and the [`OpError`] every operation returns (the wire `error` code, a detail,
+//! extra fields and hints).
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::repo::RepoError;
+use crate::store::StoreError;
+
+/// How an error counts: one `match` maps it to the exit code and the HTTP status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// Bad command-line usage (exit 2).
+    Usage,
+    /// A repository, pad, artifact, lease or version that does not exist (exit 3, 404).
+    NotFound,
+    /// A stale version, a used operation id, a sealed pad, a held lease, a full quota (exit 4, 409).
+    Conflict,
+    /// A bad or missing key, ticket or token (exit 5, 401).
+    Unauthorized,
+    /// A credential that is valid but not allowed this (exit 5, 403).
+    Forbidden,
+    /// Malformed input (exit 6, 400).
+    BadRequest,
+    /// Input that parses but is not acceptable (exit 6, 422).
+    Unprocessable,
+    /// Input over a size limit (exit 6, 413).
+    TooLarge,
+    /// An expired pad or lease (exit 7, 410).
+    Gone,
+    /// A busy or unreachable store or server, or an I/O failure (exit 8, 503).
+    Unavailable,
+    /// A bug or unexpected stored data (exit 8, 500).
+    Internal,
+    /// A pay-per-pad server wants a payment, or refused the proof (exit 5, 402).
+    PaymentRequired,
+    /// An upstream the server depends on (the payment RPC node) failed (exit 8, 502).
+    BadGateway,
+}
+
+impl ErrorKind {
+    /// The process exit code (SPEC §8).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Self::Usage => 2,
+            Self::NotFound => 3,
+            Self::Conflict => 4,
+            Self::Unauthorized | Self::Forbidden | Self::PaymentRequired => 5,
+            Self::BadRequest | Self::Unprocessable | Self::TooLarge => 6,
+            Self::Gone => 7,
+            Self::Unavailable | Self::Internal | Self::BadGateway => 8,
+        }
+    }
+
+    /// The HTTP status.
+    pub fn http_status(self) -> u16 {
+        match self {
+            Self::Usage | Self::BadRequest => 400,
+            Self::NotFound => 404,
+            Self::Conflict => 409,
+            Self::Unauthorized => 401,
+            Self::Forbidden => 403,
+            Self::Unprocessable => 422,
+            Self::TooLarge => 413,
+            Self::Gone => 410,
+            Self::Unavailable => 503,
+            Self::Internal => 500,
+            Self::PaymentRequired => 402,
+            Self::BadGateway => 502,
+        }
+    }
+
+    /// The kind an HTTP status stands for (the inverse of [`Self::http_status`]), for the
+    /// remote client.
+    pub fn from_http_status(status: u16) -> Self {
+        match status {
+            404 => Self::NotFound,
+            409 => Self::Conflict,
+            401 => Self::Unauthorized,
+            403 => Self::Forbidden,
+            413 => Self::TooLarge,
+            422 => Self::Unprocessable,
+            410 => Self::Gone,
+            402 => Self::PaymentRequired,
+            400..=499 => Self::BadRequest,
+            500 => Self::Internal,
+            502 => Self::BadGateway,
+            _ => Self::Unavailable,
+        }
+    }
+}
+
+/// A failed operation: its kind, the wire `error` code (the peer's, where one exists), a
+/// human `detail`, extra fields such as `current_version` or `holder`, and hints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpError {
+    pub kind: ErrorKind,
+    pub code: Cow<'static, str>,
+    pub detail: String,
+    pub fields: Map<String, Value>,
+    pub hints: Vec<String>,
+}
+
+impl std::fmt::Display for OpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for OpError {}
+
+impl OpError {
+    pub fn new(
+        kind: ErrorKind,
+        code: impl Into<Cow<'static, str>>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self {
+            kind,
+            code: code.into(),
+            detail: detail.into(),
+            fields: Map::new(),
+            hints: Vec::new(),
+        }
+    }
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::NotFound, "not_found", detail)
+    }
+    pub fn conflict(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Conflict, "conflict", detail)
+    }
+    pub fn unauthorized(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unauthorized, "unauthorized", detail)
+    }
+    pub fn forbidden(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Forbidden, "forbidden", detail)
+    }
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::BadRequest, "bad_request", detail)
+    }
+    pub fn unprocessable(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unprocessable, "unprocessable", detail)
+    }
+    pub fn too_large(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::TooLarge, "payload_too_large", detail)
+    }
+    pub fn gone(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Gone, "gone", detail)
+    }
+    pub fn unavailable(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unavailable, "unavailable", detail)
+    }
+    pub fn internal(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, "internal", detail)
+    }
+    pub fn usage(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Usage, "usage", detail)
+    }
+    /// Stored data that does not match its digest (exit 8, 500); never returned as content.
+    pub fn integrity(detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, "integrity", detail)
+            .hint("Run `locker verify` to check the repository's integrity.")
+    }
+
+    /// Adds a field to the JSON error object.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.fields.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// Adds a hint for the user.
+    #[must_use]
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    /// The flat JSON error object: `{"error", "detail", ...fields, "hints"?}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("error".into(), Value::String(self.code.to_string()));
+        m.insert("detail".into(), Value::String(self.detail.clone()));
+        for (k, v) in &self.fields {
+            m.insert(k.clone(), v.clone());
+        }
+        if !self.hints.is_empty() {
+            m.insert("hints".into(), self.hints.clone().into());
+        }
+        Value::Object(m)
+    }
+}
+
+impl From<StoreError> for OpError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::SchemaTooNew { .. } => {
+                Self::new(ErrorKind::Unavailable, "schema_too_new", e.to_string())
+            }
+            StoreError::Busy => Self::new(ErrorKind::Unavailable, "busy", e.to_string())
+                .hint("Another process held the repository's write lock for a long time; retry."),
+            StoreError::DiskFull => Self::new(ErrorKind::Unavailable, "disk_full", e.to_string())
+                .hint("Free some space; nothing was written."),
+            StoreError::ReadOnly => Self::new(ErrorKind::Unavailable, "read_only", e.to_string()),
+            StoreError::Io(_) => Self::new(ErrorKind::Unavailable, "io", e.to_string()),
+            StoreError::BlobMissing { .. } => Self::integrity(e.to_string()),
+            StoreError::Unsupported(_) => {
+                Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())
+            }
+            StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Backend { .. } => {
+                Self::internal(e.to_string())
+                    .hint("Run `locker verify` to check the repository's integrity.")
+            }
+        }
+    }
+}
+
+impl From<RepoError> for OpError {
+    fn from(e: RepoError) -> Self {
+        match e {
+            RepoError::NotFound(_) | RepoError::NotFoundAt(_) => {
+                Self::new(ErrorKind::NotFound, "no_repository", e.to_string()).hint(
+                    "Run `locker init` to create one, or pass `-R <path>` or set `LOCKER_DIR`.",
+                )
+            }
+            RepoError::Symlink(_) => Self::new(ErrorKind::Forbidden, "symlink", e.to_string()),
+            RepoError::Invalid { .. } | RepoError::FormatTooNew { .. } => {
+                Self::new(ErrorKind::Unavailable, "bad_repository", e.to_string())
+            }
+            RepoError::Io { .. } => Self::new(ErrorKind::Unavailable, "io", e.to_string()),
+            RepoError::Store(s) => s.into(),
+        }
+    }
+}
+
+pub type OpResult<T> = Result<T, OpError>;
