@@ -104,7 +104,7 @@ fn server() -> &'static Server {
             Box::new(move || Ok(locker::store::open(&url, &dot)?)),
             clock,
             locker::ops::Settings::default(),
-            locker::server::Options::default(),
+            locker::server::ServerOptions::default(),
         );
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)

@@ -32,11 +32,11 @@ use crate::store::JournalQuery;
 
 /// The verified payment a local operation redeems: a proof that no server has checked is
 /// refused (the front ends name their own flag or argument before it gets here).
-fn verified(p: Payment<'_>) -> OpResult<Option<&crate::ops::pad::payment::Verified>> {
+fn verified(p: PadPayment<'_>) -> OpResult<Option<&crate::ops::pad::payment::Verified>> {
     match p {
-        Payment::None => Ok(None),
-        Payment::Verified(v) => Ok(Some(v)),
-        Payment::Proof(_) => Err(OpError::usage(
+        PadPayment::None => Ok(None),
+        PadPayment::Verified(v) => Ok(Some(v)),
+        PadPayment::Proof(_) => Err(OpError::usage(
             "a payment proof is for a remote pay-per-pad server; the local repository takes no \
              payments",
         )),

@@ -16,7 +16,7 @@ pub const DEFAULT_LIST_LIMIT: u64 = 1000;
 
 /// A pay-per-pad payment for a new pad.
 #[derive(Debug, Clone, Copy, Default)]
-pub enum Payment<'a> {
+pub enum PadPayment<'a> {
     /// None (a server with payments on answers with its challenge).
     #[default]
     None,
@@ -31,7 +31,7 @@ pub enum Payment<'a> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CreatePad<'a> {
     pub limits: PadLimits,
-    pub payment: Payment<'a>,
+    pub payment: PadPayment<'a>,
 }
 
 /// [`super::Locker::pad_append`].
@@ -115,7 +115,7 @@ pub struct Deposit<'a> {
     /// Blocks 1…
     pub artifacts: &'a [DepositBlock],
     pub ttl_seconds: i64,
-    pub payment: Payment<'a>,
+    pub payment: PadPayment<'a>,
 }
 
 impl Default for Deposit<'_> {
@@ -124,7 +124,7 @@ impl Default for Deposit<'_> {
             envelope: &[],
             artifacts: &[],
             ttl_seconds: i64::from(crate::domain::limits::DEFAULT_TTL_SECONDS),
-            payment: Payment::None,
+            payment: PadPayment::None,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::input::read_payload;
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts};
 use crate::domain::artifact::{InvalidInput, MAX_CONTENT_BYTES};
 use crate::ops::artifact::{
@@ -27,7 +27,7 @@ pub enum ArtifactCommand {
     List(ListArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: ArtifactCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: ArtifactCommand) -> CmdResult {
     match cmd {
         ArtifactCommand::Publish(a) => publish(ctx, &a),
         ArtifactCommand::Get(a) => get(ctx, &a),
@@ -84,7 +84,7 @@ pub struct PublishArgs {
     pub sign: super::input::SignArgs,
 }
 
-fn publish(ctx: &mut Ctx, a: &PublishArgs) -> CmdResult {
+fn publish(ctx: &mut CommandCtx, a: &PublishArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
     let op_id =
         a.op.to_str().ok_or_else(|| invalid(InvalidInput::OpIdLength.to_string()))?.to_owned();
@@ -138,7 +138,7 @@ pub struct GetArgs {
     pub version: Option<String>,
 }
 
-fn get(ctx: &mut Ctx, a: &GetArgs) -> CmdResult {
+fn get(ctx: &mut CommandCtx, a: &GetArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
     let version = a.version.as_deref().map(|v| int_arg(v, "version")).transpose()?;
     let out = ctx.locker()?.artifact_get(GetArtifact { key: &key, version })?;
@@ -169,7 +169,7 @@ pub struct LogArgs {
     pub limit: u64,
 }
 
-fn log(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
+fn log(ctx: &mut CommandCtx, a: &LogArgs) -> CmdResult {
     let key = key_arg(&a.key)?;
     let out = ctx.locker()?.artifact_log(ArtifactHistory {
         key: &key,
@@ -210,7 +210,7 @@ pub struct ListArgs {
     pub limit: u64,
 }
 
-fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
+fn list(ctx: &mut CommandCtx, a: &ListArgs) -> CmdResult {
     let out =
         ctx.locker()?.artifact_list(ListArtifacts { after: a.after.as_deref(), limit: a.limit })?;
     ctx.printer.emit(&out)?;

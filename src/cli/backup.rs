@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::admin::backup::{self as op, BackupDone, CopySummary, Restored};
 use crate::ops::OpError;
 use crate::output::Render;
@@ -29,7 +29,7 @@ pub struct BackupArgs {
 }
 
 /// Refuses an agent token: backups and restores are the operator's.
-fn operator_only(ctx: &Ctx, what: &str) -> Result<(), OpError> {
+fn operator_only(ctx: &CommandCtx, what: &str) -> Result<(), OpError> {
     if ctx.identity().token.is_some() {
         return Err(OpError::forbidden(format!("only the repository's operator can {what}"))
             .hint("Unset `LOCKER_TOKEN` to act as the operator."));
@@ -37,7 +37,7 @@ fn operator_only(ctx: &Ctx, what: &str) -> Result<(), OpError> {
     Ok(())
 }
 
-pub fn backup(ctx: &mut Ctx, a: &BackupArgs) -> CmdResult {
+pub fn backup(ctx: &mut CommandCtx, a: &BackupArgs) -> CmdResult {
     ctx.local()?;
     operator_only(ctx, "take backups")?;
     let clock = ctx.shared_clock();
@@ -70,7 +70,7 @@ pub struct RestoreArgs {
     pub yes: bool,
 }
 
-pub fn restore(ctx: &mut Ctx, a: &RestoreArgs) -> CmdResult {
+pub fn restore(ctx: &mut CommandCtx, a: &RestoreArgs) -> CmdResult {
     ctx.local()?;
     operator_only(ctx, "restore backups")?;
     let target = match (&a.to, &ctx.global.repo) {

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::input::read_payload;
-use super::{CmdResult, Ctx};
-use crate::api::{Deposit, Payment};
+use super::{CmdResult, CommandCtx};
+use crate::api::{Deposit, PadPayment};
 use crate::domain::limits::{DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES};
 use crate::ops::pad::{DepositBlock, Deposited};
 use crate::ops::OpError;
@@ -32,7 +32,7 @@ pub struct DepositArgs {
     #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "SECONDS")]
     pub ttl: i64,
     /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
-    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// `X-PadPayment-Proof`); without one, such a server's challenge is an error (exit 5) naming
     /// what to pay
     #[arg(long, value_name = "TX_HASH")]
     pub payment_proof: Option<String>,
@@ -48,7 +48,7 @@ fn content_type_of(bytes: &[u8]) -> &'static str {
     }
 }
 
-pub fn run(ctx: &mut Ctx, a: &DepositArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &DepositArgs) -> CmdResult {
     let envelope = read_payload(Some(&a.envelope), MAX_BLOCK_BYTES)?;
     let mut blocks = Vec::with_capacity(a.artifacts.len());
     for path in &a.artifacts {
@@ -63,7 +63,7 @@ pub fn run(ctx: &mut Ctx, a: &DepositArgs) -> CmdResult {
         envelope: &envelope,
         artifacts: &blocks,
         ttl_seconds: a.ttl,
-        payment: a.payment_proof.as_deref().map_or(Payment::None, Payment::Proof),
+        payment: a.payment_proof.as_deref().map_or(PadPayment::None, PadPayment::Proof),
     })?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
-use crate::ops::admin::doctor::{self as op, DoctorReport, Input, Status};
+use super::{CmdResult, CommandCtx};
+use crate::ops::admin::doctor::{self as op, DoctorReport, Input, Severity};
 use crate::output::Render;
 
 /// Check the repository and its surroundings, and say what to do about each finding
@@ -24,7 +24,7 @@ use crate::output::Render;
 #[derive(Debug, Args)]
 pub struct DoctorArgs {}
 
-pub fn run(ctx: &mut Ctx, _a: &DoctorArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, _a: &DoctorArgs) -> CmdResult {
     let location = ctx.location()?;
     let remote =
         ctx.global.remote.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_owned);
@@ -47,14 +47,14 @@ pub fn run(ctx: &mut Ctx, _a: &DoctorArgs) -> CmdResult {
                 if status == "ok" {
                     report.push(
                         "server",
-                        Status::Ok,
+                        Severity::Ok,
                         format!("{base} answers: status ok, locker {version}"),
                         None,
                     );
                 } else {
                     report.push(
                         "server",
-                        Status::Problem,
+                        Severity::Problem,
                         format!("{base} answers, but its status is `{status}`"),
                         Some("Check the server's log; `locker doctor` on its host checks its repository.".into()),
                     );
@@ -62,7 +62,7 @@ pub fn run(ctx: &mut Ctx, _a: &DoctorArgs) -> CmdResult {
             }
             Err(e) => report.push(
                 "server",
-                Status::Problem,
+                Severity::Problem,
                 format!("{url}: {}", e.detail),
                 Some(
                     "Start `locker serve` there (or check the URL in --remote / LOCKER_URL, \
@@ -80,10 +80,10 @@ impl Render for DoctorReport {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         for f in &self.findings {
             let mark = match f.status {
-                Status::Ok => "ok",
-                Status::Warn => "WARN",
-                Status::Problem => "PROBLEM",
-                Status::Skipped => "skipped",
+                Severity::Ok => "ok",
+                Severity::Warn => "WARN",
+                Severity::Problem => "PROBLEM",
+                Severity::Skipped => "skipped",
             };
             writeln!(w, "{mark:<8} {:<11}{}", f.check, f.detail)?;
             if let Some(fix) = &f.fix {

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
-use crate::ops::admin::gc::{self as op, GcOutcome, Policy};
+use super::{CmdResult, CommandCtx};
+use crate::ops::admin::gc::{self as op, GcOutcome, Retention};
 use crate::output::{rfc3339, Render};
 
 /// Remove what the retention policy allows: old pads' payloads, abandoned work, unreferenced blobs
@@ -41,8 +41,8 @@ pub struct GcArgs {
     pub abandoned_older_than: Option<i64>,
 }
 
-pub fn run(ctx: &mut Ctx, a: &GcArgs) -> CmdResult {
-    let policy = Policy {
+pub fn run(ctx: &mut CommandCtx, a: &GcArgs) -> CmdResult {
+    let policy = Retention {
         pads_older_than: a.pads_older_than,
         blobs: a.blobs,
         abandoned_older_than: a.abandoned_older_than,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::admin::init::{init_with, InitOutcome};
 use crate::ops::OpError;
 use crate::output::Render;
@@ -58,7 +58,7 @@ impl StoreArgs {
     }
 }
 
-pub fn run(ctx: &mut Ctx, a: &InitArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &InitArgs) -> CmdResult {
     // A server cannot be initialised from here: refuse rather than create a local repository.
     ctx.local()?;
     let root = match (&a.path, &ctx.global.repo) {

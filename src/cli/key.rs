@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::domain::sign::PrivateKey;
 use crate::ops::keys::{self as op, KeyGenerated, KeyList, KeyRevoked, PolicySet};
 use crate::ops::OpError;
@@ -27,7 +27,7 @@ pub enum KeyCommand {
     Require(RequireArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: KeyCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: KeyCommand) -> CmdResult {
     match cmd {
         KeyCommand::Show => super::tlog::key(ctx, &super::tlog::KeyCommand::Show),
         KeyCommand::Generate(a) => generate(ctx, &a),
@@ -76,7 +76,7 @@ fn write_new_private(path: &std::path::Path, key: &PrivateKey) -> Result<(), OpE
     f.write_all(format!("{}\n", key.skey()).as_bytes()).and_then(|()| f.sync_all()).map_err(fail)
 }
 
-fn generate(ctx: &mut Ctx, a: &GenerateArgs) -> CmdResult {
+fn generate(ctx: &mut CommandCtx, a: &GenerateArgs) -> CmdResult {
     crate::domain::token::check_agent(&a.agent)
         .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
     // Registering has no remote form: refused before any file is written.
@@ -126,7 +126,7 @@ impl Render for KeyGenerated {
 #[derive(Debug, Args)]
 pub struct ListArgs {}
 
-fn list(ctx: &mut Ctx, _a: &ListArgs) -> CmdResult {
+fn list(ctx: &mut CommandCtx, _a: &ListArgs) -> CmdResult {
     let out = ctx.locker()?.key_list()?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -168,7 +168,7 @@ pub struct RevokeArgs {
     pub agent: String,
 }
 
-fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
+fn revoke(ctx: &mut CommandCtx, a: &RevokeArgs) -> CmdResult {
     let out = op::revoke(&mut ctx.local()?.ctx()?, &a.agent)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -196,7 +196,7 @@ pub struct RequireArgs {
     pub off: bool,
 }
 
-fn require(ctx: &mut Ctx, a: &RequireArgs) -> CmdResult {
+fn require(ctx: &mut CommandCtx, a: &RequireArgs) -> CmdResult {
     let out = op::set_required(&mut ctx.local()?.ctx()?, !a.off)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::{AcquireLease, CompleteLease, Heartbeat, LeaseRef, ListLeases};
 use crate::domain::work::{LeaseState, DEFAULT_LEASE_TTL};
 use crate::ops::work::history::History;
@@ -31,7 +31,7 @@ pub enum LeaseCommand {
     History(HistoryArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: LeaseCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: LeaseCommand) -> CmdResult {
     match cmd {
         LeaseCommand::Acquire(a) => acquire(ctx, &a),
         LeaseCommand::Heartbeat(a) => heartbeat(ctx, &a),
@@ -90,7 +90,7 @@ pub struct AcquireArgs {
     pub reopen: bool,
 }
 
-fn acquire(ctx: &mut Ctx, a: &AcquireArgs) -> CmdResult {
+fn acquire(ctx: &mut CommandCtx, a: &AcquireArgs) -> CmdResult {
     let out = ctx.locker()?.lease_acquire(AcquireLease {
         work: &a.work,
         ttl: a.ttl,
@@ -134,7 +134,7 @@ pub struct HeartbeatArgs {
     pub details: Option<String>,
 }
 
-fn heartbeat(ctx: &mut Ctx, a: &HeartbeatArgs) -> CmdResult {
+fn heartbeat(ctx: &mut CommandCtx, a: &HeartbeatArgs) -> CmdResult {
     let out = ctx.locker()?.lease_heartbeat(Heartbeat {
         work: &a.work,
         lease: &a.lease,
@@ -166,7 +166,7 @@ pub struct CompleteArgs {
     pub result: Option<String>,
 }
 
-fn complete(ctx: &mut Ctx, a: &CompleteArgs) -> CmdResult {
+fn complete(ctx: &mut CommandCtx, a: &CompleteArgs) -> CmdResult {
     let out = ctx.locker()?.lease_complete(CompleteLease {
         work: &a.work,
         lease: &a.lease,
@@ -193,7 +193,7 @@ pub struct ReleaseArgs {
     pub lease: String,
 }
 
-fn release(ctx: &mut Ctx, a: &ReleaseArgs) -> CmdResult {
+fn release(ctx: &mut CommandCtx, a: &ReleaseArgs) -> CmdResult {
     let out = ctx.locker()?.lease_release(LeaseRef { work: &a.work, lease: &a.lease })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -212,7 +212,7 @@ pub struct ShowArgs {
     pub work: String,
 }
 
-fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
+fn show(ctx: &mut CommandCtx, a: &ShowArgs) -> CmdResult {
     let out = ctx.locker()?.lease_show(&a.work)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -240,7 +240,7 @@ pub struct ListArgs {
     pub limit: u64,
 }
 
-fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
+fn list(ctx: &mut CommandCtx, a: &ListArgs) -> CmdResult {
     let state = a.state.as_deref().and_then(LeaseState::parse);
     let out = ctx.locker()?.lease_list(ListLeases { state, limit: a.limit })?;
     ctx.printer.emit(&out)?;
@@ -274,7 +274,7 @@ impl Render for LeaseList {
 #[derive(Debug, Args)]
 pub struct ReapArgs {}
 
-fn reap(ctx: &mut Ctx, _a: &ReapArgs) -> CmdResult {
+fn reap(ctx: &mut CommandCtx, _a: &ReapArgs) -> CmdResult {
     let out = ctx.locker()?.lease_reap()?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!("Abandoned {} expired lease(s)", out.abandoned.len()));
@@ -301,7 +301,7 @@ pub struct HistoryArgs {
     pub work: String,
 }
 
-fn history(ctx: &mut Ctx, a: &HistoryArgs) -> CmdResult {
+fn history(ctx: &mut CommandCtx, a: &HistoryArgs) -> CmdResult {
     let out = ctx.locker()?.work_history(&a.work)?;
     ctx.printer.emit(&out)?;
     Ok(if out.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })

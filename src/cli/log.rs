@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::log::journal::LogEntry;
 use crate::output::rfc3339;
 use crate::store::JournalQuery;
@@ -42,7 +42,7 @@ pub struct LogArgs {
     pub reverse: bool,
 }
 
-pub fn run(ctx: &mut Ctx, a: &LogArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &LogArgs) -> CmdResult {
     let q = JournalQuery {
         kind: a.kind.clone(),
         subject: a.subject.clone(),

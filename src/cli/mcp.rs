@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 
 /// Serve locker's operations as MCP tools over stdio, for agents
 ///
@@ -27,12 +27,12 @@ pub struct McpArgs {
     pub sign: super::input::SignArgs,
 }
 
-pub fn run(ctx: &mut Ctx, a: &McpArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &McpArgs) -> CmdResult {
     let sign_key = match a.sign.signing()? {
         Some(crate::ops::keys::Signing::Key(k)) => Some(k),
         _ => None,
     };
-    let server = crate::mcp::Server::new(ctx.take_session()?, sign_key);
+    let server = crate::mcp::McpServer::new(ctx.take_session()?, sign_key);
     crate::mcp::serve_stdio(server)?;
     Ok(ExitCode::SUCCESS)
 }

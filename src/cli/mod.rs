@@ -181,7 +181,7 @@ pub enum Command {
 
 /// What a command needs: output, the clock, and where its operations run (a local repository
 /// or a server), opened on first use.
-pub struct Ctx {
+pub struct CommandCtx {
     pub global: GlobalArgs,
     pub printer: Printer,
     /// The command as typed, without its arguments (`token list`), for messages.
@@ -193,7 +193,7 @@ pub struct Ctx {
     session: Option<Session>,
 }
 
-impl Ctx {
+impl CommandCtx {
     fn new(global: GlobalArgs, command: String) -> Result<Self, OpError> {
         let format = if global.json { OutputFormat::Json } else { OutputFormat::Human };
         let printer = Printer::new(format, global.quiet);
@@ -334,7 +334,7 @@ pub fn main() -> ExitCode {
         }
     };
     let json = cli.global.json;
-    let mut ctx = match Ctx::new(cli.global.clone(), command) {
+    let mut ctx = match CommandCtx::new(cli.global.clone(), command) {
         Ok(c) => c,
         Err(e) => {
             Printer::new(if json { OutputFormat::Json } else { OutputFormat::Human }, false)
@@ -368,7 +368,7 @@ fn command_path(m: &clap::ArgMatches) -> String {
     names.join(" ")
 }
 
-fn run(ctx: &mut Ctx, command: Command) -> CmdResult {
+fn run(ctx: &mut CommandCtx, command: Command) -> CmdResult {
     match command {
         Command::Init(a) => init::run(ctx, &a),
         Command::Pad(c) => pad::run(ctx, c),

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::input::{read_payload, write_file_atomic, KeyArgs, SignArgs, TicketArgs};
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::{
-    AppendBlock, CreatePad, ListPads, MintTicket, PadKey, Payment, ReadBlocks, ReadPad,
+    AppendBlock, CreatePad, ListPads, MintTicket, PadKey, PadPayment, ReadBlocks, ReadPad,
     RevokeTicket,
 };
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
@@ -39,7 +39,7 @@ pub enum PadCommand {
     Import(ImportArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: PadCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: PadCommand) -> CmdResult {
     match cmd {
         PadCommand::Create(a) => create(ctx, &a),
         PadCommand::Append(a) => append(ctx, &a),
@@ -67,16 +67,16 @@ pub struct CreateArgs {
     #[arg(long, default_value_t = i64::from(DEFAULT_MAX_BLOCKS), value_name = "N")]
     pub max_blocks: i64,
     /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
-    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// `X-PadPayment-Proof`); without one, such a server's challenge is an error (exit 5) naming
     /// what to pay
     #[arg(long, value_name = "TX_HASH")]
     pub payment_proof: Option<String>,
 }
 
-fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
+fn create(ctx: &mut CommandCtx, a: &CreateArgs) -> CmdResult {
     let limits =
         PadLimits::new(a.ttl, a.max_blocks).map_err(|e| OpError::unprocessable(e.to_string()))?;
-    let payment = a.payment_proof.as_deref().map_or(Payment::None, Payment::Proof);
+    let payment = a.payment_proof.as_deref().map_or(PadPayment::None, PadPayment::Proof);
     let out = ctx.locker()?.pad_create(CreatePad { limits, payment })?;
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
@@ -119,7 +119,7 @@ pub struct AppendArgs {
     pub sign: SignArgs,
 }
 
-pub fn append(ctx: &mut Ctx, a: &AppendArgs) -> CmdResult {
+pub fn append(ctx: &mut CommandCtx, a: &AppendArgs) -> CmdResult {
     let key = a.key.secret()?;
     let signing = a.sign.signing()?;
     let payload = match &a.data {
@@ -152,7 +152,7 @@ pub struct SealArgs {
     pub key: KeyArgs,
 }
 
-pub fn seal(ctx: &mut Ctx, a: &SealArgs) -> CmdResult {
+pub fn seal(ctx: &mut CommandCtx, a: &SealArgs) -> CmdResult {
     let key = a.key.secret()?;
     let out = ctx.locker()?.pad_seal(PadKey { pad: &a.pad, key: key.as_ref() })?;
     ctx.printer.emit(&out)?;
@@ -178,7 +178,7 @@ pub struct TicketCmdArgs {
     pub key: KeyArgs,
 }
 
-fn ticket(ctx: &mut Ctx, a: &TicketCmdArgs) -> CmdResult {
+fn ticket(ctx: &mut CommandCtx, a: &TicketCmdArgs) -> CmdResult {
     let key = a.key.secret()?;
     let t = TicketType::parse(&a.ticket_type)
         .ok_or_else(|| OpError::unprocessable("type must be 'read_once' or 'read_unlimited'"))?;
@@ -207,7 +207,7 @@ pub struct RevokeArgs {
     pub key: KeyArgs,
 }
 
-fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
+fn revoke(ctx: &mut CommandCtx, a: &RevokeArgs) -> CmdResult {
     let key = a.key.secret()?;
     let out = ctx.locker()?.ticket_revoke(RevokeTicket {
         pad: &a.pad,
@@ -232,7 +232,7 @@ pub struct ShowArgs {
     pub pad: String,
 }
 
-fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
+fn show(ctx: &mut CommandCtx, a: &ShowArgs) -> CmdResult {
     let out = ctx.locker()?.pad_manifest(&a.pad)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -275,7 +275,7 @@ pub struct ReadArgs {
     pub ticket: TicketArgs,
 }
 
-fn read(ctx: &mut Ctx, a: &ReadArgs) -> CmdResult {
+fn read(ctx: &mut CommandCtx, a: &ReadArgs) -> CmdResult {
     // `conflicts_with` does not see the global `--json`, so the check is made here.
     if a.raw && ctx.printer.is_json() {
         return Err(OpError::usage("--raw and --json cannot be used together").into());
@@ -337,7 +337,7 @@ pub struct ListArgs {
     pub limit: usize,
 }
 
-fn list(ctx: &mut Ctx, a: &ListArgs) -> CmdResult {
+fn list(ctx: &mut CommandCtx, a: &ListArgs) -> CmdResult {
     let state = a.state.as_deref().map(|s| match s {
         "open" => PadState::Open,
         "sealed" => PadState::Sealed,
@@ -389,7 +389,7 @@ pub struct ExportArgs {
     pub ticket: TicketArgs,
 }
 
-fn export(ctx: &mut Ctx, a: &ExportArgs) -> CmdResult {
+fn export(ctx: &mut CommandCtx, a: &ExportArgs) -> CmdResult {
     let to_stdout = a.output.as_deref().is_none_or(|p| p == std::path::Path::new("-"));
     if to_stdout && ctx.printer.is_json() {
         return Err(OpError::usage(
@@ -448,7 +448,7 @@ pub struct ImportArgs {
     pub expect_head: Option<String>,
 }
 
-fn import(ctx: &mut Ctx, a: &ImportArgs) -> CmdResult {
+fn import(ctx: &mut CommandCtx, a: &ImportArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
     let local = ctx.local()?;
     let bytes = read_payload(Some(&a.file), MAX_BUNDLE_BYTES)?;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::input::read_payload;
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::{CommitPlan, ShowPlan};
 use crate::domain::work::{self, MAX_PLAN_FILE_BYTES};
 use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
@@ -22,7 +22,7 @@ pub enum PlanCommand {
     Diff(DiffArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: PlanCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: PlanCommand) -> CmdResult {
     match cmd {
         PlanCommand::Commit(a) => commit(ctx, &a),
         PlanCommand::Show(a) => show(ctx, &a),
@@ -50,7 +50,7 @@ pub struct CommitArgs {
     pub lease: String,
 }
 
-fn commit(ctx: &mut Ctx, a: &CommitArgs) -> CmdResult {
+fn commit(ctx: &mut CommandCtx, a: &CommitArgs) -> CmdResult {
     let steps = match &a.file {
         Some(f) => {
             let bytes = read_payload(Some(f), MAX_PLAN_FILE_BYTES)?;
@@ -100,7 +100,7 @@ pub struct ShowArgs {
     pub version: Option<u64>,
 }
 
-fn show(ctx: &mut Ctx, a: &ShowArgs) -> CmdResult {
+fn show(ctx: &mut CommandCtx, a: &ShowArgs) -> CmdResult {
     let out = ctx.locker()?.plan_show(ShowPlan { work: &a.work, version: a.version })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -124,7 +124,7 @@ pub struct DiffArgs {
     pub work: String,
 }
 
-fn diff(ctx: &mut Ctx, a: &DiffArgs) -> CmdResult {
+fn diff(ctx: &mut CommandCtx, a: &DiffArgs) -> CmdResult {
     let out = ctx.locker()?.plan_diff(&a.work)?;
     ctx.printer.emit(&out)?;
     Ok(if out.clean { ExitCode::SUCCESS } else { ExitCode::from(1) })

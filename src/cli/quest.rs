@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::OpError;
 use crate::output::{OutputFormat, Printer, Render};
 use crate::quest::{self, worker, Record, Step, Summary, CHALLENGE, TITLE};
@@ -40,10 +40,10 @@ pub struct QuestArgs {
     pub keep: bool,
 }
 
-pub fn run(ctx: &mut Ctx, a: &QuestArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &QuestArgs) -> CmdResult {
     let exe = std::env::current_exe()
         .map_err(|e| OpError::unavailable(format!("cannot find locker's own binary: {e}")))?;
-    let opts = quest::Options { exe, keep: a.keep, now: ctx.now(), temp_parent: None };
+    let opts = quest::QuestOptions { exe, keep: a.keep, now: ctx.now(), temp_parent: None };
     let printer = ctx.printer.clone();
     let json = printer.is_json();
     if !json {

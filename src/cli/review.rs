@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::input::{read_payload, TicketArgs};
 use super::verify::render_checks;
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::ReadPad;
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::ops::admin::review::{self, ReviewOptions, ReviewReport};
@@ -77,7 +77,7 @@ pub struct ReviewArgs {
     pub ticket: TicketArgs,
 }
 
-pub fn run(ctx: &mut Ctx, a: &ReviewArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &ReviewArgs) -> CmdResult {
     let expect_head = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
     if let Some(r) = &a.range {
         review::parse_range(r)?;

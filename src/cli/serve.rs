@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::pad::payment::PaymentConfig;
 use crate::ops::{self, Actor, OpError};
 use crate::repo::Repo;
-use crate::server::{self, AppState, Options};
+use crate::server::{self, AppState, ServerOptions};
 
 /// Serve the repository over HTTP until SIGTERM or SIGINT
 ///
@@ -104,7 +104,7 @@ pub enum PaymentMode {
     Txid,
 }
 
-pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
     // Refused before anything is opened or created.
     if !a.listen.ip().is_loopback() && !a.allow_remote_http {
         return Err(OpError::usage(format!(
@@ -181,7 +181,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
     }
     let url = repo.config.store_location();
     let dot = repo.dot.clone();
-    let opts = Options {
+    let opts = ServerOptions {
         header_read_timeout: Duration::from_secs(a.header_timeout),
         body_timeout: Duration::from_secs(a.body_timeout),
         max_connections: usize::try_from(a.max_connections).unwrap_or(usize::MAX),
@@ -190,7 +190,7 @@ pub fn run(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
         payment,
         log: Some(ops::log::LogIdentity::new(&repo.dot, &repo.config)),
         witnesses: a.witnesses.clone(),
-        ..Options::default()
+        ..ServerOptions::default()
     };
     let state = AppState::new(
         repo.store,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 
 /// Print a SKILL.md that teaches an agent to use locker from a shell
 ///
@@ -18,7 +18,7 @@ use super::{CmdResult, Ctx};
 #[derive(Debug, Args)]
 pub struct SkillArgs {}
 
-pub fn run(ctx: &mut Ctx, _a: &SkillArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, _a: &SkillArgs) -> CmdResult {
     ctx.printer.raw(render().as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

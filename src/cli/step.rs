@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::RecordStep;
 use crate::ops::work::step::{StepInput, StepView};
 use crate::output::Render;
@@ -37,7 +37,7 @@ pub struct StepArgs {
     pub sign: super::input::SignArgs,
 }
 
-pub fn run(ctx: &mut Ctx, a: &StepArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &StepArgs) -> CmdResult {
     let signing = a.sign.signing()?;
     let input = StepInput {
         step: &a.step,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::admin::store_copy::{self as op, CopyOutcome};
 use crate::ops::OpError;
 use crate::output::Render;
@@ -38,13 +38,13 @@ pub struct CopyArgs {
     pub to_password_file: Option<PathBuf>,
 }
 
-pub fn run(ctx: &mut Ctx, c: StoreCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, c: StoreCommand) -> CmdResult {
     match c {
         StoreCommand::Copy(a) => copy(ctx, &a),
     }
 }
 
-fn copy(ctx: &mut Ctx, a: &CopyArgs) -> CmdResult {
+fn copy(ctx: &mut CommandCtx, a: &CopyArgs) -> CmdResult {
     let mut to = StoreUrl::new(a.to.trim());
     if to.is_postgres() {
         crate::store::postgres::parse_url(&to.url).map_err(|e| OpError::usage(e.to_string()))?;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::ProveConsistency;
 use crate::domain::digest::Digest;
 use crate::domain::note::Verifier;
@@ -60,7 +60,7 @@ impl TrustArgs {
 /// Runs `f` with a way to fetch consistency proofs of log `v`: from `--remote`, else from the
 /// repository here when it is that log, else none.
 pub fn with_fetch<T>(
-    ctx: &mut Ctx,
+    ctx: &mut CommandCtx,
     v: &Verifier,
     f: impl FnOnce(Option<&mut pin::Fetch<'_>>) -> Result<T, OpError>,
 ) -> Result<T, OpError> {
@@ -104,7 +104,7 @@ pub struct CheckpointArgs {
     pub witnesses: Vec<String>,
 }
 
-pub fn checkpoint(ctx: &mut Ctx, a: &CheckpointArgs) -> CmdResult {
+pub fn checkpoint(ctx: &mut CommandCtx, a: &CheckpointArgs) -> CmdResult {
     if !a.witnesses.is_empty() {
         let local = ctx.local().map_err(|e| {
             e.hint("A server collects cosignatures itself: `locker serve --witness URL`.")
@@ -191,7 +191,7 @@ pub enum KeyCommand {
     Show,
 }
 
-pub fn key(ctx: &mut Ctx, c: &KeyCommand) -> CmdResult {
+pub fn key(ctx: &mut CommandCtx, c: &KeyCommand) -> CmdResult {
     let KeyCommand::Show = c;
     let out = ctx.locker()?.log_key()?;
     ctx.printer.emit(&out)?;
@@ -247,7 +247,7 @@ pub struct ConsistencyArgs {
     pub output: Option<PathBuf>,
 }
 
-fn write_proof(ctx: &Ctx, out: Option<&Path>, text: &str) -> Result<bool, OpError> {
+fn write_proof(ctx: &CommandCtx, out: Option<&Path>, text: &str) -> Result<bool, OpError> {
     let Some(path) = out else { return Ok(false) };
     std::fs::write(path, text)
         .map_err(|e| OpError::unavailable(format!("cannot write {}: {e}", path.display())))?;
@@ -255,7 +255,7 @@ fn write_proof(ctx: &Ctx, out: Option<&Path>, text: &str) -> Result<bool, OpErro
     Ok(true)
 }
 
-pub fn proof(ctx: &mut Ctx, c: &ProofCommand) -> CmdResult {
+pub fn proof(ctx: &mut CommandCtx, c: &ProofCommand) -> CmdResult {
     match c {
         ProofCommand::Inclusion(a) => {
             let target = match (&a.pad, a.block, a.seq) {
@@ -293,7 +293,7 @@ impl Render for ConsistencyOutcome {
 
 /// `locker verify --proof FILE`.
 pub fn verify_proof(
-    ctx: &mut Ctx,
+    ctx: &mut CommandCtx,
     bytes: &[u8],
     trust: &TrustArgs,
 ) -> Result<bool, super::CliError> {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::token::{self as op, AgentList, TokenCreated, TokenRevoked};
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
@@ -18,7 +18,7 @@ pub enum TokenCommand {
     List(ListArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: TokenCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: TokenCommand) -> CmdResult {
     match cmd {
         TokenCommand::Create(a) => create(ctx, &a),
         TokenCommand::Revoke(a) => revoke(ctx, &a),
@@ -39,7 +39,7 @@ pub struct CreateArgs {
     pub agent: String,
 }
 
-fn create(ctx: &mut Ctx, a: &CreateArgs) -> CmdResult {
+fn create(ctx: &mut CommandCtx, a: &CreateArgs) -> CmdResult {
     let Some(scope) = ctx.global.scope.clone() else {
         return Err(OpError::usage("`--scope SCOPE` is required: the scope the token acts in")
             .hint("For example: `locker token create --agent worker-a --scope demo`.")
@@ -71,7 +71,7 @@ pub struct RevokeArgs {
     pub agent: String,
 }
 
-fn revoke(ctx: &mut Ctx, a: &RevokeArgs) -> CmdResult {
+fn revoke(ctx: &mut CommandCtx, a: &RevokeArgs) -> CmdResult {
     let out = op::revoke(&mut ctx.local()?.ctx()?, &a.agent)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -93,7 +93,7 @@ impl Render for TokenRevoked {
 #[derive(Debug, Args)]
 pub struct ListArgs {}
 
-fn list(ctx: &mut Ctx, _a: &ListArgs) -> CmdResult {
+fn list(ctx: &mut CommandCtx, _a: &ListArgs) -> CmdResult {
     let out = op::list(&mut ctx.local()?.ctx()?)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)

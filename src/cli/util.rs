@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use clap_complete::Shell;
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::OpError;
 
 /// Print a shell completion script for SHELL to stdout
@@ -16,7 +16,7 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-pub fn completions(ctx: &mut Ctx, a: &CompletionsArgs) -> CmdResult {
+pub fn completions(ctx: &mut CommandCtx, a: &CompletionsArgs) -> CmdResult {
     ctx.printer.raw(&super::docs::completion(a.shell))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -32,7 +32,7 @@ pub enum UtilCommand {
     },
 }
 
-pub fn run(ctx: &mut Ctx, cmd: UtilCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: UtilCommand) -> CmdResult {
     match cmd {
         UtilCommand::GenerateDocs { out_dir } => {
             let changed = super::docs::write_all(&out_dir)

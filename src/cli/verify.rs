@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::input::{read_payload, TicketArgs};
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::api::{ReadPad, VerifyPad, VerifyRepository};
 use crate::domain::bundle::MAX_BUNDLE_BYTES;
 use crate::domain::check::Check;
@@ -78,7 +78,7 @@ pub struct VerifyArgs {
     pub checkpoint: Option<PathBuf>,
 }
 
-pub fn run(ctx: &mut Ctx, a: &VerifyArgs) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
     let remote = ctx.remote()?.is_some();
     let ok = if let Some(policy) = &a.policy {
@@ -159,7 +159,7 @@ impl Render for crate::ops::log::cosign::PolicyReport {
 
 /// With a trusted key, checks a verified bundle's checkpoint against the pinned one.
 fn pin_bundle(
-    ctx: &mut Ctx,
+    ctx: &mut CommandCtx,
     bytes: &[u8],
     report: &mut BundleReport,
     trust: &super::tlog::TrustArgs,

@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, Ctx};
+use super::{CmdResult, CommandCtx};
 use crate::ops::OpError;
 use crate::output::Render;
-use crate::witness::{self as w, Initialized};
+use crate::witness::{self as w, WitnessInitialized};
 
 /// Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones
 #[derive(Debug, Subcommand)]
@@ -20,7 +20,7 @@ pub enum WitnessCommand {
     Serve(ServeArgs),
 }
 
-pub fn run(ctx: &mut Ctx, cmd: WitnessCommand) -> CmdResult {
+pub fn run(ctx: &mut CommandCtx, cmd: WitnessCommand) -> CmdResult {
     match cmd {
         WitnessCommand::Init(a) => init(ctx, &a),
         WitnessCommand::Serve(a) => serve(ctx, &a),
@@ -45,13 +45,13 @@ pub struct InitArgs {
     pub logs: Vec<String>,
 }
 
-fn init(ctx: &mut Ctx, a: &InitArgs) -> CmdResult {
+fn init(ctx: &mut CommandCtx, a: &InitArgs) -> CmdResult {
     let out = w::init(&a.dir, &a.name, &a.logs)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
-impl Render for Initialized {
+impl Render for WitnessInitialized {
     fn render_human(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{}", self.vkey)
     }
@@ -77,7 +77,7 @@ pub struct ServeArgs {
     pub allow_remote_http: bool,
 }
 
-fn serve(ctx: &mut Ctx, a: &ServeArgs) -> CmdResult {
+fn serve(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
     if !a.listen.ip().is_loopback() && !a.allow_remote_http {
         return Err(OpError::usage(format!(
             "{} is not a loopback address; pass --allow-remote-http to serve plain HTTP on it",

@@ -37,11 +37,11 @@ fn pad_path(pad: &str, rest: &str) -> String {
 }
 
 /// The payment proof a request sends; a verified payment exists only inside a server.
-fn proof(p: Payment<'_>) -> OpResult<Option<&str>> {
+fn proof(p: PadPayment<'_>) -> OpResult<Option<&str>> {
     match p {
-        Payment::None => Ok(None),
-        Payment::Proof(hash) => Ok(Some(hash)),
-        Payment::Verified(_) => {
+        PadPayment::None => Ok(None),
+        PadPayment::Proof(hash) => Ok(Some(hash)),
+        PadPayment::Verified(_) => {
             Err(OpError::internal("a verified payment cannot be sent to another server"))
         }
     }

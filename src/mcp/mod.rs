@@ -45,7 +45,7 @@ read `detail` and `hints` to correct the call.";
 /// The MCP server: where the state lives and who acts (a [`Session`]: the repository found
 /// like every command's, opened at the first tool call, or a `locker serve`), the agent key
 /// that signs writes, and the tools.
-pub struct Server {
+pub struct McpServer {
     session: Mutex<Session>,
     /// The agent key (`LOCKER_SIGN_KEY`) that signs appends, publishes and steps whose call
     /// carries no `signer`/`signature` of its own.
@@ -53,7 +53,7 @@ pub struct Server {
     tools: Vec<tools::ToolDef>,
 }
 
-impl Server {
+impl McpServer {
     /// A server over `session`. A local session opens its repository at the first tool call,
     /// so a client can start the server before `locker init` and get a clear error from each
     /// tool until then.
@@ -105,7 +105,7 @@ impl Server {
     }
 }
 
-impl rmcp::ServerHandler for Server {
+impl rmcp::ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("locker", env!("CARGO_PKG_VERSION")))
@@ -135,7 +135,7 @@ impl rmcp::ServerHandler for Server {
 
 /// Serves MCP over stdin/stdout until the client closes stdin. A client that goes away
 /// before the session starts (EOF first, or a discovery probe only) is a clean exit.
-pub fn serve_stdio(server: Server) -> OpResult<()> {
+pub fn serve_stdio(server: McpServer) -> OpResult<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -33,7 +33,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use self::proc::{child_env, Output, Server, Spec, ALLOWED_ENV};
+use self::proc::{child_env, Output, ServerProcess, Spec, ALLOWED_ENV};
 use self::worker::{Finished, Handoff, Started, TaskPlan, WORKER_ARG};
 use crate::ops::artifact::{ArtifactLog, ArtifactView, Published};
 use crate::ops::log::journal::LogEntry;
@@ -77,7 +77,7 @@ const SEED: &str = "# Summary\n\nThe planner's outline.\n";
 
 /// How the quest runs.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct QuestOptions {
     /// The binary to run as server and workers (normally this one).
     pub exe: PathBuf,
     /// Keep the temporary directory.
@@ -123,7 +123,7 @@ pub enum Record<'a> {
 }
 
 /// Runs the quest; `on_step` gets each step as it ends.
-pub fn run(opts: &Options, on_step: &mut dyn FnMut(&Step)) -> Summary {
+pub fn run(opts: &QuestOptions, on_step: &mut dyn FnMut(&Step)) -> Summary {
     let start = Instant::now();
     let parent = opts.temp_parent.clone().unwrap_or_else(std::env::temp_dir);
     let mut summary = Summary {
@@ -212,11 +212,11 @@ struct Tokens {
 
 /// The story's state: the directories, the clock, the server and what each step learned.
 struct Quest<'o> {
-    opts: &'o Options,
+    opts: &'o QuestOptions,
     root: PathBuf,
     repo: PathBuf,
     now: i64,
-    server: Option<Server>,
+    server: Option<ServerProcess>,
     tokens: Tokens,
     deposited: Option<Deposited>,
     started: Option<Started>,
@@ -308,7 +308,7 @@ fn check_environment(who: &str, names: &[String]) -> Result<(), String> {
 }
 
 impl<'o> Quest<'o> {
-    fn new(opts: &'o Options, root: &Path) -> Self {
+    fn new(opts: &'o QuestOptions, root: &Path) -> Self {
         Self {
             opts,
             root: root.to_owned(),
@@ -357,7 +357,10 @@ impl<'o> Quest<'o> {
     }
 
     fn url(&self) -> Result<String, String> {
-        self.server.as_ref().map(Server::url).ok_or_else(|| "the server is not running".into())
+        self.server
+            .as_ref()
+            .map(ServerProcess::url)
+            .ok_or_else(|| "the server is not running".into())
     }
 
     /// A command against the server, as the agent of `token` (if any), run in `cwd`.
@@ -381,7 +384,7 @@ impl<'o> Quest<'o> {
     fn start_server(&mut self) -> Result<(), String> {
         let extra = [("LOCKER_DIR", self.repo.display().to_string())];
         let spec = self.spec(&["serve", "--listen", "127.0.0.1:0"], &self.root, &extra);
-        self.server = Some(Server::start(&spec, TIMEOUT)?);
+        self.server = Some(ServerProcess::start(&spec, TIMEOUT)?);
         Ok(())
     }
 
@@ -494,7 +497,7 @@ impl<'o> Quest<'o> {
             "blocks": d.block_count,
             "seed_version": p.artifact.version,
             "server": self.url()?,
-            "server_environment": self.server.as_ref().and_then(Server::pid).and_then(environment_of),
+            "server_environment": self.server.as_ref().and_then(ServerProcess::pid).and_then(environment_of),
         });
         if let Some(names) = facts["server_environment"].as_array() {
             let names: Vec<String> =

@@ -180,14 +180,14 @@ pub fn run(spec: &Spec, limit: Duration) -> Result<Output, String> {
 }
 
 /// A running `locker serve`.
-pub struct Server {
+pub struct ServerProcess {
     proc: Proc,
     pub addr: SocketAddr,
     log: Arc<Mutex<String>>,
     reader: Option<JoinHandle<()>>,
 }
 
-impl Server {
+impl ServerProcess {
     /// Starts `locker serve --listen 127.0.0.1:0` and waits for its banner.
     pub fn start(spec: &Spec, limit: Duration) -> Result<Self, String> {
         let mut child = spec

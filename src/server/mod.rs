@@ -52,7 +52,7 @@ use crate::ops::OpError;
 
 pub use access::redact_query;
 pub use routes::{openapi_document, route_table, router, OPENAPI_JSON};
-pub use state::{AppState, Options, StoreOpener};
+pub use state::{AppState, ServerOptions, StoreOpener};
 
 async fn handle(
     state: AppState,

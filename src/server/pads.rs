@@ -12,7 +12,7 @@ use serde_json::json;
 use super::http::{self, anonymous, read_body, Query};
 use super::{payments, wire, AppState};
 use crate::api::{
-    AppendBlock, CreatePad, Deposit, ListPads, Locker as _, PadKey, PadLogProofs, Payment,
+    AppendBlock, CreatePad, Deposit, ListPads, Locker as _, PadKey, PadLogProofs, PadPayment,
     ReadBlocks, ReadPad, VerifyPad,
 };
 use crate::domain::limits::{MAX_BLOCK_BYTES, MAX_JSON_BODY_BYTES};
@@ -46,7 +46,7 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
     };
     let result = s
         .write(anonymous(), move |ctx| {
-            let payment = payment.as_ref().map_or(Payment::None, Payment::Verified);
+            let payment = payment.as_ref().map_or(PadPayment::None, PadPayment::Verified);
             ctx.pad_create(CreatePad { limits, payment })
         })
         .await;
@@ -208,7 +208,7 @@ pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) 
                 envelope: &envelope,
                 artifacts: &artifacts,
                 ttl_seconds,
-                payment: payment.as_ref().map_or(Payment::None, Payment::Verified),
+                payment: payment.as_ref().map_or(PadPayment::None, PadPayment::Verified),
             })
         })
         .await;

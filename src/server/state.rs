@@ -13,7 +13,7 @@ use crate::store::Store;
 
 /// How the server behaves at its edge.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct ServerOptions {
     /// Stores (SQLite connections) kept open for operations; also the most operations that
     /// run at once.
     pub pool_size: usize,
@@ -42,7 +42,7 @@ pub struct Options {
     pub witnesses: Vec<String>,
 }
 
-impl Default for Options {
+impl Default for ServerOptions {
     fn default() -> Self {
         Self {
             pool_size: 4,
@@ -72,7 +72,7 @@ const MAX_GROUP: usize = 256;
 pub struct AppState(pub(super) Arc<Inner>);
 
 pub(super) struct Inner {
-    pub(super) opts: Options,
+    pub(super) opts: ServerOptions,
     /// The clock, the settings and the log identity every operation gets.
     env: Env,
     idle: Mutex<Vec<Box<dyn Store>>>,
@@ -92,7 +92,7 @@ impl AppState {
         open: StoreOpener,
         clock: Arc<dyn Clock>,
         settings: ops::Settings,
-        opts: Options,
+        opts: ServerOptions,
     ) -> Self {
         let pool = opts.pool_size.max(1);
         let in_flight = opts.max_in_flight.max(1);
@@ -161,7 +161,7 @@ impl AppState {
         Arc::clone(&self.0.writer)
     }
 
-    pub fn options(&self) -> &Options {
+    pub fn options(&self) -> &ServerOptions {
         &self.0.opts
     }
 

@@ -50,7 +50,7 @@ fn db_err(e: rusqlite::Error) -> OpError {
 
 /// A new witness: what `locker witness init` made.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Initialized {
+pub struct WitnessInitialized {
     pub dir: PathBuf,
     pub name: String,
     /// The witness's cosigner verifier key (`name+id+base64(0x04 ‖ key)`), for policies.
@@ -71,7 +71,7 @@ fn write_private(path: &Path, text: &str) -> OpResult<()> {
 }
 
 /// Creates a witness directory with a new key, the followed logs and an empty state.
-pub fn init(dir: &Path, name: &str, logs: &[String]) -> OpResult<Initialized> {
+pub fn init(dir: &Path, name: &str, logs: &[String]) -> OpResult<WitnessInitialized> {
     use std::os::unix::fs::DirBuilderExt as _;
     let key = Cosigner::generate(name)
         .map_err(|e| OpError::new(crate::ops::ErrorKind::BadRequest, "invalid", e.to_string()))?;
@@ -90,7 +90,7 @@ pub fn init(dir: &Path, name: &str, logs: &[String]) -> OpResult<Initialized> {
     write_private(&dir.join(LOGS_FILE), &text)?;
     State::open(&dir.join(STATE_FILE))?;
     write_private(&dir.join(KEY_FILE), &format!("{}\n", key.to_skey()))?;
-    Ok(Initialized {
+    Ok(WitnessInitialized {
         dir: dir.to_owned(),
         name: name.to_owned(),
         vkey: key.public().to_vkey(),

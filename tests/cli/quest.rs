@@ -251,7 +251,7 @@ fn test_quest_failure_stops_kills_every_child_and_cleans_up() {
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let tmp = tmp_dir(&env);
     std::fs::create_dir_all(&tmp).unwrap();
-    let opts = locker::quest::Options {
+    let opts = locker::quest::QuestOptions {
         exe: fake,
         keep: false,
         now: crate::common::NOW,

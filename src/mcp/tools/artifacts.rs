@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::{def, Effect, ToolDef};
 use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts};
-use crate::mcp::Server;
+use crate::mcp::McpServer;
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
@@ -91,7 +91,7 @@ struct ArtifactPublishIn {
     signature: Option<String>,
 }
 
-fn artifact_publish(server: &Server, a: ArtifactPublishIn) -> OpResult<Published> {
+fn artifact_publish(server: &McpServer, a: ArtifactPublishIn) -> OpResult<Published> {
     let content = match (&a.content, &a.content_b64) {
         (Some(text), None) => text.clone().into_bytes(),
         (None, Some(b64)) => base64::engine::general_purpose::STANDARD
@@ -130,7 +130,7 @@ struct ArtifactGetIn {
     version: Option<i64>,
 }
 
-fn artifact_get(server: &Server, a: ArtifactGetIn) -> OpResult<ArtifactView> {
+fn artifact_get(server: &McpServer, a: ArtifactGetIn) -> OpResult<ArtifactView> {
     server.run(|l| l.artifact_get(GetArtifact { key: &a.key, version: a.version }))
 }
 
@@ -155,7 +155,7 @@ fn default_artifact_limit() -> u64 {
     artifact::MAX_LIST_LIMIT
 }
 
-fn artifact_log(server: &Server, a: ArtifactLogIn) -> OpResult<ArtifactLog> {
+fn artifact_log(server: &McpServer, a: ArtifactLogIn) -> OpResult<ArtifactLog> {
     server.run(|l| l.artifact_log(ArtifactHistory { key: &a.key, after: a.after, limit: a.limit }))
 }
 
@@ -178,6 +178,6 @@ fn default_key_limit() -> u64 {
     1000
 }
 
-fn artifact_list(server: &Server, a: ArtifactListIn) -> OpResult<ArtifactList> {
+fn artifact_list(server: &McpServer, a: ArtifactListIn) -> OpResult<ArtifactList> {
     server.run(|l| l.artifact_list(ListArtifacts { after: a.after.as_deref(), limit: a.limit }))
 }

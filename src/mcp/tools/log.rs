@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::{def, Effect, ToolDef};
 use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
-use crate::mcp::Server;
+use crate::mcp::McpServer;
 use crate::ops::log;
 use crate::ops::log::journal::LogPage;
 use crate::ops::verify::{self, PadReport, RepoReport};
@@ -76,7 +76,7 @@ struct VerifyPadIn {
     expected_head_hash: Option<String>,
 }
 
-fn verify_pad(server: &Server, a: VerifyPadIn) -> OpResult<PadReport> {
+fn verify_pad(server: &McpServer, a: VerifyPadIn) -> OpResult<PadReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
     server.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
 }
@@ -112,7 +112,7 @@ struct VerifyBundleIn {
 }
 
 fn verify_bundle(
-    _server: &Server,
+    _server: &McpServer,
     a: VerifyBundleIn,
 ) -> OpResult<crate::ops::pad::bundle::BundleReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
@@ -130,7 +130,7 @@ const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle 
 #[serde(deny_unknown_fields)]
 struct CheckpointIn {}
 
-fn checkpoint(server: &Server, _a: CheckpointIn) -> OpResult<log::CheckpointOutcome> {
+fn checkpoint(server: &McpServer, _a: CheckpointIn) -> OpResult<log::CheckpointOutcome> {
     server.run(|l| l.checkpoint())
 }
 
@@ -151,7 +151,7 @@ struct ProofInclusionIn {
     block: Option<u64>,
 }
 
-fn proof_inclusion(server: &Server, a: ProofInclusionIn) -> OpResult<log::InclusionOutcome> {
+fn proof_inclusion(server: &McpServer, a: ProofInclusionIn) -> OpResult<log::InclusionOutcome> {
     let target = match (a.seq, a.pad_id, a.block) {
         (Some(seq), None, None) => log::Target::Entry(seq),
         (None, Some(pad_id), Some(seq)) => log::Target::Block { pad_id, seq },
@@ -173,7 +173,10 @@ struct ProofConsistencyIn {
     new: Option<u64>,
 }
 
-fn proof_consistency(server: &Server, a: ProofConsistencyIn) -> OpResult<log::ConsistencyOutcome> {
+fn proof_consistency(
+    server: &McpServer,
+    a: ProofConsistencyIn,
+) -> OpResult<log::ConsistencyOutcome> {
     server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
@@ -189,7 +192,10 @@ struct VerifyProofIn {
     key: String,
 }
 
-fn verify_proof(_server: &Server, a: VerifyProofIn) -> OpResult<crate::ops::log::pin::ProofReport> {
+fn verify_proof(
+    _server: &McpServer,
+    a: VerifyProofIn,
+) -> OpResult<crate::ops::log::pin::ProofReport> {
     let v = log::parse_verifier(&a.key)?;
     crate::ops::log::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
 }
@@ -203,7 +209,7 @@ struct VerifyIn {
     expected_head_hash: Option<String>,
 }
 
-fn verify_repo(server: &Server, a: VerifyIn) -> OpResult<RepoReport> {
+fn verify_repo(server: &McpServer, a: VerifyIn) -> OpResult<RepoReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
     server.run(|l| {
         l.verify(VerifyRepository { expect_head: expect, require_signed: false }, &NoProgress)
@@ -249,7 +255,7 @@ fn default_log_limit() -> u64 {
     50
 }
 
-fn log(server: &Server, a: LogIn) -> OpResult<LogPage> {
+fn log(server: &McpServer, a: LogIn) -> OpResult<LogPage> {
     let q = JournalQuery {
         kind: a.kind,
         subject: a.subject,

@@ -17,10 +17,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Server;
+use super::McpServer;
 use crate::ops::{ErrorKind, OpError, OpResult};
 
-type Handler = Box<dyn Fn(&Server, JsonObject) -> OpResult<Value> + Send + Sync>;
+type Handler = Box<dyn Fn(&McpServer, JsonObject) -> OpResult<Value> + Send + Sync>;
 
 /// One tool: its MCP definition and its handler.
 pub struct ToolDef {
@@ -92,7 +92,7 @@ fn def<I, O>(
     title: &str,
     effect: Effect,
     description: &str,
-    handler: fn(&Server, I) -> OpResult<O>,
+    handler: fn(&McpServer, I) -> OpResult<O>,
 ) -> ToolDef
 where
     I: DeserializeOwned + JsonSchema + 'static,

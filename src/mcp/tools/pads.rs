@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{def, Effect, ToolDef};
-use crate::api::{AppendBlock, CreatePad, Deposit, MintTicket, PadKey, Payment, ReadBlocks};
+use crate::api::{AppendBlock, CreatePad, Deposit, MintTicket, PadKey, PadPayment, ReadBlocks};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS};
 use crate::domain::pad::TicketType;
 use crate::domain::secret::Secret;
 use crate::mcp::pyjson;
-use crate::mcp::Server;
+use crate::mcp::McpServer;
 use crate::ops::pad::integrity::{self, Integrity};
 use crate::ops::pad::{
     self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
@@ -68,7 +68,7 @@ struct DepositIn {
     /// Seconds until the pad would expire (1–2592000); a deposited pad is sealed at once
     #[serde(default = "default_ttl")]
     ttl_seconds: i64,
-    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
+    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-PadPayment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,
@@ -91,7 +91,7 @@ fn default_max_blocks() -> i64 {
     i64::from(DEFAULT_MAX_BLOCKS)
 }
 
-fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
+fn deposit(server: &McpServer, a: DepositIn) -> OpResult<Deposited> {
     let envelope = pyjson::dumps(&Value::Object(a.envelope)).into_bytes();
     let mut blocks = Vec::with_capacity(a.artifacts.len());
     for (i, artifact) in a.artifacts.iter().enumerate() {
@@ -113,7 +113,7 @@ fn deposit(server: &Server, a: DepositIn) -> OpResult<Deposited> {
             envelope: &envelope,
             artifacts: &blocks,
             ttl_seconds: a.ttl_seconds,
-            payment: a.payment_tx_hash.as_deref().map_or(Payment::None, Payment::Proof),
+            payment: a.payment_tx_hash.as_deref().map_or(PadPayment::None, PadPayment::Proof),
         })
     })
 }
@@ -132,17 +132,17 @@ struct CreateIn {
     /// Most blocks the pad may hold (1–4096)
     #[serde(default = "default_max_blocks")]
     max_blocks: i64,
-    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
+    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-PadPayment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,
 }
 
-fn create(server: &Server, a: CreateIn) -> OpResult<PadCreated> {
+fn create(server: &McpServer, a: CreateIn) -> OpResult<PadCreated> {
     let limits = PadLimits::new(a.ttl_seconds, a.max_blocks)
         .map_err(|e| OpError::unprocessable(e.to_string()))?;
     server.run(|l| {
-        let payment = a.payment_tx_hash.as_deref().map_or(Payment::None, Payment::Proof);
+        let payment = a.payment_tx_hash.as_deref().map_or(PadPayment::None, PadPayment::Proof);
         l.pad_create(CreatePad { limits, payment })
     })
 }
@@ -180,7 +180,7 @@ fn default_content_type() -> String {
     pad::DEFAULT_CONTENT_TYPE.to_owned()
 }
 
-fn append(server: &Server, a: AppendIn) -> OpResult<Appended> {
+fn append(server: &McpServer, a: AppendIn) -> OpResult<Appended> {
     let payload = match &a.payload {
         Value::String(s) => s.clone().into_bytes(),
         Value::Object(_) | Value::Array(_) => pyjson::dumps(&a.payload).into_bytes(),
@@ -213,7 +213,7 @@ struct SealIn {
     write_key: String,
 }
 
-fn seal(server: &Server, a: SealIn) -> OpResult<Sealed> {
+fn seal(server: &McpServer, a: SealIn) -> OpResult<Sealed> {
     let key = Secret::new(&a.write_key);
     server.run(|l| l.pad_seal(PadKey { pad: &a.pad_id, key: Some(&key) }))
 }
@@ -249,7 +249,7 @@ struct VerifiedManifest {
 /// Reads every block of a pad with a ticket and checks them against the manifest and the
 /// expected head, failing closed.
 fn read_verified(
-    server: &Server,
+    server: &McpServer,
     pad_id: &str,
     ticket: &str,
     expected: Option<&str>,
@@ -281,7 +281,7 @@ fn read_verified(
     }
 }
 
-fn manifest(server: &Server, a: ManifestIn) -> OpResult<VerifiedManifest> {
+fn manifest(server: &McpServer, a: ManifestIn) -> OpResult<VerifiedManifest> {
     let expected = a.expected_head_hash.as_deref();
     match &a.ticket {
         Some(ticket) => {
@@ -335,7 +335,7 @@ struct VerifiedSlice {
     blocks: Vec<BlockView>,
 }
 
-fn read_blocks(server: &Server, a: ReadBlocksIn) -> OpResult<VerifiedSlice> {
+fn read_blocks(server: &McpServer, a: ReadBlocksIn) -> OpResult<VerifiedSlice> {
     let (manifest, integrity, blocks) =
         read_verified(server, &a.pad_id, &a.ticket, a.expected_head_hash.as_deref())?;
     let total = blocks.len() as u64;
@@ -380,7 +380,7 @@ fn default_ticket_type() -> TicketType {
     TicketType::ReadUnlimited
 }
 
-fn mint_ticket(server: &Server, a: MintIn) -> OpResult<TicketMinted> {
+fn mint_ticket(server: &McpServer, a: MintIn) -> OpResult<TicketMinted> {
     let key = Secret::new(&a.write_key);
     server.run(|l| {
         l.ticket_mint(MintTicket { pad: &a.pad_id, key: Some(&key), ticket_type: a.ticket_type })

@@ -8,7 +8,7 @@ use crate::api::{
     AcquireLease, CommitPlan, CompleteLease, Heartbeat, LeaseRef, ListLeases, RecordStep, ShowPlan,
 };
 use crate::domain::work::{LeaseState, DEFAULT_GATE, DEFAULT_LEASE_TTL};
-use crate::mcp::Server;
+use crate::mcp::McpServer;
 use crate::ops::work::history::History;
 use crate::ops::work::lease::{Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus};
 use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
@@ -128,7 +128,7 @@ fn default_lease_ttl() -> i64 {
     DEFAULT_LEASE_TTL
 }
 
-fn lease_acquire(server: &Server, a: LeaseAcquireIn) -> OpResult<Acquired> {
+fn lease_acquire(server: &McpServer, a: LeaseAcquireIn) -> OpResult<Acquired> {
     server.run(|l| {
         l.lease_acquire(AcquireLease {
             work: &a.work,
@@ -156,7 +156,7 @@ struct LeaseHeartbeatIn {
     details: Option<String>,
 }
 
-fn lease_heartbeat(server: &Server, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
+fn lease_heartbeat(server: &McpServer, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
     server.run(|l| {
         l.lease_heartbeat(Heartbeat {
             work: &a.work,
@@ -183,7 +183,7 @@ struct LeaseCompleteIn {
     result: Option<String>,
 }
 
-fn lease_complete(server: &Server, a: LeaseCompleteIn) -> OpResult<Completed> {
+fn lease_complete(server: &McpServer, a: LeaseCompleteIn) -> OpResult<Completed> {
     server.run(|l| {
         l.lease_complete(CompleteLease {
             work: &a.work,
@@ -206,7 +206,7 @@ struct LeaseReleaseIn {
     lease_id: String,
 }
 
-fn lease_release(server: &Server, a: LeaseReleaseIn) -> OpResult<Released> {
+fn lease_release(server: &McpServer, a: LeaseReleaseIn) -> OpResult<Released> {
     server.run(|l| l.lease_release(LeaseRef { work: &a.work, lease: &a.lease_id }))
 }
 
@@ -222,7 +222,7 @@ struct WorkIn {
     work: String,
 }
 
-fn lease_show(server: &Server, a: WorkIn) -> OpResult<WorkStatus> {
+fn lease_show(server: &McpServer, a: WorkIn) -> OpResult<WorkStatus> {
     server.run(|l| l.lease_show(&a.work))
 }
 
@@ -241,7 +241,7 @@ struct LeaseListIn {
     limit: u64,
 }
 
-fn lease_list(server: &Server, a: LeaseListIn) -> OpResult<LeaseList> {
+fn lease_list(server: &McpServer, a: LeaseListIn) -> OpResult<LeaseList> {
     server.run(|l| l.lease_list(ListLeases { state: a.state, limit: a.limit }))
 }
 
@@ -249,7 +249,7 @@ const LEASE_HISTORY: &str = "Show every lease, plan, step and transition of a wo
 first, each journal entry checked against its hash and its neighbours, with an integrity \
 verdict (ok false and first_broken when anything was altered).";
 
-fn lease_history(server: &Server, a: WorkIn) -> OpResult<History> {
+fn lease_history(server: &McpServer, a: WorkIn) -> OpResult<History> {
     server.run(|l| l.work_history(&a.work))
 }
 
@@ -269,7 +269,7 @@ struct PlanCommitIn {
     steps: Vec<String>,
 }
 
-fn plan_commit(server: &Server, a: PlanCommitIn) -> OpResult<PlanCommitted> {
+fn plan_commit(server: &McpServer, a: PlanCommitIn) -> OpResult<PlanCommitted> {
     server.run(|l| l.plan_commit(CommitPlan { work: &a.work, lease: &a.lease_id, steps: &a.steps }))
 }
 
@@ -287,7 +287,7 @@ struct PlanShowIn {
     version: Option<u64>,
 }
 
-fn plan_show(server: &Server, a: PlanShowIn) -> OpResult<PlanView> {
+fn plan_show(server: &McpServer, a: PlanShowIn) -> OpResult<PlanView> {
     server.run(|l| l.plan_show(ShowPlan { work: &a.work, version: a.version }))
 }
 
@@ -329,7 +329,7 @@ fn default_gate() -> String {
     DEFAULT_GATE.to_owned()
 }
 
-fn step_log(server: &Server, a: StepIn) -> OpResult<StepView> {
+fn step_log(server: &McpServer, a: StepIn) -> OpResult<StepView> {
     let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let input = StepInput {
         step: &a.step,
@@ -346,7 +346,7 @@ newest lease: holes (planned, never logged, in plan order), extras (logged, not 
 sorted), and earlier_lease_steps (logged by earlier holders; they do not count). clean is true \
 when there are neither holes nor extras; that is an answer, not an error.";
 
-fn plan_diff(server: &Server, a: WorkIn) -> OpResult<Diff> {
+fn plan_diff(server: &McpServer, a: WorkIn) -> OpResult<Diff> {
     server.run(|l| l.plan_diff(&a.work))
 }
 

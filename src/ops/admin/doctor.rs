@@ -29,7 +29,7 @@ const MAX_NAMED: usize = 5;
 /// How a finding counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub enum Severity {
     Ok,
     /// Worth attention; not failing.
     Warn,
@@ -39,7 +39,7 @@ pub enum Status {
     Skipped,
 }
 
-impl Status {
+impl Severity {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Ok => "ok",
@@ -56,7 +56,7 @@ pub struct Finding {
     /// `repository`, `config`, `modes`, `owner`, `leftovers`, `schema`, `wal`, `disk`,
     /// `clock`, `token`, `server`.
     pub check: String,
-    pub status: Status,
+    pub status: Severity,
     pub detail: String,
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,11 +77,11 @@ pub struct DoctorReport {
 
 impl DoctorReport {
     /// Adds a finding.
-    pub fn push(&mut self, check: &str, status: Status, detail: String, fix: Option<String>) {
+    pub fn push(&mut self, check: &str, status: Severity, detail: String, fix: Option<String>) {
         match status {
-            Status::Problem => self.problems += 1,
-            Status::Warn => self.warnings += 1,
-            Status::Ok | Status::Skipped => {}
+            Severity::Problem => self.problems += 1,
+            Severity::Warn => self.warnings += 1,
+            Severity::Ok | Severity::Skipped => {}
         }
         self.ok = self.problems == 0;
         self.findings.push(Finding { check: check.into(), status, detail, fix });
@@ -116,11 +116,11 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
         Ok(root) => root,
         Err(e) => {
             if input.remote && matches!(input.location, Location::Search(_)) {
-                r.push("repository", Status::Skipped, format!("no local repository: {e}"), None);
+                r.push("repository", Severity::Skipped, format!("no local repository: {e}"), None);
             } else {
                 r.push(
                     "repository",
-                    Status::Problem,
+                    Severity::Problem,
                     e.to_string(),
                     some("Run `locker init`, or point `-R PATH` / `LOCKER_DIR` at the directory that holds .locker/."),
                 );
@@ -131,13 +131,13 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
     };
     r.repository = Some(root.clone());
     let dot = root.join(DOT_LOCKER);
-    r.push("repository", Status::Ok, format!("found {}", dot.display()), None);
+    r.push("repository", Severity::Ok, format!("found {}", dot.display()), None);
 
     let config = match repo::read_config(&dot) {
         Ok(c) => {
             r.push(
                 "config",
-                Status::Ok,
+                Severity::Ok,
                 format!("format {}, repository {}, store {}", c.format, c.repository_id, c.store),
                 None,
             );
@@ -146,7 +146,7 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
         Err(e) => {
             r.push(
                 "config",
-                Status::Problem,
+                Severity::Problem,
                 e.to_string(),
                 some("Restore .locker/config.json from a backup (`locker restore`)."),
             );
@@ -168,7 +168,7 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
             }
             Err(e) => r.push(
                 "schema",
-                Status::Problem,
+                Severity::Problem,
                 format!("the store cannot be read: {e}"),
                 some("Run `locker verify`; restore the latest backup if it fails."),
             ),
@@ -182,7 +182,7 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
             Err(e) => {
                 r.push(
                     "token",
-                    Status::Skipped,
+                    Severity::Skipped,
                     format!("the repository does not open: {e}"),
                     None,
                 );
@@ -247,7 +247,7 @@ fn check_modes(r: &mut DoctorReport, root: &Path, dot: &Path) {
     if !links.is_empty() {
         r.push(
             "symlinks",
-            Status::Problem,
+            Severity::Problem,
             format!(
                 "{} symbolic link(s) inside .locker/, which locker refuses to follow: {}",
                 links.len(),
@@ -260,14 +260,14 @@ fn check_modes(r: &mut DoctorReport, root: &Path, dot: &Path) {
         let dirs = fs::symlink_metadata(dot).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0);
         r.push(
             "modes",
-            Status::Ok,
+            Severity::Ok,
             format!("{walked} path(s) private to their owner (.locker/ is {dirs:04o})"),
             None,
         );
     } else {
         r.push(
             "modes",
-            Status::Problem,
+            Severity::Problem,
             format!(
                 "{} path(s) are open to the group or others (keys, tickets and tokens are \
                  stored only as digests, but payloads and artifacts are not): {}",
@@ -280,7 +280,7 @@ fn check_modes(r: &mut DoctorReport, root: &Path, dot: &Path) {
     if !foreign.is_empty() {
         r.push(
             "owner",
-            Status::Warn,
+            Severity::Warn,
             format!(
                 "{} path(s) belong to another user than this one (uid {}): {}; writes may fail",
                 foreign.len(),
@@ -299,7 +299,7 @@ fn check_modes(r: &mut DoctorReport, root: &Path, dot: &Path) {
         if mode & 0o002 != 0 && mode & 0o1000 == 0 {
             r.push(
                 "modes",
-                Status::Problem,
+                Severity::Problem,
                 format!(
                     "{} is writable by everyone: anyone could replace its .locker/",
                     root.display()
@@ -329,7 +329,7 @@ fn check_leftovers(r: &mut DoctorReport, root: &Path) {
     let paths: Vec<String> = names.iter().map(|n| quote(&root.join(n))).collect();
     r.push(
         "leftovers",
-        Status::Warn,
+        Severity::Warn,
         format!(
             "{} directory(ies) beside .locker/ left by an interrupted init or restore, or \
              replaced by `restore --yes`: {}",
@@ -346,7 +346,7 @@ fn check_schema(r: &mut DoctorReport, info: &crate::store::StoreInfo) -> bool {
     if found > supported {
         r.push(
             "schema",
-            Status::Problem,
+            Severity::Problem,
             format!(
                 "the {} schema is version {found}, newer than this locker's {supported}",
                 info.kind
@@ -357,7 +357,7 @@ fn check_schema(r: &mut DoctorReport, info: &crate::store::StoreInfo) -> bool {
     } else if found < supported {
         r.push(
             "schema",
-            Status::Warn,
+            Severity::Warn,
             format!(
                 "the {} schema is version {found}; this locker writes {supported} and will \
                  upgrade it on the next command",
@@ -369,7 +369,7 @@ fn check_schema(r: &mut DoctorReport, info: &crate::store::StoreInfo) -> bool {
     } else {
         r.push(
             "schema",
-            Status::Ok,
+            Severity::Ok,
             format!("{} schema version {found}, as this locker writes", info.kind),
             None,
         );
@@ -388,7 +388,7 @@ fn check_wal(r: &mut DoctorReport, info: &crate::store::StoreInfo) {
     if wal_bytes > WAL_WARN_BYTES {
         r.push(
             "wal",
-            Status::Warn,
+            Severity::Warn,
             format!(
                 "the write-ahead log is {} (database {}): checkpoints are overdue, usually \
                  because a long-running reader keeps them from finishing",
@@ -400,7 +400,7 @@ fn check_wal(r: &mut DoctorReport, info: &crate::store::StoreInfo) {
     } else {
         r.push(
             "wal",
-            Status::Ok,
+            Severity::Ok,
             format!(
                 "write-ahead log {}, database {} ({} unused)",
                 mib(wal_bytes),
@@ -416,7 +416,7 @@ fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
     if input.clock_pinned {
         r.push(
             "clock",
-            Status::Warn,
+            Severity::Warn,
             format!("LOCKER_NOW pins the clock at {}", input.now),
             some("Unset LOCKER_NOW outside tests and demos: leases and pads would never expire."),
         );
@@ -424,7 +424,7 @@ fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
     match newest {
         Some(t) if t > input.now => r.push(
             "clock",
-            Status::Problem,
+            Severity::Problem,
             format!(
                 "the clock ({}) is {} s behind the journal's newest entry ({})",
                 crate::domain::time::rfc3339(input.now),
@@ -435,11 +435,11 @@ fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
         ),
         Some(t) => r.push(
             "clock",
-            Status::Ok,
+            Severity::Ok,
             format!("the clock is not behind the journal's newest entry ({})", crate::domain::time::rfc3339(t)),
             None,
         ),
-        None => r.push("clock", Status::Ok, "the journal is empty".into(), None),
+        None => r.push("clock", Severity::Ok, "the journal is empty".into(), None),
     }
 }
 
@@ -470,7 +470,7 @@ fn free_bytes(dir: &Path) -> Result<(u64, u64), String> {
 
 fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
     match free_bytes(dot) {
-        Err(e) => r.push("disk", Status::Skipped, e, None),
+        Err(e) => r.push("disk", Severity::Skipped, e, None),
         Ok((free, total)) => {
             let detail = format!(
                 "{} free of {} where .locker/ is (the store takes {})",
@@ -480,13 +480,15 @@ fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
             );
             let fix = some("Free space (`locker gc --pads-older-than 30d --blobs`, old backups) or move the repository to a larger disk.");
             match disk_status(free, total, db_bytes) {
-                Status::Problem => r.push(
+                Severity::Problem => r.push(
                     "disk",
-                    Status::Problem,
+                    Severity::Problem,
                     format!("{detail}: writes, backups and checkpoints may fail"),
                     fix,
                 ),
-                Status::Warn => r.push("disk", Status::Warn, format!("{detail}: running low"), fix),
+                Severity::Warn => {
+                    r.push("disk", Severity::Warn, format!("{detail}: running low"), fix)
+                }
                 status => r.push("disk", status, detail, None),
             }
         }
@@ -495,13 +497,13 @@ fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
 
 /// How much free space counts: less than [`DISK_PROBLEM_BYTES`] (or than the store itself) is a
 /// problem; less than [`DISK_WARN_BYTES`] or a tenth of the file system a warning.
-fn disk_status(free: u64, total: u64, db_bytes: u64) -> Status {
+fn disk_status(free: u64, total: u64, db_bytes: u64) -> Severity {
     if free < DISK_PROBLEM_BYTES.max(db_bytes) {
-        Status::Problem
+        Severity::Problem
     } else if free < DISK_WARN_BYTES || free.saturating_mul(10) < total {
-        Status::Warn
+        Severity::Warn
     } else {
-        Status::Ok
+        Severity::Ok
     }
 }
 
@@ -517,13 +519,13 @@ fn check_token(
         } else {
             "LOCKER_TOKEN is not set: commands act as the repository's operator"
         };
-        r.push("token", Status::Ok, detail.into(), None);
+        r.push("token", Severity::Ok, detail.into(), None);
         return;
     };
     let Some(store) = store else {
         r.push(
             "token",
-            Status::Skipped,
+            Severity::Skipped,
             "LOCKER_TOKEN is set, but there is no usable local repository to check it against"
                 .into(),
             None,
@@ -533,13 +535,13 @@ fn check_token(
     match crate::ops::auth::authenticate(store, token) {
         Ok(a) => r.push(
             "token",
-            Status::Ok,
+            Severity::Ok,
             format!("LOCKER_TOKEN acts as agent {} in scope {}", a.name, a.scope),
             None,
         ),
         Err(e) => r.push(
             "token",
-            Status::Problem,
+            Severity::Problem,
             format!("LOCKER_TOKEN is set but refused: {}", e.detail),
             some("Unset LOCKER_TOKEN to act as the operator, or ask the operator for a new token (`locker token create`)."),
         ),
@@ -560,14 +562,14 @@ mod tests {
     #[test]
     fn free_space_thresholds() {
         const GIB: u64 = 1 << 30;
-        assert_eq!(disk_status(50 * GIB, 100 * GIB, 1 << 20), Status::Ok);
+        assert_eq!(disk_status(50 * GIB, 100 * GIB, 1 << 20), Severity::Ok);
         // Under a tenth of the file system, or under 1 GiB: running low.
-        assert_eq!(disk_status(9 * GIB, 100 * GIB, 1 << 20), Status::Warn);
-        assert_eq!(disk_status(DISK_WARN_BYTES - 1, 2 * GIB, 1 << 20), Status::Warn);
-        assert_eq!(disk_status(DISK_WARN_BYTES, 2 * GIB, 1 << 20), Status::Ok);
+        assert_eq!(disk_status(9 * GIB, 100 * GIB, 1 << 20), Severity::Warn);
+        assert_eq!(disk_status(DISK_WARN_BYTES - 1, 2 * GIB, 1 << 20), Severity::Warn);
+        assert_eq!(disk_status(DISK_WARN_BYTES, 2 * GIB, 1 << 20), Severity::Ok);
         // Under 100 MiB, or less than the store takes: writes may fail.
-        assert_eq!(disk_status(DISK_PROBLEM_BYTES - 1, GIB, 1 << 20), Status::Problem);
-        assert_eq!(disk_status(200 << 20, GIB, 300 << 20), Status::Problem);
+        assert_eq!(disk_status(DISK_PROBLEM_BYTES - 1, GIB, 1 << 20), Severity::Problem);
+        assert_eq!(disk_status(200 << 20, GIB, 300 << 20), Severity::Problem);
     }
 
     #[test]
@@ -584,8 +586,8 @@ mod tests {
             DoctorReport { ok: true, repository: None, problems: 0, warnings: 0, findings: vec![] };
         check_wal(&mut r, &info(WAL_WARN_BYTES));
         check_wal(&mut r, &info(WAL_WARN_BYTES + 1));
-        assert_eq!(r.findings[0].status, Status::Ok);
-        assert_eq!(r.findings[1].status, Status::Warn);
+        assert_eq!(r.findings[0].status, Severity::Ok);
+        assert_eq!(r.findings[1].status, Severity::Warn);
         assert!(r.findings[1].detail.contains("checkpoints are overdue"));
         assert_eq!((r.ok, r.warnings), (true, 1));
     }

@@ -40,7 +40,7 @@ pub const KIND: &str = event::kind::REPO_GC;
 
 /// What the operator allows to go.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Policy {
+pub struct Retention {
     /// Prune pads sealed or expired at least this many seconds ago.
     pub pads_older_than: Option<i64>,
     /// Remove unreferenced blobs and stray blob files.
@@ -100,7 +100,7 @@ pub struct RemovedFile {
 
 /// The write-ahead log checkpoint after a run.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Checkpoint {
+pub struct WalCheckpoint {
     pub busy: bool,
     pub wal_bytes_before: u64,
     pub wal_bytes_after: u64,
@@ -128,11 +128,11 @@ pub struct GcOutcome {
     pub more: bool,
     /// The `repo.gc` journal entry (absent in a dry run).
     pub journal_seq: Option<u64>,
-    pub checkpoint: Option<Checkpoint>,
+    pub checkpoint: Option<WalCheckpoint>,
 }
 
 /// Runs one gc under `policy` (operator only).
-pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
+pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
     crate::ops::auth::operator_only(&ctx.actor, "run gc")?;
     if policy.pads_older_than.is_none() && !policy.blobs && policy.abandoned_older_than.is_none() {
         return Err(OpError::usage("gc needs a policy: nothing would be removed").hint(
@@ -342,12 +342,12 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Policy) -> OpResult<GcOutcome> {
     // Housekeeping after the fact: a checkpoint that fails changes nothing that matters. A
     // store without housekeeping (PostgreSQL checkpoints its own log) has nothing to fold in.
     outcome.checkpoint = match ctx.store.maintenance() {
-        Some(m) => m.checkpoint().ok().map(|c| Checkpoint {
+        Some(m) => m.checkpoint().ok().map(|c| WalCheckpoint {
             busy: c.busy,
             wal_bytes_before: c.wal_bytes_before,
             wal_bytes_after: c.wal_bytes_after,
         }),
-        None => Some(Checkpoint { busy: false, wal_bytes_before: 0, wal_bytes_after: 0 }),
+        None => Some(WalCheckpoint { busy: false, wal_bytes_before: 0, wal_bytes_after: 0 }),
     };
     Ok(outcome)
 }
