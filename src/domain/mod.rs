@@ -18,6 +18,7 @@ pub mod payment;
 pub mod proof;
 pub mod secret;
 pub mod sign;
+pub mod time;
 pub mod token;
 pub mod witness;
 pub mod work;

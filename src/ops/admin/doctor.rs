@@ -427,16 +427,16 @@ fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
             Status::Problem,
             format!(
                 "the clock ({}) is {} s behind the journal's newest entry ({})",
-                crate::output::rfc3339(input.now),
+                crate::domain::time::rfc3339(input.now),
                 t - input.now,
-                crate::output::rfc3339(t)
+                crate::domain::time::rfc3339(t)
             ),
             some("Correct the system clock (enable NTP): leases, pads and read tickets expire by it, and new journal entries would go back in time."),
         ),
         Some(t) => r.push(
             "clock",
             Status::Ok,
-            format!("the clock is not behind the journal's newest entry ({})", crate::output::rfc3339(t)),
+            format!("the clock is not behind the journal's newest entry ({})", crate::domain::time::rfc3339(t)),
             None,
         ),
         None => r.push("clock", Status::Ok, "the journal is empty".into(), None),
