@@ -32,7 +32,7 @@ pub struct DepositArgs {
     #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "SECONDS")]
     pub ttl: i64,
     /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
-    /// `X-PadPayment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
     /// what to pay
     #[arg(long, value_name = "TX_HASH")]
     pub payment_proof: Option<String>,

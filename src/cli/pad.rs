@@ -67,7 +67,7 @@ pub struct CreateArgs {
     #[arg(long, default_value_t = i64::from(DEFAULT_MAX_BLOCKS), value_name = "N")]
     pub max_blocks: i64,
     /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
-    /// `X-PadPayment-Proof`); without one, such a server's challenge is an error (exit 5) naming
+    /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming
     /// what to pay
     #[arg(long, value_name = "TX_HASH")]
     pub payment_proof: Option<String>,

@@ -250,7 +250,7 @@ impl Client {
         self.exchange_with(method, path, auth, body, None, &[])
     }
 
-    /// [`Self::exchange`] with an optional `X-PadPayment-Proof` (pay-per-pad servers).
+    /// [`Self::exchange`] with an optional `X-Payment-Proof` (pay-per-pad servers).
     fn exchange_paid(
         &self,
         method: &str,
@@ -262,7 +262,7 @@ impl Client {
         self.exchange_with(method, path, auth, body, proof, &[])
     }
 
-    /// [`Self::exchange`] with an optional `X-PadPayment-Proof` and extra headers.
+    /// [`Self::exchange`] with an optional `X-Payment-Proof` and extra headers.
     fn exchange_with(
         &self,
         method: &str,

@@ -1,4 +1,5 @@
-//! Time as locker shows it: integer Unix seconds written as RFC 3339 in UTC.
+//! Time as people read it: integer Unix seconds formatted as an RFC 3339 UTC time, for output
+//! and for the messages operations write.
 
 /// Formats integer Unix seconds as an RFC 3339 UTC time (`2026-11-29T08:48:13Z`).
 pub fn rfc3339(secs: i64) -> String {

@@ -9,6 +9,8 @@ use std::io::{self, IsTerminal as _, Write};
 
 use serde::Serialize;
 
+/// Times are printed as RFC 3339 (kept in the domain, so that operations format them the same).
+pub use crate::domain::time::rfc3339;
 use crate::ops::{OpError, Progress};
 
 /// How results are printed.
@@ -151,5 +153,3 @@ impl Progress for Bar {
         self.0.finish_and_clear();
     }
 }
-
-pub use crate::domain::time::rfc3339;

@@ -68,7 +68,7 @@ struct DepositIn {
     /// Seconds until the pad would expire (1–2592000); a deposited pad is sealed at once
     #[serde(default = "default_ttl")]
     ttl_seconds: i64,
-    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-PadPayment-Proof);
+    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,
@@ -132,7 +132,7 @@ struct CreateIn {
     /// Most blocks the pad may hold (1–4096)
     #[serde(default = "default_max_blocks")]
     max_blocks: i64,
-    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-PadPayment-Proof);
+    /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
     payment_tx_hash: Option<String>,

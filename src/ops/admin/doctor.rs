@@ -487,7 +487,7 @@ fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
                     fix,
                 ),
                 Severity::Warn => {
-                    r.push("disk", Severity::Warn, format!("{detail}: running low"), fix)
+                    r.push("disk", Severity::Warn, format!("{detail}: running low"), fix);
                 }
                 status => r.push("disk", status, detail, None),
             }

@@ -14,7 +14,7 @@
 //!   steps logged under them: heartbeat details, plan steps, planned and executed. The rows
 //!   stay with their fencing tokens, versions, step names and times (later leases and plans
 //!   number on from them), marked `pruned_at`. The journal records these texts by digest only
-//!   (see `ledger::text_sha256`), so nothing of them is left; entries written before that
+//!   (see `verify::work::text_sha256`), so nothing of them is left; entries written before that
 //!   hold the text itself and keep it.
 //!
 //! Every run that is not a dry run writes one `repo.gc` journal entry listing what went, in

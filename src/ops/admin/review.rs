@@ -80,7 +80,7 @@ pub struct ReviewReport {
     pub first_failure: Option<Check>,
     /// Who signed each appended block (a local pad only; empty for a bundle).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub signers: Vec<crate::ops::keys::BlockSigner>,
+    pub signers: Vec<crate::ops::verify::signatures::BlockSigner>,
 }
 
 /// Checks `A..B` / `A...B` for `--range` (two revisions, neither starting with `-`).
@@ -121,7 +121,7 @@ pub fn pad(
     };
     let (signers, sig_problems) = {
         let tx = ctx.store.read()?;
-        crate::ops::keys::pad_signers(tx.as_ref(), pad_id)?
+        crate::ops::verify::signatures::pad_signers(tx.as_ref(), pad_id)?
     };
     let h = &snapshot.header;
     let mut report = review(

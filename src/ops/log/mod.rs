@@ -1,15 +1,19 @@
 //! The journal as a transparency log: the hash-chained journal itself ([`journal`]), its
-//! RFC 6962 Merkle tree ([`merkle`]), signed checkpoints, inclusion and consistency proofs,
-//! witness cosignatures ([`cosign`]) and the reader's pinned checkpoints ([`pin`]).
+//! RFC 6962 Merkle tree ([`merkle`]), signed checkpoints ([`mod@checkpoint`]), inclusion and
+//! consistency proofs ([`proof`]), witness cosignatures ([`cosign`]) and the reader's pinned
+//! checkpoints ([`pin`]).
 
+pub mod checkpoint;
 pub mod cosign;
 pub mod journal;
 pub mod merkle;
 pub mod pin;
+pub mod proof;
 
 pub use crate::ops::LogIdentity;
-pub use merkle::{
-    block_entry, checkpoint, consistency_hashes, key, on_append, parse_verifier, prove_blocks,
-    prove_consistency, prove_inclusion, root_at, sync, tree_size, BlockRef, CheckpointOutcome,
-    ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
+pub use checkpoint::{checkpoint, key, parse_verifier, CheckpointOutcome, KeyOutcome};
+pub use merkle::{on_append, root_at, sync, tree_size};
+pub use proof::{
+    block_entry, consistency_hashes, prove_blocks, prove_consistency, prove_inclusion, BlockRef,
+    ConsistencyOutcome, InclusionOutcome, Target,
 };

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::ops::log::journal;
-use crate::ops::pad::{check_content_type, check_read_ticket, load, new_ticket_row};
+use crate::ops::pad::tickets::{check_read_ticket, new_ticket_row};
+use crate::ops::pad::{check_content_type, load};
 use crate::ops::{Ctx, ErrorKind, OpError, OpResult};
 use base64::Engine as _;
 

@@ -1,0 +1,154 @@
+//! The journal's Merkle tree and its signed checkpoints, recomputed from the journal's leaves and
+//! compared with what is stored.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::domain::digest::Digest;
+use crate::ops::OpResult;
+use crate::store::{Flow, Tx};
+
+use super::{Findings, MerkleSummary};
+
+/// Recomputes the journal's Merkle tree from its leaves and compares every stored hash and
+/// every signed checkpoint with it.
+pub(super) fn check_merkle(
+    tx: &dyn Tx,
+    leaves: &[Digest],
+    key: Option<&crate::domain::note::Verifier>,
+    f: &mut Findings,
+) -> OpResult<MerkleSummary> {
+    use crate::domain::merkle::{stored_count, Frontier};
+    use crate::domain::note::SignedCheckpoint;
+    let before = f.count;
+    let n = leaves.len() as u64;
+    let count = tx.merkle_count()?;
+    let mut checkpoints = Vec::new();
+    tx.for_each_checkpoint(&mut |c| {
+        checkpoints.push(c);
+        Flow::Continue(())
+    })?;
+    let mut s = MerkleSummary {
+        leaves: n,
+        stored_hashes: count,
+        checkpoints: checkpoints.len() as u64,
+        latest_checkpoint: checkpoints.last().map(|c| c.size),
+        signatures_checked: key.is_some(),
+        ..MerkleSummary::default()
+    };
+    // The roots at the checkpoints' sizes and at the end, recomputed.
+    let mut roots = HashMap::new();
+    let mut fr = Frontier::default();
+    let wanted: HashSet<u64> = checkpoints.iter().map(|c| c.size).collect();
+    if wanted.contains(&0) {
+        roots.insert(0, fr.root());
+    }
+    for leaf in leaves {
+        fr.push(*leaf);
+        if wanted.contains(&fr.size) {
+            roots.insert(fr.size, fr.root());
+        }
+    }
+    s.root = Some(fr.root());
+    if count == 0 && checkpoints.is_empty() && n > 0 {
+        s.pending = true;
+    } else {
+        let expected = stored_count(n);
+        if count != expected {
+            f.add(
+                "merkle",
+                "merkle",
+                None,
+                format!(
+                    "the Merkle tree holds {count} hashes, but a journal of {n} entries needs \
+                     {expected}"
+                ),
+            );
+        }
+        // Stream the stored hashes against the recomputed ones, in stored order.
+        let mut fr = Frontier::default();
+        let mut queue = std::collections::VecDeque::new();
+        let mut next_leaf = leaves.iter();
+        let mut pos = 0u64;
+        tx.for_each_merkle_hash(&mut |idx, stored| {
+            if queue.is_empty() {
+                if let Some(leaf) = next_leaf.next() {
+                    let index = fr.size;
+                    for (level, h) in fr.push(*leaf).into_iter().enumerate() {
+                        queue.push_back((level, index >> level, h));
+                    }
+                }
+            }
+            let Some((level, node, want)) = queue.pop_front() else { return Flow::Break(()) };
+            if idx != pos || stored != want {
+                let what = if level == 0 {
+                    format!("the leaf hash of journal entry {}", node + 1)
+                } else {
+                    format!(
+                        "the level-{level} hash over entries {}..={}",
+                        (node << level) + 1,
+                        (node + 1) << level
+                    )
+                };
+                f.add(
+                    "merkle",
+                    "merkle",
+                    (level == 0).then_some(node + 1),
+                    format!(
+                        "{what} (stored at position {idx}) is {stored}, but the journal gives \
+                         {want}"
+                    ),
+                );
+                return Flow::Break(());
+            }
+            pos += 1;
+            Flow::Continue(())
+        })?;
+    }
+    for c in &checkpoints {
+        let subject = format!("checkpoint:{}", c.size);
+        let claimed = match SignedCheckpoint::parse_unverified(&c.note) {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                f.add("checkpoint", &subject, None, format!("its note is malformed: {e}"));
+                continue;
+            }
+        };
+        if claimed.size != c.size || claimed.root != c.root {
+            f.add(
+                "checkpoint",
+                &subject,
+                None,
+                format!(
+                    "its note says size {} and root {}, its row size {} and root {}",
+                    claimed.size, claimed.root, c.size, c.root
+                ),
+            );
+        }
+        if let Some(k) = key {
+            if let Err(e) = SignedCheckpoint::verify(&c.note, k) {
+                f.add("checkpoint", &subject, None, format!("its signature: {e}"));
+            }
+        }
+        match roots.get(&c.size) {
+            None => f.add(
+                "checkpoint",
+                &subject,
+                None,
+                format!("it was signed for {} entries, but the journal has {n}", c.size),
+            ),
+            Some(root) if *root != claimed.root => f.add(
+                "checkpoint",
+                &subject,
+                None,
+                format!(
+                    "it signed root {} for {} entries, but the journal gives {root}: the journal \
+                     was rewritten after it was signed",
+                    claimed.root, c.size
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    s.ok = f.count == before;
+    Ok(s)
+}
