@@ -343,7 +343,7 @@ fn list(ctx: &mut CommandCtx, a: &ListArgs) -> CmdResult {
         "sealed" => PadState::Sealed,
         _ => PadState::Expired,
     });
-    let out = ctx.locker()?.pad_list(ListPads { state, limit: a.limit })?;
+    let out = ctx.locker()?.pad_list(ListPads { state, limit: a.limit, ..ListPads::default() })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
