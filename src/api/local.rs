@@ -72,8 +72,8 @@ impl Locker for Ctx<'_> {
         pad::read(self, r.pad, r.ticket, r.from, r.to)
     }
 
-    fn pad_list(&mut self, r: ListPads) -> OpResult<PadList> {
-        pad::list(self, r.state, r.limit)
+    fn pad_list(&mut self, r: ListPads<'_>) -> OpResult<PadList> {
+        pad::list(self, r.state, r.limit, r.after)
     }
 
     fn pad_export(&mut self, r: ReadPad<'_>) -> OpResult<Bundle> {

@@ -71,7 +71,7 @@ pub trait Locker {
     /// Reads a slice of blocks with a read ticket.
     fn pad_read(&mut self, r: ReadBlocks<'_>) -> OpResult<BlockSlice>;
     /// Lists pads.
-    fn pad_list(&mut self, r: ListPads) -> OpResult<PadList>;
+    fn pad_list(&mut self, r: ListPads<'_>) -> OpResult<PadList>;
     /// A whole pad as a bundle, read with a ticket (the operator needs none locally).
     fn pad_export(&mut self, r: ReadPad<'_>) -> OpResult<Bundle>;
     /// Creates, fills and seals a pad in one transaction.

@@ -96,14 +96,16 @@ pub struct ReadPad<'a> {
 
 /// [`super::Locker::pad_list`].
 #[derive(Debug, Clone, Copy)]
-pub struct ListPads {
+pub struct ListPads<'a> {
     pub state: Option<PadState>,
     pub limit: usize,
+    /// Only pads whose id sorts after this one (the last id of the previous page).
+    pub after: Option<&'a str>,
 }
 
-impl Default for ListPads {
+impl Default for ListPads<'_> {
     fn default() -> Self {
-        Self { state: None, limit: DEFAULT_LIST_LIMIT as usize }
+        Self { state: None, limit: DEFAULT_LIST_LIMIT as usize, after: None }
     }
 }
 

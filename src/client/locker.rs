@@ -112,13 +112,16 @@ impl Locker for Client {
         self.call("GET", &path, r.ticket, Body::None)
     }
 
-    /// `GET /v1/pads?state=&limit=`.
-    fn pad_list(&mut self, r: ListPads) -> OpResult<PadList> {
+    /// `GET /v1/pads?state=&limit=&after=`.
+    fn pad_list(&mut self, r: ListPads<'_>) -> OpResult<PadList> {
         let mut q = form_urlencoded::Serializer::new(String::new());
         if let Some(s) = r.state {
             q.append_pair("state", s.as_str());
         }
         q.append_pair("limit", &r.limit.to_string());
+        if let Some(a) = r.after {
+            q.append_pair("after", a);
+        }
         self.call("GET", &format!("/v1/pads?{}", q.finish()), None, Body::None)
     }
 

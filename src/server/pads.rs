@@ -159,7 +159,8 @@ pub async fn blocks(
     http::respond(200, result)
 }
 
-/// `GET /v1/pads?state=&limit=`: pads with their manifests.
+/// `GET /v1/pads?state=&limit=&after=`: pads with their manifests, in id order (a page starts
+/// after `after`).
 pub async fn list(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
     let q = Query::parse(raw.as_deref());
     let state = match q.get("state") {
@@ -180,7 +181,11 @@ pub async fn list(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Respons
     let Ok(limit) = usize::try_from(limit) else {
         return http::error_response(&OpError::bad_request("limit must be a positive integer"));
     };
-    http::respond(200, s.run(anonymous(), move |ctx| ctx.pad_list(ListPads { state, limit })).await)
+    let after = q.get("after").map(str::to_owned);
+    let result = s.run(anonymous(), move |ctx| {
+        ctx.pad_list(ListPads { state, limit, after: after.as_deref() })
+    });
+    http::respond(200, result.await)
 }
 
 /// `POST /v1/deposit`: create, fill and seal a pad in one transaction (201).

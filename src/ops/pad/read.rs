@@ -23,7 +23,12 @@ pub fn manifest(ctx: &mut Ctx<'_>, pad_id: &str) -> OpResult<Manifest> {
 }
 
 /// Lists pads, optionally only those in `state`.
-pub fn list(ctx: &mut Ctx<'_>, state: Option<PadState>, limit: usize) -> OpResult<PadList> {
+pub fn list(
+    ctx: &mut Ctx<'_>,
+    state: Option<PadState>,
+    limit: usize,
+    after: Option<&str>,
+) -> OpResult<PadList> {
     let now = ctx.now();
     let mut pads = Vec::new();
     if limit == 0 {
@@ -31,6 +36,10 @@ pub fn list(ctx: &mut Ctx<'_>, state: Option<PadState>, limit: usize) -> OpResul
     }
     let tx = ctx.store.read()?;
     tx.for_each_pad(&mut |p| {
+        // Pads come in id order: a page starts after the previous page's last id.
+        if after.is_some_and(|a| p.id.as_str() <= a) {
+            return Flow::Continue(());
+        }
         let m = Manifest::of(&p, now);
         if state.is_none_or(|s| s == m.state) {
             pads.push(m);
