@@ -208,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;pad;list' {
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Only pads in this state')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most pads to list')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Only pads whose id sorts after ID: pass the last `pad_id` of one page to get the next')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')

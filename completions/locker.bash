@@ -3602,7 +3602,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__list)
-            opts="-R -q -h --state --limit --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --state --limit --after --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3613,6 +3613,10 @@ _locker() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

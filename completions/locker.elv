@@ -195,6 +195,7 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;pad;list'= {
             cand --state 'Only pads in this state'
             cand --limit 'Most pads to list'
+            cand --after 'Only pads whose id sorts after ID: pass the last `pad_id` of one page to get the next'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'

@@ -152,6 +152,7 @@ complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subco
 sealed\t''
 expired\t''"
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l limit -d 'Most pads to list' -r
+complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l after -d 'Only pads whose id sorts after ID: pass the last `pad_id` of one page to get the next' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand pad; and __fish_seen_subcommand_from list" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r

@@ -335,6 +335,9 @@ pub struct ListArgs {
     /// Most pads to list
     #[arg(long, default_value_t = 1000)]
     pub limit: usize,
+    /// Only pads whose id sorts after ID: pass the last `pad_id` of one page to get the next
+    #[arg(long, value_name = "ID")]
+    pub after: Option<String>,
 }
 
 fn list(ctx: &mut CommandCtx, a: &ListArgs) -> CmdResult {
@@ -343,7 +346,8 @@ fn list(ctx: &mut CommandCtx, a: &ListArgs) -> CmdResult {
         "sealed" => PadState::Sealed,
         _ => PadState::Expired,
     });
-    let out = ctx.locker()?.pad_list(ListPads { state, limit: a.limit, ..ListPads::default() })?;
+    let out =
+        ctx.locker()?.pad_list(ListPads { state, limit: a.limit, after: a.after.as_deref() })?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -977,6 +977,54 @@ fn test_pad_list_with_state_filter_and_limit() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 3);
 }
 
+/// Pages of `pad list --after`, locally and through `locker serve` (the remote client and the
+/// route's `after` parameter): every pad once, in id order, whatever the page size.
+#[test]
+fn test_pad_list_pages_with_after_locally_and_remotely() {
+    let env = TestEnv::init();
+    let mut all: Vec<String> = (0..5).map(|_| env.create_pad(&[]).id).collect();
+    all.sort();
+    let server = env.serve(&[]);
+    let url = server.url();
+    let page = |remote: bool, after: Option<&str>, limit: &str| -> Vec<String> {
+        let mut cmd = env.locker();
+        if remote {
+            cmd.env("LOCKER_URL", &url);
+        }
+        cmd.args(["--json", "pad", "list", "--limit", limit]);
+        if let Some(a) = after {
+            cmd.args(["--after", a]);
+        }
+        let out = cmd.output().expect("locker runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v["pads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["pad_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for remote in [false, true] {
+        for size in ["1", "2", "5"] {
+            let (mut seen, mut after) = (Vec::new(), None::<String>);
+            loop {
+                let got = page(remote, after.as_deref(), size);
+                if got.is_empty() {
+                    break;
+                }
+                after = got.last().cloned();
+                seen.extend(got);
+            }
+            let demo_free: Vec<String> = seen.into_iter().filter(|id| all.contains(id)).collect();
+            assert_eq!(demo_free, all, "remote {remote}, page size {size}");
+        }
+        // After the last id there is nothing; an id before every pad starts at the first.
+        assert!(page(remote, Some(all.last().unwrap()), "10").iter().all(|id| !all.contains(id)));
+        assert_eq!(page(remote, Some(""), "1").len(), 1);
+    }
+}
+
 #[test]
 fn test_pad_show_errors() {
     let env = TestEnv::init();
