@@ -2,29 +2,31 @@
 //!
 //! # Architecture
 //!
-//! Dependencies point one way: `cli` (and later `server`, `mcp`) → `ops` → `domain` + `store`,
-//! and `repo` → `store`.
+//! `ARCHITECTURE.md` at the top of the repository is the map. In short, dependencies point one
+//! way: the front ends ([`cli`], [`server`], [`mcp`]) → the operations interface ([`api`]) →
+//! the operations ([`ops`]) → [`domain`] + [`store`] (with [`repo`]).
 //!
-//! - [`domain`]: pure types and rules (hash chains, the handoff envelope, limits, journal
-//!   framing and its typed events, secrets). No I/O, no printing. Every journal entry's kind,
-//!   subject and body shape is [`domain::event`]'s, checked against the golden journal in
-//!   `tests/fixtures/golden/`.
-//! - [`store`]: the storage trait ([`store::Store`], [`store::Tx`]) and its SQLite
-//!   implementation. Nothing above the trait knows it is SQLite.
+//! - [`domain`]: pure types and rules (hash chains, journal events, the handoff envelope,
+//!   limits, signed notes and keys). No I/O, no printing.
+//! - [`store`]: the storage traits ([`store::Store`], [`store::Tx`] by capability) and their
+//!   SQLite and PostgreSQL implementations; SQLite's housekeeping apart.
 //! - [`repo`]: finding and creating the `.locker/` directory, its config and modes.
-//! - [`ops`]: the use cases every front end calls, returning `Serialize` outcomes whose JSON is
-//!   the CLI's `--json`, the HTTP body and the MCP tool result. Errors carry one
+//! - [`ops`]: the operations, each rule decided once, returning `Serialize` outcomes whose JSON
+//!   is the CLI's `--json`, the HTTP body and the MCP tool result. Errors carry one
 //!   [`ops::ErrorKind`] that maps to the exit code and the HTTP status in one place.
+//! - [`api`]: the one interface every front end calls ([`api::Locker`]), local on [`ops`] or
+//!   remote through [`client`], and the [`api::Session`] that picks which.
+//! - [`client`]: the blocking HTTP client of a remote `locker serve`.
 //! - [`output`]: the only module that prints.
-//! - [`cli`]: clap definitions, parse → ops → render → exit code.
-//! - [`mcp`]: `locker mcp`, the same operations as MCP tools over stdio (a thin adapter).
-//! - [`skill`]: `locker skill`, a SKILL.md generated from the CLI definition.
-//! - [`server`]: `locker serve`, the same operations over HTTP (agent-locker's pad API and
-//!   locker's own routes).
-//! - [`client`]: the blocking HTTP client the CLI's remote mode (`--remote`) uses; it returns
-//!   the same outcome types as [`ops`].
+//! - [`cli`]: clap definitions, parse → [`api::Locker`] → render → exit code; also the man
+//!   pages, completions ([`docs`]) and SKILL.md ([`skill`]) rendered from them.
+//! - [`mcp`]: `locker mcp`, the same operations as MCP tools over stdio.
+//! - [`server`]: `locker serve`, the same operations over HTTP (the peers' APIs and locker's
+//!   own routes).
 //! - [`quest`]: `locker quest`, the demo: the whole story with real processes of this binary.
-//! - [`docs`]: man pages and shell completions rendered from the CLI definition.
+//! - [`witness`]: `locker witness`, a C2SP tlog-witness, and the client that asks witnesses to
+//!   cosign.
+//! - [`rpc`]: the chain node's JSON-RPC client for pay-per-pad.
 
 pub mod api;
 pub mod cli;

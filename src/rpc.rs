@@ -14,7 +14,7 @@ use crate::ops::{ErrorKind, OpResult};
 /// The largest JSON-RPC answer read.
 pub const MAX_RPC_BYTES: u64 = 1024 * 1024;
 
-/// Why an RPC call failed (kept on the server; the client sees only [`RPC_UNREACHABLE`]).
+/// Why an RPC call failed (kept on the server; the client sees only [`crate::ops::pad::payment::RPC_UNREACHABLE`]).
 #[derive(Debug, thiserror::Error)]
 pub enum RpcError {
     #[error("transport: {0}")]

@@ -18,7 +18,7 @@ pub struct Actor {
     pub name: String,
     /// The scope the actor works in.
     pub scope: String,
-    /// The SHA-256 of the agent's token, re-checked by [`authorize`] inside every write
+    /// The SHA-256 of the agent's token, re-checked by [`super::authorize`] inside every write
     /// transaction; `None` for the operator.
     #[serde(skip)]
     pub token: Option<Digest>,

@@ -17,10 +17,9 @@
 //! SIGINT that finishes the requests in flight, and one JSON access-log line per request on
 //! stderr with every secret redacted.
 //!
-//! One module per resource: [`pads`], [`tickets`], [`artifacts`], [`leases`], [`plans`],
-//! [`journal`], [`keys`], [`tlog`] (checkpoints and proofs) and [`health`]; [`routes`] is the
-//! table of every route, [`wire`] the request bodies of the compatible APIs, [`http`] the
-//! helpers every handler uses.
+//! One module per resource: `pads`, `tickets`, `artifacts`, `leases`, `plans`, `journal`,
+//! `keys`, `tlog` (checkpoints and proofs) and `health`; `routes` is the table of every route,
+//! [`wire`] the request bodies of the compatible APIs, `http` the helpers every handler uses.
 
 mod access;
 mod agentstate;

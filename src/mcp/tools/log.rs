@@ -228,7 +228,7 @@ struct LogIn {
     /// Only entries of this kind (pad.append), or of this family when it ends with a dot (pad.)
     #[serde(default)]
     kind: Option<String>,
-    /// Only entries about this subject (pad:<id>, repo)
+    /// Only entries about this subject (`pad:ID`, `repo`)
     #[serde(default)]
     subject: Option<String>,
     /// Only entries by this actor (operator, or an agent's name)

@@ -39,7 +39,7 @@ struct KeyRecord {
     found: bool,
 }
 
-/// Who signed one journal entry, as [`Replay::apply`] found it.
+/// Who signed one journal entry, as the signature replay found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedBy {
     pub signer: String,
