@@ -8,8 +8,7 @@ use std::sync::Arc;
 use super::Locker;
 use crate::client::Client;
 use crate::domain::secret::Secret;
-use crate::ops::log::LogIdentity;
-use crate::ops::{auth, Clock, Ctx, OpError, OpResult, Settings};
+use crate::ops::{auth, Clock, Ctx, Env, LogIdentity, OpError, OpResult, Settings};
 use crate::repo::{Location, Repo};
 
 /// Who acts: the agent of a token (`LOCKER_TOKEN`), else the operator in a scope (`--scope`,
@@ -24,9 +23,9 @@ pub struct Identity {
 pub struct Local {
     location: Location,
     identity: Identity,
-    clock: Arc<dyn Clock>,
-    settings: Settings,
-    opened: Option<(Repo, LogIdentity)>,
+    /// The clock and settings; the log's identity is set when the repository opens.
+    env: Env,
+    repo: Option<Repo>,
 }
 
 impl Local {
@@ -36,7 +35,7 @@ impl Local {
         clock: Arc<dyn Clock>,
         settings: Settings,
     ) -> Self {
-        Self { location, identity, clock, settings, opened: None }
+        Self { location, identity, env: Env { clock, settings, log: None }, repo: None }
     }
 
     /// Where the repository is looked for.
@@ -51,53 +50,39 @@ impl Local {
 
     /// The clock.
     pub fn clock(&self) -> &dyn Clock {
-        self.clock.as_ref()
+        self.env.clock.as_ref()
     }
 
     /// The operation settings.
     pub fn settings(&self) -> Settings {
-        self.settings
+        self.env.settings
     }
 
     /// The repository, found and opened on first use.
     pub fn repo(&mut self) -> OpResult<&mut Repo> {
-        Ok(&mut open(&mut self.opened, &self.location)?.0)
+        if self.repo.is_none() {
+            let repo = Repo::open(&self.location)?;
+            self.env.log = Some(LogIdentity::new(&repo.dot, &repo.config));
+            self.repo = Some(repo);
+        }
+        Ok(self.repo.as_mut().expect("opened above"))
     }
 
     /// The repository's log identity (its `.locker/` and origin).
     pub fn log_identity(&mut self) -> OpResult<LogIdentity> {
-        Ok(open(&mut self.opened, &self.location)?.1.clone())
+        self.repo()?;
+        Ok(self.env.log.clone().expect("set when the repository opened"))
     }
 
     /// An operations context on the repository, acting as [`Identity`] says. Who acts is
     /// resolved at every call, so a token revoked meanwhile stops working at once.
     pub fn ctx(&mut self) -> OpResult<Ctx<'_>> {
-        let Self { location, identity, clock, settings, opened } = self;
-        let (repo, log) = open(opened, location)?;
-        let actor = auth::actor_for(
-            repo.store.as_mut(),
-            identity.token.as_ref(),
-            identity.scope.as_deref(),
-        )?;
-        let clock: &dyn Clock = &**clock;
-        let mut ctx = Ctx::new(repo.store.as_mut(), actor, clock);
-        ctx.settings = *settings;
-        ctx.log = Some(log);
-        Ok(ctx)
+        self.repo()?;
+        let Self { identity, env, repo, .. } = self;
+        let store = repo.as_mut().expect("opened above").store.as_mut();
+        let actor = auth::actor_for(store, identity.token.as_ref(), identity.scope.as_deref())?;
+        Ok(env.ctx(store, actor))
     }
-}
-
-/// The repository at `location` and its log identity, opened into `opened` on first use.
-fn open<'a>(
-    opened: &'a mut Option<(Repo, LogIdentity)>,
-    location: &Location,
-) -> OpResult<&'a mut (Repo, LogIdentity)> {
-    if opened.is_none() {
-        let repo = Repo::open(location)?;
-        let log = LogIdentity::new(&repo.dot, &repo.config);
-        *opened = Some((repo, log));
-    }
-    Ok(opened.as_mut().expect("opened above"))
 }
 
 /// Where a front end's operations run.
