@@ -219,6 +219,9 @@ impl OpError {
     }
 }
 
+/// The error code of a store whose files are damaged (see [`StoreError::Damaged`]).
+pub const CORRUPT_STORE: &str = "corrupt_store";
+
 impl From<StoreError> for OpError {
     fn from(e: StoreError) -> Self {
         match e {
@@ -235,6 +238,8 @@ impl From<StoreError> for OpError {
             StoreError::Unsupported(_) => {
                 Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())
             }
+            StoreError::Damaged(_) => Self::new(ErrorKind::Internal, CORRUPT_STORE, e.to_string())
+                .hint("Run `locker verify` to check the repository; restore it from a backup (`locker restore`)."),
             StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Backend { .. } => {
                 Self::internal(e.to_string())
                     .hint("Run `locker verify` to check the repository's integrity.")
