@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// others wait, then get 503)
     #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent: u64,
+    /// Stop (as on SIGTERM) when stdin reaches its end: for a parent that must not leave the
+    /// server behind when it dies (`locker quest`)
+    #[arg(long, hide = true)]
+    pub exit_with_stdin: bool,
     /// Create the repository first if there is none (in `-R PATH`, else the current
     /// directory), as `locker init` would: for containers and services that start empty
     #[arg(long)]
@@ -178,6 +182,9 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
             .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")
     })?;
+    // Held while the server runs: `restore --yes` refuses to replace a served repository.
+    let _serving =
+        if repo.dot.is_dir() { Some(ops::admin::serving::hold(&repo.dot)?) } else { None };
     let clock = ctx.shared_clock();
     {
         let mut octx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), clock.as_ref());
@@ -234,6 +241,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         payment,
         log: Some(ops::log::LogIdentity::new(&repo.dot, &repo.config)),
         witnesses: a.witnesses.clone(),
+        exit_with_stdin: a.exit_with_stdin,
         ..ServerOptions::default()
     };
     let state = AppState::new(

@@ -154,6 +154,22 @@ async fn refuse_connection(
     drop(permit);
 }
 
+/// Resolves when stdin reaches its end, if `watch`; never otherwise.
+async fn stdin_closed(watch: bool) {
+    if !watch {
+        return std::future::pending().await;
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let _ = std::thread::Builder::new().name("locker-lifeline".into()).spawn(move || {
+        use std::io::Read as _;
+        let mut sink = [0u8; 256];
+        let mut stdin = std::io::stdin();
+        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+        let _ = tx.send(());
+    });
+    let _ = rx.await;
+}
+
 /// Resolves when the process receives SIGTERM or SIGINT.
 async fn shutdown_signal(
     mut term: tokio::signal::unix::Signal,
@@ -181,8 +197,12 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
         use tokio::signal::unix::{signal, SignalKind};
         let term = signal(SignalKind::terminate())?;
         let int = signal(SignalKind::interrupt())?;
+        let lifeline = state.0.opts.exit_with_stdin;
         run(listener, state, async move {
-            let which = shutdown_signal(term, int).await;
+            let which = tokio::select! {
+                w = shutdown_signal(term, int) => w,
+                () = stdin_closed(lifeline) => "the end of stdin (whoever started it is gone)",
+            };
             crate::output::log_line(&format!(
                 "locker received {which}; finishing the requests in flight"
             ));

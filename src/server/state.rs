@@ -52,6 +52,8 @@ pub struct ServerOptions {
     pub payment: Option<ops::pad::payment::PaymentConfig>,
     /// The log's key and origin, for checkpoints and proofs (none: those routes answer 404).
     pub log: Option<ops::log::LogIdentity>,
+    /// Stop when stdin reaches its end (the parent that started the server is gone).
+    pub exit_with_stdin: bool,
     /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
     /// (`--witness URL`).
     pub witnesses: Vec<String>,
@@ -77,6 +79,7 @@ impl Default for ServerOptions {
             payment: None,
             log: None,
             witnesses: Vec::new(),
+            exit_with_stdin: false,
         }
     }
 }

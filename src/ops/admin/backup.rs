@@ -274,6 +274,9 @@ pub fn restore(
             return Err(occupied_err(&target));
         }
     }
+    // A server running on the target would go on writing to the repository it has open, and
+    // its acknowledged writes would vanish with it: refused, and no server starts meanwhile.
+    let _no_server = if occupied { super::serving::exclude(&target_dot)? } else { None };
     let created_target = !target.exists();
     fs::create_dir_all(&target).map_err(io_err(&target))?;
     let tmp = target.join(format!(".locker.restore-{}", random_id()));
