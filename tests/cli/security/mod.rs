@@ -3,3 +3,4 @@
 //! that they keep holding.
 
 mod glob;
+mod housekeeping;
