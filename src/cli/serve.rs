@@ -208,6 +208,15 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
              this server can take leases and create pads anonymously"
         });
     }
+    for o in &a.allow_origins {
+        let rest = o.strip_prefix("https://").or_else(|| o.strip_prefix("http://"));
+        if !rest.is_some_and(|r| !r.is_empty() && !r.trim_end_matches('/').contains('/')) {
+            return Err(OpError::usage(format!(
+                "--allow-origin takes an origin such as https://app.example.com, not `{o}`"
+            ))
+            .into());
+        }
+    }
     for h in &a.allow_hosts {
         if h.is_empty() || h.contains(['/', ':', ' ']) {
             return Err(OpError::usage(format!(

@@ -285,7 +285,7 @@ pub fn restore(
         let tmp_dot = tmp.join(DOT_LOCKER);
         repo::copy_tree(&src_dot, &tmp_dot).map_err(bad_backup)?;
         let (copy, report) = verify_copy(&tmp, clock).map_err(|e| match e.code.as_ref() {
-            "bad_repository" | "internal" | "symlink" => OpError::new(
+            "bad_repository" | "internal" | "symlink" | crate::ops::CORRUPT_STORE => OpError::new(
                 ErrorKind::Unprocessable,
                 "bad_backup",
                 format!("{} is not a usable backup: {}", backup.display(), e.detail),
