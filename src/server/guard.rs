@@ -18,7 +18,6 @@ use std::net::IpAddr;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::Response;
 
-use super::surface;
 use crate::ops::{ErrorKind, OpError};
 
 /// What the guard lets through.
@@ -37,21 +36,22 @@ const CORS_HEADERS: &str =
     "authorization, content-type, x-locker-signer, x-locker-signature, x-payment-proof";
 
 impl Policy {
-    /// Checks a request before routing: `Err` is the refusal; `Ok(Some(origin))` is an allowed
-    /// origin whose response gets CORS headers.
+    /// Checks a request before routing: `Err` is why it is refused (answered in the path's
+    /// error shape, closing the connection); `Ok(Some(origin))` is an allowed origin whose
+    /// response gets CORS headers.
     pub fn check(
         &self,
         method: &Method,
         uri: &Uri,
         headers: &HeaderMap,
-    ) -> Result<Option<HeaderValue>, Response> {
+    ) -> Result<Option<HeaderValue>, OpError> {
         let path = uri.path();
         if let Some(host) = headers.get(header::HOST) {
             let name = host.to_str().ok().and_then(host_name);
             if !name.is_some_and(|n| self.host_allowed(&n)) {
                 let shown: String =
                     String::from_utf8_lossy(host.as_bytes()).chars().take(100).collect();
-                return Err(refuse(uri, misdirected(&shown)));
+                return Err(misdirected(&shown));
             }
         }
         let origin = match headers.get(header::ORIGIN) {
@@ -60,25 +60,19 @@ impl Policy {
             Some(o) => {
                 let shown: String =
                     String::from_utf8_lossy(o.as_bytes()).chars().take(100).collect();
-                return Err(refuse(
-                    uri,
-                    OpError::new(
-                        ErrorKind::Forbidden,
-                        "origin_not_allowed",
-                        format!("requests from the web origin {shown} are refused"),
-                    )
-                    .hint("A browser page may call locker only from an origin given with `locker serve --allow-origin ORIGIN`."),
-                ));
+                return Err(OpError::new(
+                    ErrorKind::Forbidden,
+                    "origin_not_allowed",
+                    format!("requests from the web origin {shown} are refused"),
+                )
+                .hint("A browser page may call locker only from an origin given with `locker serve --allow-origin ORIGIN`."));
             }
         };
         if *method == Method::POST && !body_type_allowed(path, headers) {
-            return Err(refuse(
-                uri,
-                OpError::new(
-                    ErrorKind::UnsupportedMediaType,
-                    "unsupported_media_type",
-                    "this route takes a JSON body: send `Content-Type: application/json`",
-                ),
+            return Err(OpError::new(
+                ErrorKind::UnsupportedMediaType,
+                "unsupported_media_type",
+                "this route takes a JSON body: send `Content-Type: application/json`",
             ));
         }
         Ok(origin)
@@ -131,13 +125,6 @@ fn misdirected(host: &str) -> OpError {
         format!("this server does not serve the host name {host}"),
     )
     .hint("Call it by a loopback address (127.0.0.1, [::1], localhost), or start it with `locker serve --allow-host NAME`.")
-}
-
-fn refuse(uri: &Uri, e: OpError) -> Response {
-    let mut r = surface::error(uri, &e);
-    // A refused request's body is never read: the connection cannot be reused.
-    r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-    r
 }
 
 /// Whether a `POST`'s body type is one the route takes.
@@ -209,7 +196,7 @@ mod tests {
     fn status(p: &Policy, method: Method, path: &str, h: &[(&str, &str)]) -> u16 {
         match p.check(&method, &path.parse().unwrap(), &headers(h)) {
             Ok(_) => 200,
-            Err(r) => r.status().as_u16(),
+            Err(e) => e.kind.http_status(),
         }
     }
 

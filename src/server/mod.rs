@@ -90,7 +90,12 @@ async fn respond(
     }
     let origin = match state.0.policy.check(req.method(), &uri, req.headers()) {
         Ok(o) => o,
-        Err(refused) => return refused,
+        Err(e) => {
+            let mut r = surface::error(&uri, &e);
+            // A refused request's body is never read: the connection cannot be reused.
+            r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
     };
     if let Some(pre) =
         origin.as_ref().and_then(|o| guard::preflight(req.method(), req.headers(), o))

@@ -71,10 +71,10 @@ fn check<'a>(r: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn test_security_review_is_not_stalled_by_the_globs_of_the_envelope_it_reviews() {
     let env = TestEnv::init();
-    let deep = vec!["d"; 29].join("/") + "/y.rs";
+    let deep = ["d"; 29].join("/") + "/y.rs";
     let (dir, range) = checkout(&env, &[&deep]);
     // 12 `**` segments: over 30 s with the backtracking matcher.
-    let hostile = vec!["**"; 12].join("/") + "/x.rs";
+    let hostile = ["**"; 12].join("/") + "/x.rs";
     let pad = deposit(&env, &[&hostile]);
     let start = Instant::now();
     let (code, r) = review(&env, &dir, &pad, &range);
