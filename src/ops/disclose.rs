@@ -26,7 +26,8 @@ pub const REDACTED: &str = "redacted";
 /// caller.
 const SECRET_FIELDS: &[&str] = &["write_key_hash", "ticket_id", "token_id", "lease_id"];
 
-/// Replaces every [`SECRET_FIELDS`] value in `v`, at any depth.
+/// Replaces the value of every field named in `SECRET_FIELDS` (write-key hashes, ticket, token
+/// and lease ids) in `v`, at any depth.
 pub fn redact_secrets(v: &mut Value) {
     match v {
         Value::Object(m) => {
