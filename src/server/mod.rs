@@ -13,9 +13,11 @@
 //!
 //! The edge itself is hardened: a header-read timeout and a body deadline (a slow client
 //! cannot hold a connection), bodies capped while streaming (413 before more than the cap is
-//! read), a bound on connections and on requests in flight, graceful shutdown on SIGTERM and
-//! SIGINT that finishes the requests in flight, and one JSON access-log line per request on
-//! stderr with every secret redacted.
+//! read), the browser guard ([`guard`]: `Host`, `Origin`, JSON-only writes), fair admission
+//! ([`admission`]: a slot only once a request is read, each peer's share of connections and
+//! requests, `/health` never waiting), JSON for every refusal (hyper's own included: [`conn`]),
+//! graceful shutdown on SIGTERM and SIGINT that finishes the requests in flight, and one JSON
+//! access-log line per request on stderr with no secret and no raw query value.
 //!
 //! One module per resource: `pads`, `tickets`, `artifacts`, `leases`, `plans`, `journal`,
 //! `keys`, `tlog` (checkpoints and proofs) and `health`; `routes` is the table of every route,
