@@ -629,7 +629,13 @@ complete -c locker -n "__fish_locker_using_subcommand serve" -l listen -d 'The a
 complete -c locker -n "__fish_locker_using_subcommand serve" -l header-timeout -d 'Seconds a client may take to send a request\'s headers' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l body-timeout -d 'Seconds a client may take to send a request\'s body' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l max-connections -d 'Most connections open at once' -r
-complete -c locker -n "__fish_locker_using_subcommand serve" -l max-concurrent -d 'Most requests handled at once (others wait, then get 503)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l require-token -d 'Demand an agent\'s bearer token (`locker token create`) on every write route that has no credential of its own (leases, plans, steps, pad creation, deposit, reaping) and on the listings (`/v1/journal`, `/v1/verify`, `/v1/leases`, `/v1/pads`); without it they also serve anonymous callers, as the peers do. The default is false on loopback and true with `--allow-remote-http`; `--require-token=false` turns it off there' -r -f -a "true\t''
+false\t''"
+complete -c locker -n "__fish_locker_using_subcommand serve" -l allow-origin -d 'A web origin (`https://app.example.com`) whose pages may call this server (CORS); requests from any other origin are refused (403). None by default. Repeatable' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l allow-host -d 'A host name clients may call this server by, besides loopback names and addresses and the listen address: any other `Host` is refused (421), which defeats DNS rebinding. Repeatable' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l max-connections-per-peer -d 'Most connections one client address may hold open (others are answered 429)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l max-requests-per-peer -d 'Most requests one client address may have in flight, bodies still arriving included (others are answered 429)' -r
+complete -c locker -n "__fish_locker_using_subcommand serve" -l max-concurrent -d 'Most operations running at once (a request takes a slot once its body has arrived; others wait, then get 503)' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l store -d 'Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`, no password in it) instead of SQLite inside `.locker/`; several servers can share it. A database that already holds a repository is joined, not changed' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l store-password-file -d 'The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`); its path, never the password, is kept in `config.json`' -r -F
 complete -c locker -n "__fish_locker_using_subcommand serve" -l witness -d 'Ask the witness at URL (a `locker witness serve` or any C2SP tlog-witness) to cosign every checkpoint `GET /v1/checkpoint` signs; the cosignatures are stored with it. Repeatable' -r
@@ -645,7 +651,7 @@ complete -c locker -n "__fish_locker_using_subcommand serve" -s R -l repo -d 'Us
 complete -c locker -n "__fish_locker_using_subcommand serve" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand serve" -l allow-remote-http -d 'Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in front of it'
-complete -c locker -n "__fish_locker_using_subcommand serve" -l require-token -d 'Demand a bearer token (an agent\'s, from `locker token create`) on the lease routes; without it they also serve anonymous callers, as agentstate does'
+complete -c locker -n "__fish_locker_using_subcommand serve" -l exit-with-stdin -d 'Stop (as on SIGTERM) when stdin reaches its end: for a parent that must not leave the server behind when it dies (`locker quest`)'
 complete -c locker -n "__fish_locker_using_subcommand serve" -l init -d 'Create the repository first if there is none (in `-R PATH`, else the current directory), as `locker init` would: for containers and services that start empty'
 complete -c locker -n "__fish_locker_using_subcommand serve" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand serve" -s q -l quiet -d 'Print no status lines, only data'

@@ -11,7 +11,7 @@ use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
 use crate::ops::keys::{self, KeyList};
-use crate::ops::log::journal::{self, LogPage};
+use crate::ops::log::journal::LogPage;
 use crate::ops::log::{
     self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
 };
@@ -27,7 +27,7 @@ use crate::ops::work::lease::{
 };
 use crate::ops::work::plan::{self, Diff, PlanCommitted, PlanView};
 use crate::ops::work::step::{self, StepView};
-use crate::ops::{Ctx, OpError, OpResult, Progress};
+use crate::ops::{disclose, ActorKind, Ctx, OpError, OpResult, Progress};
 use crate::store::JournalQuery;
 
 /// The verified payment a local operation redeems: a proof that no server has checked is
@@ -139,11 +139,13 @@ impl Locker for Ctx<'_> {
     }
 
     fn lease_show(&mut self, work: &str) -> OpResult<WorkStatus> {
-        lease::show(self, work)
+        let status = lease::show(self, work)?;
+        Ok(disclose::work_status(&self.actor, status))
     }
 
     fn lease_list(&mut self, r: ListLeases) -> OpResult<LeaseList> {
-        lease::list(self, r.state, r.limit)
+        let list = lease::list(self, r.state, r.limit)?;
+        Ok(disclose::leases(&self.actor, list))
     }
 
     fn lease_reap(&mut self) -> OpResult<Reaped> {
@@ -151,7 +153,11 @@ impl Locker for Ctx<'_> {
     }
 
     fn work_history(&mut self, work: &str) -> OpResult<History> {
-        history::history(self, work)
+        let mut h = history::history(self, work)?;
+        if self.actor.kind == ActorKind::Anonymous {
+            h.entries.iter_mut().for_each(|e| disclose::redact_secrets(&mut e.body));
+        }
+        Ok(h)
     }
 
     fn plan_commit(&mut self, r: CommitPlan<'_>) -> OpResult<PlanCommitted> {
@@ -175,12 +181,14 @@ impl Locker for Ctx<'_> {
     }
 
     fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage> {
-        journal::log(self, q)
+        disclose::journal(self, q)
     }
 
     fn verify(&mut self, r: VerifyRepository, progress: &dyn Progress) -> OpResult<RepoReport> {
         let key = self.log.and_then(|l| l.signer().ok()).map(|s| s.verifier());
-        verify::repository_with(self, r.expect_head, progress, key.as_ref(), r.require_signed)
+        let report =
+            verify::repository_with(self, r.expect_head, progress, key.as_ref(), r.require_signed)?;
+        Ok(disclose::report(&self.actor, report))
     }
 
     fn checkpoint(&mut self) -> OpResult<CheckpointOutcome> {

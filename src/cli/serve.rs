@@ -45,13 +45,37 @@ pub struct ServeArgs {
     /// Most connections open at once
     #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_connections: u64,
-    /// Demand a bearer token (an agent's, from `locker token create`) on the lease routes;
-    /// without it they also serve anonymous callers, as agentstate does
-    #[arg(long)]
-    pub require_token: bool,
-    /// Most requests handled at once (others wait, then get 503)
+    /// Demand an agent's bearer token (`locker token create`) on every write route that has
+    /// no credential of its own (leases, plans, steps, pad creation, deposit, reaping) and on
+    /// the listings (`/v1/journal`, `/v1/verify`, `/v1/leases`, `/v1/pads`); without it they
+    /// also serve anonymous callers, as the peers do. The default is false on loopback and
+    /// true with `--allow-remote-http`; `--require-token=false` turns it off there
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub require_token: Option<bool>,
+    /// A web origin (`https://app.example.com`) whose pages may call this server (CORS);
+    /// requests from any other origin are refused (403). None by default. Repeatable
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+    /// A host name clients may call this server by, besides loopback names and addresses and
+    /// the listen address: any other `Host` is refused (421), which defeats DNS rebinding.
+    /// Repeatable
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// Most connections one client address may hold open (others are answered 429)
+    #[arg(long, default_value_t = 256, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_connections_per_peer: u64,
+    /// Most requests one client address may have in flight, bodies still arriving included
+    /// (others are answered 429)
+    #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_requests_per_peer: u64,
+    /// Most operations running at once (a request takes a slot once its body has arrived;
+    /// others wait, then get 503)
     #[arg(long, default_value_t = 128, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent: u64,
+    /// Stop (as on SIGTERM) when stdin reaches its end: for a parent that must not leave the
+    /// server behind when it dies (`locker quest`)
+    #[arg(long, hide = true)]
+    pub exit_with_stdin: bool,
     /// Create the repository first if there is none (in `-R PATH`, else the current
     /// directory), as `locker init` would: for containers and services that start empty
     #[arg(long)]
@@ -158,6 +182,9 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
             .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")
     })?;
+    // Held while the server runs: `restore --yes` refuses to replace a served repository.
+    let _serving =
+        if repo.dot.is_dir() { Some(ops::admin::serving::hold(&repo.dot)?) } else { None };
     let clock = ctx.shared_clock();
     {
         let mut octx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), clock.as_ref());
@@ -169,6 +196,34 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
             "locker: listening on the non-loopback address {}: traffic is plain HTTP; use a TLS proxy",
             a.listen
         ));
+    }
+    let require_token = a.require_token.unwrap_or(a.allow_remote_http);
+    if a.allow_remote_http {
+        crate::output::log_line(if require_token {
+            "locker: --allow-remote-http: every write route without a credential of its own, and \
+             the journal, verify, lease and pad listings, demand an agent's bearer token \
+             (--require-token is the default; --require-token=false turns it off)"
+        } else {
+            "locker: warning: --allow-remote-http with --require-token=false: anyone who reaches \
+             this server can take leases and create pads anonymously"
+        });
+    }
+    for o in &a.allow_origins {
+        let rest = o.strip_prefix("https://").or_else(|| o.strip_prefix("http://"));
+        if !rest.is_some_and(|r| !r.is_empty() && !r.trim_end_matches('/').contains('/')) {
+            return Err(OpError::usage(format!(
+                "--allow-origin takes an origin such as https://app.example.com, not `{o}`"
+            ))
+            .into());
+        }
+    }
+    for h in &a.allow_hosts {
+        if h.is_empty() || h.contains(['/', ':', ' ']) {
+            return Err(OpError::usage(format!(
+                "--allow-host takes a host name without scheme or port, not `{h}`"
+            ))
+            .into());
+        }
     }
     if let Some(cfg) = &payment {
         if let Err(why) = crate::rpc::probe(cfg, Duration::from_secs(5)) {
@@ -186,10 +241,16 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         body_timeout: Duration::from_secs(a.body_timeout),
         max_connections: usize::try_from(a.max_connections).unwrap_or(usize::MAX),
         max_in_flight: usize::try_from(a.max_concurrent).unwrap_or(usize::MAX),
-        require_token: a.require_token,
+        max_connections_per_peer: usize::try_from(a.max_connections_per_peer).unwrap_or(usize::MAX),
+        max_requests_per_peer: usize::try_from(a.max_requests_per_peer).unwrap_or(usize::MAX),
+        require_token,
+        allow_origins: a.allow_origins.clone(),
+        allow_hosts: a.allow_hosts.clone(),
+        listen: Some(a.listen.ip()),
         payment,
         log: Some(ops::log::LogIdentity::new(&repo.dot, &repo.config)),
         witnesses: a.witnesses.clone(),
+        exit_with_stdin: a.exit_with_stdin,
         ..ServerOptions::default()
     };
     let state = AppState::new(

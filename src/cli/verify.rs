@@ -125,7 +125,13 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
     } else {
         let progress = ctx.printer.progress();
         let r = VerifyRepository { expect_head: expect, require_signed: a.require_signed };
-        let report = ctx.locker()?.verify(r, progress.as_ref())?;
+        // A store too damaged to open is a finding too, as when it breaks mid-walk.
+        let report = match ctx.locker().and_then(|mut l| l.verify(r, progress.as_ref())) {
+            Err(e) if e.code == crate::ops::CORRUPT_STORE => {
+                crate::ops::verify::corrupt_store(&e.detail)
+            }
+            other => other?,
+        };
         ctx.printer.emit(&report)?;
         report.ok
     };

@@ -122,7 +122,7 @@ impl Locker for Client {
         if let Some(a) = r.after {
             q.append_pair("after", a);
         }
-        self.call("GET", &format!("/v1/pads?{}", q.finish()), None, Body::None)
+        self.call("GET", &format!("/v1/pads?{}", q.finish()), self.token.as_ref(), Body::None)
     }
 
     /// Fetches a whole pad as a bundle through the pad API (agent-locker's daemon or
@@ -380,7 +380,7 @@ impl Locker for Client {
         if q.ascending {
             put("reverse", Some("1".into()));
         }
-        self.call("GET", &format!("/v1/journal?{}", s.finish()), None, Body::None)
+        self.call("GET", &format!("/v1/journal?{}", s.finish()), self.token.as_ref(), Body::None)
     }
 
     /// `GET /v1/verify?expect_head=&require_signed=1` (the server shows no progress).
@@ -394,7 +394,7 @@ impl Locker for Client {
         }
         let q = q.finish();
         let path = if q.is_empty() { "/v1/verify".to_owned() } else { format!("/v1/verify?{q}") };
-        self.call("GET", &path, None, Body::None)
+        self.call("GET", &path, self.token.as_ref(), Body::None)
     }
 
     /// `GET /v1/checkpoint`: the log's latest signed checkpoint.

@@ -353,8 +353,10 @@ impl Client {
         proof: Option<&str>,
     ) -> OpResult<T> {
         let bytes = serde_json::to_vec(body).map_err(|e| OpError::internal(e.to_string()))?;
+        // The agent's token, if any: the pad is then the agent's, in its scope.
+        let auth = self.token.as_ref();
         let (status, bytes) =
-            self.exchange_paid("POST", path, None, Body::Bytes(&bytes, "application/json"), proof)?;
+            self.exchange_paid("POST", path, auth, Body::Bytes(&bytes, "application/json"), proof)?;
         decode(status, &bytes)
     }
 

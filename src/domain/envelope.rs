@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::domain::glob::{Globs, PatternError};
+
 /// The schema name block 0 must carry.
 pub const SCHEMA: &str = "locker.handoff.v1";
 
@@ -21,6 +23,10 @@ pub enum EnvelopeError {
     Invalid(&'static str),
     #[error("field 'allowed_paths' has an invalid type/value (expected list[str] or null)")]
     AllowedPaths,
+    /// A pattern of `allowed_paths` that is not a valid glob (locker's rule: the peer takes
+    /// any string).
+    #[error("field 'allowed_paths' has an {0}")]
+    Pattern(#[from] crate::domain::glob::PatternError),
 }
 
 /// A validated envelope: the parsed object, with typed access to the fields locker uses.
@@ -43,6 +49,10 @@ impl Envelope {
             .get("allowed_paths")?
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).collect())
+    }
+    /// The `allowed_paths` globs compiled (valid: [`validate`] checked them).
+    pub fn allowed_globs(&self) -> Option<Result<Globs, PatternError>> {
+        self.allowed_paths().map(Globs::new)
     }
     /// The whole object.
     pub fn as_map(&self) -> &Map<String, Value> {
@@ -83,7 +93,11 @@ pub fn validate(payload: &[u8]) -> Result<Envelope, EnvelopeError> {
     }
     match obj.get("allowed_paths") {
         None | Some(Value::Null) => {}
-        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
+            for p in a.iter().filter_map(Value::as_str) {
+                crate::domain::glob::check(p)?;
+            }
+        }
         Some(_) => return Err(EnvelopeError::AllowedPaths),
     }
     Ok(Envelope(obj))
@@ -227,6 +241,23 @@ mod tests {
             r#""sch\u0065ma":"locker.handoff\u002ev1""#,
         );
         assert!(validate(escaped.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn an_invalid_allowed_paths_pattern_is_an_envelope_error_naming_it() {
+        // See: #18.
+        let mut m = base();
+        m.insert("allowed_paths".into(), serde_json::json!(["src/**", "docs/[a"]));
+        let e = check(&m).unwrap_err();
+        assert!(matches!(&e, EnvelopeError::Pattern(p) if p.pattern == "docs/[a"), "{e:?}");
+        assert!(
+            e.to_string().starts_with("field 'allowed_paths' has an invalid pattern 'docs/[a': "),
+            "{e}"
+        );
+        m.insert("allowed_paths".into(), serde_json::json!(["src/{lib,main}.rs", "t/[ab]*"]));
+        let env = check(&m).unwrap();
+        let globs = env.allowed_globs().unwrap().unwrap();
+        assert!(globs.is_match("src/lib.rs") && globs.is_match("t/b1") && !globs.is_match("t/c"));
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! Path globs for an envelope's `allowed_paths`.
+//! Path globs for an envelope's `allowed_paths` (and any other list of path patterns), the
+//! globs users know from git, shells and ripgrep, compiled by the `globset` crate into one
+//! automaton: matching takes time linear in the path, whatever the pattern.
 //!
 //! A pattern is matched against a whole path relative to the repository root, with `/` as the
 //! separator (as `git diff --name-only` prints it). It is anchored at both ends:
@@ -6,22 +8,66 @@
 //! - `**` as a whole segment matches zero or more segments (`src/**` matches everything under
 //!   `src/`; `**/*.md` matches every Markdown file; `a/**/b` matches `a/b` and `a/x/y/b`);
 //! - `*` matches any run of characters within one segment (never a `/`);
-//! - `?` matches exactly one character other than `/`;
-//! - every other character matches itself (no character classes, no escapes);
+//! - `?` matches exactly one byte other than `/` (as in git: `é` is two);
+//! - `[abc]`, `[a-z]` and `[!a-z]` match one character of (or not of) a class;
+//! - `{a,b}` matches either alternative (`src/{lib,main}.rs`);
+//! - `\` escapes the character after it (`a\[1\].txt` is the literal name `a[1].txt`);
 //! - a pattern ending in `/` means everything under that directory (`docs/` = `docs/**`);
 //! - a leading `./` or `/` is ignored.
+//!
+//! A pattern that does not parse (an unclosed `[` or `{`, a dangling `\`) is an error that
+//! names it: [`Globs::new`].
 
-/// Whether `path` matches `pattern` (see the module documentation).
-pub fn matches(pattern: &str, path: &str) -> bool {
-    let pattern = normalise(pattern);
-    let pat: Vec<&str> = pattern.split('/').collect();
-    let segs: Vec<&str> = path.split('/').collect();
-    match_segments(&pat, &segs)
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// A pattern that is not a valid glob, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid pattern '{pattern}': {reason}")]
+pub struct PatternError {
+    /// The pattern as given.
+    pub pattern: String,
+    pub reason: String,
 }
 
-/// Whether `path` matches any of `patterns`.
-pub fn matches_any<'a>(patterns: impl IntoIterator<Item = &'a str>, path: &str) -> bool {
-    patterns.into_iter().any(|p| matches(p, path))
+/// A compiled list of patterns: a path matches when any pattern matches it.
+#[derive(Debug, Clone)]
+pub struct Globs(GlobSet);
+
+impl Globs {
+    /// Compiles `patterns`; the first one that is not a valid glob is the error.
+    pub fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Result<Self, PatternError> {
+        let mut set = GlobSetBuilder::new();
+        for pattern in patterns {
+            set.add(compile(pattern)?);
+        }
+        set.build().map(Self).map_err(|e| PatternError {
+            pattern: e.glob().unwrap_or_default().to_owned(),
+            reason: e.kind().to_string(),
+        })
+    }
+
+    /// Whether `path` matches any of the patterns.
+    pub fn is_match(&self, path: &str) -> bool {
+        self.0.is_match(path)
+    }
+}
+
+/// Checks that `pattern` is a valid glob.
+pub fn check(pattern: &str) -> Result<(), PatternError> {
+    compile(pattern).map(drop)
+}
+
+fn compile(pattern: &str) -> Result<globset::Glob, PatternError> {
+    GlobBuilder::new(&normalise(pattern))
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| PatternError { pattern: pattern.to_owned(), reason: e.kind().to_string() })
+}
+
+/// Whether `path` matches `pattern` (an invalid pattern matches nothing).
+pub fn matches(pattern: &str, path: &str) -> bool {
+    Globs::new([pattern]).is_ok_and(|g| g.is_match(path))
 }
 
 fn normalise(pattern: &str) -> String {
@@ -37,65 +83,11 @@ fn normalise(pattern: &str) -> String {
     }
 }
 
-fn match_segments(pat: &[&str], segs: &[&str]) -> bool {
-    match pat.split_first() {
-        None => segs.is_empty(),
-        Some((&"**", rest)) => {
-            // Zero or more whole segments.
-            (0..=segs.len()).any(|skip| match_segments(rest, &segs[skip..]))
-        }
-        Some((p, rest)) => match segs.split_first() {
-            Some((s, srest)) => {
-                match_segment(p.as_bytes(), s.as_bytes()) && match_segments(rest, srest)
-            }
-            None => false,
-        },
-    }
-}
-
-/// Matches one segment with `*` and `?` (iterative, with backtracking to the last `*`).
-fn match_segment(p: &[u8], s: &[u8]) -> bool {
-    let (mut pi, mut si) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while si < s.len() {
-        if pi < p.len() && p[pi] == b'*' {
-            star = Some((pi, si));
-            pi += 1;
-        } else if pi < p.len() && (p[pi] == s[si] || (p[pi] == b'?' && is_char_start(s[si]))) {
-            if p[pi] == b'?' {
-                // `?` is one character: skip the continuation bytes of a UTF-8 sequence.
-                si += 1;
-                while si < s.len() && !is_char_start(s[si]) {
-                    si += 1;
-                }
-            } else {
-                si += 1;
-            }
-            pi += 1;
-        } else if let Some((sp, ss)) = star {
-            pi = sp + 1;
-            si = ss + 1;
-            while si < s.len() && !is_char_start(s[si]) {
-                si += 1;
-            }
-            star = Some((sp, si));
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == b'*' {
-        pi += 1;
-    }
-    pi == p.len()
-}
-
-fn is_char_start(b: u8) -> bool {
-    b & 0xC0 != 0x80
-}
-
 #[cfg(test)]
 mod tests {
-    use super::matches;
+    use std::time::{Duration, Instant};
+
+    use super::{check, matches, Globs};
 
     #[test]
     fn literal_paths_are_anchored() {
@@ -123,7 +115,9 @@ mod tests {
         assert!(matches("v?.txt", "v1.txt"));
         assert!(!matches("v?.txt", "v10.txt"));
         assert!(!matches("a?b", "a/b"));
-        assert!(matches("caf?.txt", "café.txt"));
+        // As in git, `?` is one byte: a non-ASCII character is several.
+        assert!(matches("caf??.txt", "café.txt"));
+        assert!(matches("caf*.txt", "café.txt"));
     }
 
     #[test]
@@ -150,10 +144,45 @@ mod tests {
     }
 
     #[test]
-    fn other_characters_are_literal() {
-        assert!(matches("a[1].txt", "a[1].txt"));
-        assert!(!matches("a[1].txt", "a1.txt"));
+    fn classes_and_braces_are_the_globs_users_know() {
+        // See: #18 (they were literal text).
+        assert!(matches("a[12].txt", "a1.txt"));
+        assert!(!matches("a[12].txt", "a3.txt"));
+        assert!(!matches("a[12].txt", "a[12].txt"));
+        assert!(matches("v[0-9].md", "v7.md"));
+        assert!(matches("v[!0-9].md", "vx.md"));
+        assert!(!matches("v[!0-9].md", "v7.md"));
+        assert!(!matches("a[/]b", "a/b"), "a class never matches the separator");
+        assert!(matches("src/{lib,main}.rs", "src/main.rs"));
+        assert!(matches("{src,tests}/**", "tests/cli/x.rs"));
+        assert!(!matches("src/{lib,main}.rs", "src/mod.rs"));
+        assert!(matches(r"a\[1\].txt", "a[1].txt"), "an escape makes it literal");
         assert!(matches("a.b", "a.b"));
         assert!(!matches("a.b", "axb"));
+    }
+
+    #[test]
+    fn invalid_patterns_are_errors_naming_the_pattern() {
+        for bad in ["src/[ab", "src/{a,b", r"src\"] {
+            let e = check(bad).unwrap_err();
+            assert_eq!(e.pattern, bad);
+            assert!(e.to_string().starts_with(&format!("invalid pattern '{bad}': ")), "{e}");
+            let e = Globs::new(["ok/**", bad]).unwrap_err();
+            assert_eq!(e.pattern, bad);
+        }
+        assert!(!matches("src/[ab", "src/a"));
+    }
+
+    #[test]
+    fn matching_time_is_linear_whatever_the_pattern() {
+        // See: #18. The backtracking matcher took over 30 s on 12 `**` and a 29-deep path.
+        let pattern = ["**"; 12].join("/") + "/x";
+        let path = ["d"; 29].join("/") + "/y";
+        let globs = Globs::new([pattern.as_str()]).unwrap();
+        let start = Instant::now();
+        assert!(!globs.is_match(&path));
+        let deep = ["d"; 29].join("/") + "/x";
+        assert!(globs.is_match(&deep));
+        assert!(start.elapsed() < Duration::from_secs(1), "{:?}", start.elapsed());
     }
 }

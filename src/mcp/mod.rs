@@ -7,6 +7,7 @@
 //! and earlier, and 2026-07-28's `server/discover` with per-request `_meta`) is the official
 //! SDK's, `rmcp`. Nothing but protocol is written to stdout.
 
+mod frame;
 mod pyjson;
 mod tools;
 
@@ -141,16 +142,23 @@ pub fn serve_stdio(server: McpServer) -> OpResult<()> {
         .build()
         .map_err(|e| OpError::unavailable(format!("cannot start the MCP runtime: {e}")))?;
     let result = rt.block_on(async {
-        let running = match server.serve(rmcp::transport::stdio()).await {
-            Ok(r) => r,
-            Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(e) => return Err(OpError::unavailable(format!("the MCP session failed: {e}"))),
-        };
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| OpError::internal(format!("the MCP session ended abnormally: {e}")))
+        let (out, lines) = tokio::sync::mpsc::unbounded_channel();
+        let writer = tokio::spawn(frame::write_stdout(lines));
+        let (to_rmcp, from_stdin) = tokio::io::duplex(1024 * 1024);
+        tokio::spawn(frame::filter_stdin(to_rmcp, out.clone()));
+        let served = server.serve((from_stdin, frame::Lines::new(out))).await;
+        let result =
+            match served {
+                Ok(running) => running.waiting().await.map(|_| ()).map_err(|e| {
+                    OpError::internal(format!("the MCP session ended abnormally: {e}"))
+                }),
+                Err(ServerInitializeError::ConnectionClosed(_)) => Ok(()),
+                Err(e) => Err(OpError::unavailable(format!("the MCP session failed: {e}"))),
+            };
+        // Every answer is written before the process ends (the writer stops once the last
+        // sender, the stdin filter's or rmcp's, is gone).
+        let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+        result
     });
     // A read of stdin may still be pending on a blocking thread; do not wait for it.
     rt.shutdown_timeout(Duration::from_millis(100));

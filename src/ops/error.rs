@@ -40,19 +40,33 @@ pub enum ErrorKind {
     PaymentRequired,
     /// An upstream the server depends on (the payment RPC node) failed (exit 8, 502).
     BadGateway,
+    /// A request body of a type the route does not take (exit 6, 415).
+    UnsupportedMediaType,
+    /// A request for a host name the server does not serve: DNS rebinding (exit 5, 421).
+    Misdirected,
+    /// A client over its share of the server: connections or requests at once (exit 8, 429).
+    TooManyRequests,
+    /// An HTTP method the route does not take (exit 2, 405).
+    MethodNotAllowed,
+    /// A request URI over the server's limit (exit 6, 414).
+    UriTooLong,
 }
 
 impl ErrorKind {
     /// The process exit code (SPEC §8).
     pub fn exit_code(self) -> u8 {
         match self {
-            Self::Usage => 2,
+            Self::Usage | Self::MethodNotAllowed => 2,
             Self::NotFound => 3,
             Self::Conflict => 4,
-            Self::Unauthorized | Self::Forbidden | Self::PaymentRequired => 5,
-            Self::BadRequest | Self::Unprocessable | Self::TooLarge => 6,
+            Self::Unauthorized | Self::Forbidden | Self::PaymentRequired | Self::Misdirected => 5,
+            Self::BadRequest
+            | Self::Unprocessable
+            | Self::TooLarge
+            | Self::UnsupportedMediaType
+            | Self::UriTooLong => 6,
             Self::Gone => 7,
-            Self::Unavailable | Self::Internal | Self::BadGateway => 8,
+            Self::Unavailable | Self::Internal | Self::BadGateway | Self::TooManyRequests => 8,
         }
     }
 
@@ -71,6 +85,11 @@ impl ErrorKind {
             Self::Internal => 500,
             Self::PaymentRequired => 402,
             Self::BadGateway => 502,
+            Self::UnsupportedMediaType => 415,
+            Self::Misdirected => 421,
+            Self::TooManyRequests => 429,
+            Self::MethodNotAllowed => 405,
+            Self::UriTooLong => 414,
         }
     }
 
@@ -86,6 +105,11 @@ impl ErrorKind {
             422 => Self::Unprocessable,
             410 => Self::Gone,
             402 => Self::PaymentRequired,
+            415 => Self::UnsupportedMediaType,
+            421 => Self::Misdirected,
+            429 => Self::TooManyRequests,
+            405 => Self::MethodNotAllowed,
+            414 => Self::UriTooLong,
             400..=499 => Self::BadRequest,
             500 => Self::Internal,
             502 => Self::BadGateway,
@@ -195,6 +219,9 @@ impl OpError {
     }
 }
 
+/// The error code of a store whose files are damaged (see [`StoreError::Damaged`]).
+pub const CORRUPT_STORE: &str = "corrupt_store";
+
 impl From<StoreError> for OpError {
     fn from(e: StoreError) -> Self {
         match e {
@@ -211,6 +238,8 @@ impl From<StoreError> for OpError {
             StoreError::Unsupported(_) => {
                 Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())
             }
+            StoreError::Damaged(_) => Self::new(ErrorKind::Internal, CORRUPT_STORE, e.to_string())
+                .hint("Run `locker verify` to check the repository; restore it from a backup (`locker restore`)."),
             StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Backend { .. } => {
                 Self::internal(e.to_string())
                     .hint("Run `locker verify` to check the repository's integrity.")

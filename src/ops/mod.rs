@@ -9,11 +9,13 @@ pub mod admin;
 pub mod artifact;
 pub mod auth;
 mod context;
+pub mod disclose;
 mod error;
 pub mod group;
 pub mod keys;
 pub mod log;
 pub mod pad;
+pub mod status;
 pub mod token;
 pub mod verify;
 pub mod work;
@@ -23,7 +25,7 @@ pub use context::{
     Actor, ActorKind, Clock, Ctx, Env, FixedClock, LogIdentity, NoProgress, Progress, Settings,
     SystemClock,
 };
-pub use error::{ErrorKind, OpError, OpResult};
+pub use error::{ErrorKind, OpError, OpResult, CORRUPT_STORE};
 
 /// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
 /// that property tests do not wait for the disk.

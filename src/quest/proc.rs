@@ -182,6 +182,9 @@ pub fn run(spec: &Spec, limit: Duration) -> Result<Output, String> {
 /// A running `locker serve`.
 pub struct ServerProcess {
     proc: Proc,
+    /// The server's stdin, never written: when this process dies (even by SIGKILL) it closes,
+    /// and the server (`--exit-with-stdin`) stops instead of living on as an orphan.
+    _lifeline: Option<ChildStdin>,
     pub addr: SocketAddr,
     log: Arc<Mutex<String>>,
     reader: Option<JoinHandle<()>>,
@@ -192,11 +195,13 @@ impl ServerProcess {
     pub fn start(spec: &Spec, limit: Duration) -> Result<Self, String> {
         let mut child = spec
             .command()
-            .stdin(Stdio::null())
+            .arg("--exit-with-stdin")
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", spec.describe()))?;
+        let lifeline = child.stdin.take();
         let stderr = child.stderr.take().ok_or("the server's stderr is not piped")?;
         let proc = Proc::new(child);
         let log = Arc::new(Mutex::new(String::new()));
@@ -220,8 +225,13 @@ impl ServerProcess {
                 line.clear();
             }
         });
-        let mut server =
-            Self { proc, addr: SocketAddr::from(([127, 0, 0, 1], 0)), log, reader: Some(reader) };
+        let mut server = Self {
+            proc,
+            _lifeline: lifeline,
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            log,
+            reader: Some(reader),
+        };
         match rx.recv_timeout(limit) {
             Ok(a) => {
                 server.addr =

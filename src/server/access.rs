@@ -1,5 +1,5 @@
-//! The access log: one JSON line per request on stderr, with no header, body or query value
-//! that could hold a secret.
+//! The access log: one JSON line per request on stderr, with no header, no body and no raw
+//! query value.
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -29,23 +29,47 @@ struct AccessLog<'a> {
     ms: f64,
 }
 
-/// Query parameters whose values are logged; every other value is replaced by `***`.
-const LOGGED_PARAMS: &[&str] = &[
-    "from", "to", "limit", "diff", "work", "work_ref", "state", "after", "before", "kind",
-    "subject", "actor", "scope", "reverse",
+/// Query parameters whose value is logged when it is an integer (as the integer it parses to,
+/// never as the text sent); every other value is replaced by `***`.
+const INTEGER_PARAMS: &[&str] =
+    &["from", "to", "limit", "after", "before", "version", "seq", "old", "new", "blocks"];
+
+/// Every other parameter name some route reads: shown, with its value as `***`.
+const KNOWN_PARAMS: &[&str] = &[
+    "ticket",
+    "token",
+    "key",
+    "work",
+    "work_ref",
+    "diff",
+    "state",
+    "kind",
+    "subject",
+    "actor",
+    "scope",
+    "reverse",
+    "format",
+    "expect_head",
+    "require_signed",
+    "pad",
+    "block",
 ];
 
-/// A query string with every value that is not known to be harmless replaced by `***`.
+/// A query string as the log shows it: no raw value ever. Integer parameters show the integer
+/// they parse to (so `from=0;ticket=X`, which is no integer, shows `from=***`); every other
+/// value is `***`, and a name no route reads is `?` (a secret could be sent as a name).
 pub fn redact_query(q: &str) -> String {
-    let mut out = form_urlencoded::Serializer::new(String::new());
+    let mut out = Vec::new();
     for (k, v) in form_urlencoded::parse(q.as_bytes()) {
-        if LOGGED_PARAMS.contains(&k.as_ref()) {
-            out.append_pair(&k, &v);
-        } else {
-            out.append_pair(&k, "***");
-        }
+        let known = INTEGER_PARAMS.contains(&k.as_ref()) || KNOWN_PARAMS.contains(&k.as_ref());
+        let name = if known { k.as_ref() } else { "?" };
+        let value = match v.parse::<i64>() {
+            Ok(n) if INTEGER_PARAMS.contains(&name) => n.to_string(),
+            _ => "***".to_owned(),
+        };
+        out.push(format!("{name}={value}"));
     }
-    out.finish().replace("%2A%2A%2A", "***")
+    out.join("&")
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -101,13 +125,14 @@ mod tests {
     use super::redact_query;
 
     #[test]
-    fn only_harmless_query_values_are_logged() {
+    fn no_raw_query_value_is_logged() {
         assert_eq!(redact_query("ticket=abc&from=0&to=3"), "ticket=***&from=0&to=3");
-        assert_eq!(
-            redact_query("token=t&key=k&write_key=w&x=1"),
-            "token=***&key=***&write_key=***&x=***"
-        );
-        assert_eq!(redact_query("work=job%201&diff=1"), "work=job+1&diff=1");
-        assert_eq!(redact_query("TICKET=abc"), "TICKET=***");
+        assert_eq!(redact_query("token=t&key=k&write_key=w&x=1"), "token=***&key=***&?=***&?=***");
+        assert_eq!(redact_query("work=job%201&diff=1"), "work=***&diff=***");
+        assert_eq!(redact_query("TICKET=abc"), "?=***");
+        // See: #18. A malformed value that carries a secret is not an integer.
+        assert_eq!(redact_query("from=0;ticket=SECRET"), "from=***");
+        assert_eq!(redact_query("from=-07"), "from=-7");
+        assert_eq!(redact_query("SECRET%3Dx=1&a%20b=2"), "?=***&?=***");
     }
 }

@@ -1,8 +1,8 @@
-//! agentstate's wire conventions, shared by the lease and plan routes: a bearer token makes
-//! the request act as the token's agent (the lease's holder); without one it acts anonymously,
-//! naming a `holder` in the body if it wants to, unless the server runs with
-//! `--require-token`. Bodies are JSON objects read with clear errors, and responses carry
-//! locker's fields plus agentstate's names (`lease`, `status`, `work_ref`, …).
+//! agentstate's wire conventions, shared by the lease and plan routes: who acts is decided by
+//! [`super::caller`] (a bearer token's agent, or an anonymous caller naming a `holder` in the
+//! body, unless the server runs with `--require-token`). Bodies are JSON objects read with
+//! clear errors, and responses carry locker's fields plus agentstate's names (`lease`,
+//! `status`, `work_ref`, …).
 
 use axum::body::Body;
 use axum::http::HeaderMap;
@@ -10,47 +10,10 @@ use axum::response::Response;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::http::{self, anonymous, read_body};
+use super::http::{self, read_body};
 use super::wire::{Fields, MAX_LEASE_BODY_BYTES};
 use super::AppState;
-use crate::domain::secret::Secret;
-use crate::ops::{self, OpError, OpResult};
-
-/// The caller's bearer token; `None` to act anonymously (refused with `--require-token`).
-pub fn caller(s: &AppState, headers: &HeaderMap) -> OpResult<Option<Secret>> {
-    match http::bearer_token(headers) {
-        Some(t) => Ok(Some(t)),
-        None if s.options().require_token => Err(OpError::unauthorized(
-            "this server requires a bearer token on the lease routes",
-        )
-        .hint("Send `Authorization: Bearer TOKEN` (remote CLI: set `LOCKER_TOKEN`); `locker token create` makes one.")),
-        None => Ok(None),
-    }
-}
-
-/// Runs `f` as the token's agent, or anonymously when no token is sent and none is required.
-pub async fn act<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
-where
-    T: Send + 'static,
-    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
-{
-    match caller(s, headers)? {
-        Some(t) => s.run_as_token(t, f).await,
-        None => s.run(anonymous(), f).await,
-    }
-}
-
-/// Like [`act`], for an operation that writes: it runs in the writer's next group commit.
-pub async fn act_write<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
-where
-    T: Send + 'static,
-    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
-{
-    match caller(s, headers)? {
-        Some(t) => s.write_as_token(t, f).await,
-        None => s.write(anonymous(), f).await,
-    }
-}
+use crate::ops::{OpError, OpResult};
 
 pub async fn body(s: &AppState, headers: &HeaderMap, body: Body) -> Result<Fields, Response> {
     let raw = read_body(headers, body, MAX_LEASE_BODY_BYTES, s.options().body_timeout)

@@ -35,7 +35,7 @@ pub(super) fn qjson<T: Serialize>(status: u16, body: &T) -> Response {
 
 /// questlock's error body: `{"code", "message", "current_version"?}` (the version only when
 /// it is not 0). Internal failures are not described.
-fn qerror(e: &OpError) -> Response {
+pub(super) fn qerror(e: &OpError) -> Response {
     let mut body = Map::new();
     let internal = e.kind == ErrorKind::Internal && e.code == "internal";
     body.insert("code".into(), Value::String(e.code.to_string()));

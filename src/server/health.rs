@@ -1,30 +1,35 @@
-//! `GET /health` (agent-locker's shape: liveness, the payment RPC node, pad counts) and
-//! `GET /healthz` (questlock's: liveness only).
+//! `GET /health` (agent-locker's shape: liveness, the database, pad counts, plus what is true
+//! of this server: the journal's size, head and key id, and the payment RPC node only when
+//! payments are on) and `GET /healthz` (questlock's: liveness only). Neither waits for a slot:
+//! they are answered when every slot is busy.
 
 use axum::extract::State;
 use axum::response::Response;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::http::{self, anonymous};
+use super::http;
 use super::AppState;
-use crate::ops::pad::{self, PadCounts};
+use crate::ops::pad::PadCounts;
+use crate::ops::status::{self, JournalStatus};
 
-/// `GET /health`'s body: the peer's shape.
+/// `GET /health`'s body: the peer's fields (`rpc` only when payments are on), then locker's.
 #[derive(Debug, Serialize)]
 struct Health {
     status: &'static str,
     version: &'static str,
     database: Value,
-    rpc: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rpc: Option<Value>,
     pads: PadCounts,
+    journal: JournalStatus,
 }
 
-/// `GET /health` (and `HEAD`): liveness plus pad counts, in the peer's shape.
+/// `GET /health` (and `HEAD`): liveness, the store and the journal.
 pub async fn health(State(s): State<AppState>) -> Response {
     // In txid mode `rpc.reachable` is a 2-second `eth_chainId` probe (the right chain too).
     let rpc = match s.options().payment.clone() {
-        None => json!({"network": "base", "reachable": true}),
+        None => None,
         Some(cfg) => {
             let network = cfg.network();
             let up = tokio::task::spawn_blocking(move || {
@@ -32,31 +37,36 @@ pub async fn health(State(s): State<AppState>) -> Response {
             })
             .await
             .unwrap_or(false);
-            json!({"network": network, "reachable": up})
+            Some(json!({"network": network, "reachable": up}))
         }
     };
-    match s.run(anonymous(), pad::counts).await {
-        Ok(pads) => http::json(
+    match s.health_read(status::status).await {
+        Ok(st) => http::json(
             200,
             &Health {
                 status: "ok",
                 version: env!("CARGO_PKG_VERSION"),
-                database: json!({"writable": true, "wal_mode": true}),
+                database: json!({
+                    "backend": st.backend,
+                    "writable": s.writer_alive(),
+                    "wal_mode": st.wal_mode,
+                }),
                 rpc,
-                pads,
+                pads: st.pads,
+                journal: st.journal,
             },
         ),
         Err(e) => {
-            let mut r = http::json(
-                503,
-                &json!({
-                    "status": "unavailable",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "database": {"writable": false, "wal_mode": Value::Null},
-                    "rpc": {"network": "base", "reachable": Value::Null},
-                    "pads": PadCounts::default(),
-                }),
-            );
+            let mut body = json!({
+                "status": "unavailable",
+                "version": env!("CARGO_PKG_VERSION"),
+                "database": {"writable": false, "wal_mode": Value::Null},
+                "pads": PadCounts::default(),
+            });
+            if let Some(rpc) = rpc {
+                body["rpc"] = rpc;
+            }
+            let mut r = http::json(503, &body);
             http::tag_error(&mut r, &e.code);
             r
         }

@@ -2,9 +2,11 @@
 //! entries) and `GET /v1/verify` (what `locker verify` reports).
 
 use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::http::{self, anonymous, Query};
+use super::caller::act;
+use super::http::{self, Query};
 use super::AppState;
 use crate::api::{Locker as _, VerifyRepository};
 use crate::ops::verify::parse_expected_head;
@@ -13,7 +15,11 @@ use crate::store::JournalQuery;
 
 /// `GET /v1/journal?kind=&subject=&actor=&scope=&after=&before=&limit=&reverse=`: a page of
 /// the journal, newest first unless `reverse`.
-pub async fn page(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+pub async fn page(
+    State(s): State<AppState>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let q = Query::parse(raw.as_deref());
     let query = (|| {
         Ok::<_, OpError>(JournalQuery {
@@ -31,17 +37,21 @@ pub async fn page(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Respons
         Ok(q) => q,
         Err(e) => return http::error_response(&e),
     };
-    http::respond(200, s.run(anonymous(), move |ctx| ctx.journal(&query)).await)
+    http::respond(200, act(&s, &headers, move |ctx| ctx.journal(&query)).await)
 }
 
 /// `GET /v1/verify?expect_head=&require_signed=`: the whole repository, like `locker verify`.
 /// The report's `ok` says whether everything is intact; the status is 200 either way.
-pub async fn verify(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+pub async fn verify(
+    State(s): State<AppState>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let q = Query::parse(raw.as_deref());
     let expect_head = match q.get("expect_head").map(parse_expected_head).transpose() {
         Ok(e) => e,
         Err(e) => return http::error_response(&e),
     };
     let r = VerifyRepository { expect_head, require_signed: q.flag("require_signed") };
-    http::respond(200, s.run(anonymous(), move |ctx| ctx.verify(r, &NoProgress)).await)
+    http::respond(200, act(&s, &headers, move |ctx| ctx.verify(r, &NoProgress)).await)
 }

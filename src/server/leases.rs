@@ -9,9 +9,8 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::agentstate::{
-    act, act_write, diff_aliases, fields, lease_aliases, ok_or_respond, with_aliases,
-};
+use super::agentstate::{diff_aliases, fields, lease_aliases, ok_or_respond, with_aliases};
+use super::caller::{act, act_write};
 use super::http::{self, Query};
 use super::AppState;
 use crate::api::{AcquireLease, CompleteLease, Heartbeat, LeaseRef, ListLeases, Locker as _};

@@ -13,17 +13,23 @@
 //!
 //! The edge itself is hardened: a header-read timeout and a body deadline (a slow client
 //! cannot hold a connection), bodies capped while streaming (413 before more than the cap is
-//! read), a bound on connections and on requests in flight, graceful shutdown on SIGTERM and
-//! SIGINT that finishes the requests in flight, and one JSON access-log line per request on
-//! stderr with every secret redacted.
+//! read), the browser guard ([`guard`]: `Host`, `Origin`, JSON-only writes), fair admission
+//! ([`admission`]: a slot only once a request is read, each peer's share of connections and
+//! requests, `/health` never waiting), JSON for every refusal (hyper's own included: [`conn`]),
+//! graceful shutdown on SIGTERM and SIGINT that finishes the requests in flight, and one JSON
+//! access-log line per request on stderr with no secret and no raw query value.
 //!
 //! One module per resource: `pads`, `tickets`, `artifacts`, `leases`, `plans`, `journal`,
 //! `keys`, `tlog` (checkpoints and proofs) and `health`; `routes` is the table of every route,
 //! [`wire`] the request bodies of the compatible APIs, `http` the helpers every handler uses.
 
 mod access;
+mod admission;
 mod agentstate;
 mod artifacts;
+mod caller;
+mod conn;
+mod guard;
 mod health;
 mod http;
 mod journal;
@@ -34,6 +40,7 @@ mod payments;
 mod plans;
 mod routes;
 mod state;
+mod surface;
 mod tickets;
 mod tlog;
 pub mod wire;
@@ -42,16 +49,20 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use axum::http::{header, HeaderValue};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::sync::Semaphore;
 use tower_service::Service as _;
 
-use crate::ops::OpError;
+use crate::ops::{ErrorKind, OpError};
 
 pub use access::redact_query;
 pub use routes::{openapi_document, route_table, router, OPENAPI_JSON};
 pub use state::{AppState, ServerOptions, StoreOpener};
+
+/// The longest URI served (414 beyond).
+const MAX_URI_BYTES: usize = 8 * 1024;
 
 async fn handle(
     state: AppState,
@@ -60,27 +71,110 @@ async fn handle(
     req: hyper::Request<Incoming>,
 ) -> Result<axum::response::Response, std::convert::Infallible> {
     let arrived = access::Arrived::new(&req);
-    let mut router = router;
-    let slot = tokio::time::timeout(
-        state.0.opts.queue_timeout,
-        Arc::clone(&state.0.in_flight).acquire_owned(),
-    )
-    .await;
-    let resp = match slot {
-        Ok(Ok(permit)) => {
-            let resp = router.call(req.map(axum::body::Body::new)).await;
-            drop(permit);
-            match resp {
-                Ok(r) => r,
-                Err(never) => match never {},
-            }
-        }
-        _ => http::error_response(
-            &OpError::unavailable("the server is busy; retry shortly").with("retry", true),
-        ),
-    };
+    let resp = respond(&state, router, peer, req).await;
     arrived.log(state.now(), peer, &resp);
     Ok(resp)
+}
+
+/// The browser guard, the peer's share, then the route.
+async fn respond(
+    state: &AppState,
+    mut router: axum::Router,
+    peer: SocketAddr,
+    req: hyper::Request<Incoming>,
+) -> axum::response::Response {
+    let uri = req.uri().clone();
+    if uri.to_string().len() > MAX_URI_BYTES {
+        let e =
+            OpError::new(ErrorKind::UriTooLong, "uri_too_long", "the request's URI is too long")
+                .with("max_bytes", MAX_URI_BYTES);
+        return surface::error(&uri, &e);
+    }
+    let origin = match state.0.policy.check(req.method(), &uri, req.headers()) {
+        Ok(o) => o,
+        Err(e) => {
+            let mut r = surface::error(&uri, &e);
+            // A refused request's body is never read: the connection cannot be reused.
+            r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
+    };
+    if let Some(pre) =
+        origin.as_ref().and_then(|o| guard::preflight(req.method(), req.headers(), o))
+    {
+        return pre;
+    }
+    // Health checks are answered whatever the peer holds.
+    let _share = if matches!(uri.path(), "/health" | "/healthz") {
+        None
+    } else {
+        match state.0.peers.request(peer.ip()) {
+            Some(p) => Some(p),
+            None => {
+                let e = OpError::new(
+                    ErrorKind::TooManyRequests,
+                    "too_many_requests",
+                    format!(
+                        "{} has {} requests in flight already, its share of this server",
+                        peer.ip(),
+                        state.0.opts.max_requests_per_peer
+                    ),
+                )
+                .with("retry", true)
+                .hint("Wait for the answers to your requests in flight, then retry.");
+                let mut r = surface::error(&uri, &e);
+                r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                return r;
+            }
+        }
+    };
+    let mut resp = match router.call(req.map(axum::body::Body::new)).await {
+        Ok(r) => r,
+        Err(never) => match never {},
+    };
+    if let Some(o) = origin {
+        guard::allow(&mut resp, o);
+    }
+    resp
+}
+
+/// Answers a connection over its peer's share with 429 and closes it.
+async fn refuse_connection(
+    mut stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    state: AppState,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) {
+    use tokio::io::AsyncWriteExt as _;
+    let detail = format!(
+        "{} holds {} connections already, its share of this server",
+        peer.ip(),
+        state.0.opts.max_connections_per_peer
+    );
+    let bytes = conn::refusal(429, "Too Many Requests", "too_many_connections", &detail);
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        let _ = stream.write_all(&bytes).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+    crate::output::log_line(&format!("locker: refused a connection from {peer}: {detail}"));
+    drop(permit);
+}
+
+/// Resolves when stdin reaches its end, if `watch`; never otherwise.
+async fn stdin_closed(watch: bool) {
+    if !watch {
+        return std::future::pending().await;
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let _ = std::thread::Builder::new().name("locker-lifeline".into()).spawn(move || {
+        use std::io::Read as _;
+        let mut sink = [0u8; 256];
+        let mut stdin = std::io::stdin();
+        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+        let _ = tx.send(());
+    });
+    let _ = rx.await;
 }
 
 /// Resolves when the process receives SIGTERM or SIGINT.
@@ -110,8 +204,12 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
         use tokio::signal::unix::{signal, SignalKind};
         let term = signal(SignalKind::terminate())?;
         let int = signal(SignalKind::interrupt())?;
+        let lifeline = state.0.opts.exit_with_stdin;
         run(listener, state, async move {
-            let which = shutdown_signal(term, int).await;
+            let which = tokio::select! {
+                w = shutdown_signal(term, int) => w,
+                () = stdin_closed(lifeline) => "the end of stdin (whoever started it is gone)",
+            };
             crate::output::log_line(&format!(
                 "locker received {which}; finishing the requests in flight"
             ));
@@ -169,6 +267,10 @@ pub async fn run(
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
+        let Some(share) = state.0.peers.connection(peer.ip()) else {
+            tokio::spawn(refuse_connection(stream, peer, state.clone(), permit));
+            continue;
+        };
         let st = state.clone();
         let rt = router.clone();
         let svc = hyper::service::service_fn(move |req| handle(st.clone(), rt.clone(), peer, req));
@@ -176,13 +278,17 @@ pub async fn run(
             .timer(TokioTimer::new())
             .header_read_timeout(state.0.opts.header_read_timeout)
             .max_buf_size(64 * 1024)
-            .serve_connection(TokioIo::new(stream), svc);
+            // A client that shuts down its side after sending its request (`nc -N`) still
+            // gets the answer.
+            .half_close(true)
+            .serve_connection(TokioIo::new(conn::JsonRefusals::new(stream)), svc);
         let conn = graceful.watch(conn);
         let max_age = state.0.opts.max_connection_age;
         tokio::spawn(async move {
             // A connection lives at most `max_age`: a client that reads its answers too slowly
             // (or keeps one connection busy forever) cannot hold a slot for good.
             let _ = tokio::time::timeout(max_age, conn).await;
+            drop(share);
             drop(permit);
         });
     }

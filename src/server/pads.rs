@@ -9,6 +9,7 @@ use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use serde_json::json;
 
+use super::caller::{act, act_write};
 use super::http::{self, anonymous, read_body, Query};
 use super::{payments, wire, AppState};
 use crate::api::{
@@ -31,6 +32,7 @@ fn too_large_block(n: u64) -> OpError {
 }
 
 /// `POST /v1/pads`: 413, 422, then the pad with its write key and `read_once` ticket (201).
+/// With an agent's bearer token the pad is the agent's; `--require-token` demands one.
 pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     let raw = match read_body(&headers, body, MAX_JSON_BODY_BYTES, s.options().body_timeout).await {
         Ok(b) => b,
@@ -40,16 +42,16 @@ pub async fn create(State(s): State<AppState>, headers: HeaderMap, body: Body) -
         Ok(l) => l,
         Err(e) => return http::error_response(&e),
     };
-    let payment = match payments::gate(&s, &headers).await {
+    let payment = match payments::gate(&s, &headers, false).await {
         Ok(p) => p,
         Err(r) => return r,
     };
-    let result = s
-        .write(anonymous(), move |ctx| {
-            let payment = payment.as_ref().map_or(PadPayment::None, PadPayment::Verified);
-            ctx.pad_create(CreatePad { limits, payment })
-        })
-        .await;
+    // An agent's token makes the pad the agent's (journaled as it, in its scope).
+    let result = act_write(&s, &headers, move |ctx| {
+        let payment = payment.as_ref().map_or(PadPayment::None, PadPayment::Verified);
+        ctx.pad_create(CreatePad { limits, payment })
+    })
+    .await;
     payments::created(result)
 }
 
@@ -161,7 +163,11 @@ pub async fn blocks(
 
 /// `GET /v1/pads?state=&limit=&after=`: pads with their manifests, in id order (a page starts
 /// after `after`).
-pub async fn list(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+pub async fn list(
+    State(s): State<AppState>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let q = Query::parse(raw.as_deref());
     let state = match q.get("state") {
         None => None,
@@ -182,7 +188,7 @@ pub async fn list(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Respons
         return http::error_response(&OpError::bad_request("limit must be a positive integer"));
     };
     let after = q.get("after").map(str::to_owned);
-    let result = s.run(anonymous(), move |ctx| {
+    let result = act(&s, &headers, move |ctx| {
         ctx.pad_list(ListPads { state, limit, after: after.as_deref() })
     });
     http::respond(200, result.await)
@@ -203,21 +209,20 @@ pub async fn deposit(State(s): State<AppState>, headers: HeaderMap, body: Body) 
         Ok(r) => r,
         Err(e) => return http::error_response(&e),
     };
-    let payment = match payments::gate(&s, &headers).await {
+    let payment = match payments::gate(&s, &headers, true).await {
         Ok(p) => p,
         Err(r) => return r,
     };
-    let result = s
-        .write(anonymous(), move |ctx| {
-            ctx.deposit(Deposit {
-                envelope: &envelope,
-                artifacts: &artifacts,
-                ttl_seconds,
-                payment: payment.as_ref().map_or(PadPayment::None, PadPayment::Verified),
-            })
+    let result = act_write(&s, &headers, move |ctx| {
+        ctx.deposit(Deposit {
+            envelope: &envelope,
+            artifacts: &artifacts,
+            ttl_seconds,
+            payment: payment.as_ref().map_or(PadPayment::None, PadPayment::Verified),
         })
-        .await;
-    payments::created(result)
+    })
+    .await;
+    payments::deposited(result)
 }
 
 /// `GET /v1/pads/{id}/verify?expect_head=`: one pad, like `locker verify PAD`.

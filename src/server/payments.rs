@@ -13,11 +13,14 @@ use crate::ops::OpError;
 /// Pay-per-pad's gate on the routes that create a pad, checked after the request body so
 /// a bad body never spends a payment: `Ok(None)` when payments are off, the verified
 /// payment to redeem with the pad, or the response refusing the request (402 challenge, 400,
-/// 409, 402, 502).
+/// 409, 402, 502; in the peer's `{"detail"}` shape unless `native`).
 pub async fn gate(
     s: &AppState,
     headers: &HeaderMap,
+    native: bool,
 ) -> Result<Option<payment::Verified>, Response> {
+    let payment_error =
+        |e: &OpError| if native { http::error_response(e) } else { payment_error(e) };
     let Some(cfg) = s.options().payment.clone() else { return Ok(None) };
     let proof = http::header_text(headers, header::HeaderName::from_static("x-payment-proof"))
         .filter(|p| !p.trim().is_empty());
@@ -56,11 +59,17 @@ pub fn payment_error(e: &OpError) -> Response {
     r
 }
 
-/// The answer to a request that created a pad: 201 with the outcome, or the payment's or the
-/// operation's error.
+/// The answer to agent-locker's `POST /v1/pads`: 201 with the outcome, or the payment's
+/// (the peer's `{"detail"}`) or the operation's error.
 pub fn created<T: serde::Serialize>(result: Result<T, OpError>) -> Response {
     match result {
         Ok(v) => http::json(201, &v),
         Err(e) => payment_error(&e),
     }
+}
+
+/// The answer to locker's own `POST /v1/deposit`: 201 with the outcome, or the error in
+/// locker's flat shape (payment refusals included).
+pub fn deposited<T: serde::Serialize>(result: Result<T, OpError>) -> Response {
+    http::respond(201, result)
 }

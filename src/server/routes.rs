@@ -7,10 +7,12 @@ use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::{self, MethodRouter};
 use axum::Router;
-use serde_json::json;
 
 use super::http::{self, RouteName};
-use super::{artifacts, health, journal, keys, leases, pads, plans, tickets, tlog, AppState};
+use super::{
+    artifacts, health, journal, keys, leases, pads, plans, surface, tickets, tlog, AppState,
+};
+use crate::ops::{ErrorKind, OpError};
 
 /// The OpenAPI 3.1 document of every route.
 pub const OPENAPI_JSON: &str = include_str!("openapi.json");
@@ -99,31 +101,25 @@ async fn name_route(matched: Option<MatchedPath>, req: Request, next: Next) -> R
     resp
 }
 
-/// Whether a path belongs to questlock's API (whose errors have their own shape).
-fn questlock_path(path: &str) -> bool {
-    path == "/healthz" || path.starts_with("/v1/artifact") || path.starts_with("/v1/audit")
-}
-
-/// Unknown paths: FastAPI's `{"detail": "Not Found"}` (questlock's shape on its paths).
+/// Unknown paths: 404 in the path's shape (`detail` stays FastAPI's "Not Found", which
+/// agent-locker's clients show).
 async fn not_found(uri: Uri) -> Response {
-    let mut resp = if questlock_path(uri.path()) {
-        http::json(404, &json!({"code": "not_found", "message": "route not found"}))
+    let e = if surface::questlock_path(uri.path()) {
+        OpError::not_found("route not found")
     } else {
-        http::json(404, &json!({"detail": "Not Found"}))
+        OpError::not_found("Not Found").hint("`GET /openapi.json` lists every route.")
     };
-    http::tag_error(&mut resp, "not_found");
-    resp
+    surface::error(&uri, &e)
 }
 
-/// A known path with another method: 405 with `Allow` (set by the router).
+/// A known path with another method: 405 with `Allow` (set by the router), in the path's shape.
 async fn method_not_allowed(uri: Uri) -> Response {
-    let mut resp = if questlock_path(uri.path()) {
-        http::json(405, &json!({"code": "method_not_allowed", "message": "method not allowed"}))
+    let detail = if surface::questlock_path(uri.path()) {
+        "method not allowed"
     } else {
-        http::json(405, &json!({"detail": "Method Not Allowed"}))
+        "Method Not Allowed"
     };
-    http::tag_error(&mut resp, "method_not_allowed");
-    resp
+    surface::error(&uri, &OpError::new(ErrorKind::MethodNotAllowed, "method_not_allowed", detail))
 }
 
 /// The router over [`route_table`].

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use super::admission::Peers;
+use super::guard::Policy;
 use crate::domain::secret::Secret;
 use crate::ops::group::{self, Job};
 use crate::ops::{self, Actor, Clock, Env, OpError, OpResult};
@@ -19,8 +21,13 @@ pub struct ServerOptions {
     pub pool_size: usize,
     /// Most open connections; further clients wait in the listen backlog.
     pub max_connections: usize,
-    /// Most requests being handled at once; others wait up to `queue_timeout`, then get 503.
+    /// Most operations running at once (a request takes a slot once it is read whole);
+    /// others wait up to `queue_timeout`, then get 503.
     pub max_in_flight: usize,
+    /// Most connections one peer address may hold open.
+    pub max_connections_per_peer: usize,
+    /// Most requests one peer address may have in flight (bodies being read included).
+    pub max_requests_per_peer: usize,
     /// How long a client may take to send a request's headers.
     pub header_read_timeout: Duration,
     /// How long a client may take to send a request's body.
@@ -31,12 +38,22 @@ pub struct ServerOptions {
     pub shutdown_grace: Duration,
     /// The longest a connection may stay open, whatever it does.
     pub max_connection_age: Duration,
-    /// Whether lease routes demand a bearer token.
+    /// Whether every write route without a credential of its own (leases, plans, steps, pad
+    /// creation and deposit, reaping) and the listings (`/v1/journal`, `/v1/verify`,
+    /// `/v1/leases`, `/v1/pads`) demand an agent's bearer token.
     pub require_token: bool,
+    /// Web origins whose pages may call the server (`--allow-origin`).
+    pub allow_origins: Vec<String>,
+    /// Host names served besides loopback ones (`--allow-host`).
+    pub allow_hosts: Vec<String>,
+    /// The address the server listens on (served as a `Host`).
+    pub listen: Option<std::net::IpAddr>,
     /// Pay-per-pad: `POST /v1/pads` demands a payment proof (`--payment-mode txid`).
     pub payment: Option<ops::pad::payment::PaymentConfig>,
     /// The log's key and origin, for checkpoints and proofs (none: those routes answer 404).
     pub log: Option<ops::log::LogIdentity>,
+    /// Stop when stdin reaches its end (the parent that started the server is gone).
+    pub exit_with_stdin: bool,
     /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
     /// (`--witness URL`).
     pub witnesses: Vec<String>,
@@ -48,15 +65,21 @@ impl Default for ServerOptions {
             pool_size: 4,
             max_connections: 512,
             max_in_flight: 128,
+            max_connections_per_peer: 256,
+            max_requests_per_peer: 64,
             header_read_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(20),
             queue_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(10),
             max_connection_age: Duration::from_secs(600),
             require_token: false,
+            allow_origins: Vec::new(),
+            allow_hosts: Vec::new(),
+            listen: None,
             payment: None,
             log: None,
             witnesses: Vec::new(),
+            exit_with_stdin: false,
         }
     }
 }
@@ -78,7 +101,14 @@ pub(super) struct Inner {
     idle: Mutex<Vec<Box<dyn Store>>>,
     open: Arc<StoreOpener>,
     stores: Arc<Semaphore>,
-    pub(super) in_flight: Arc<Semaphore>,
+    /// The slots of running operations (see [`super::admission`]).
+    in_flight: Arc<Semaphore>,
+    /// What each peer holds.
+    pub(super) peers: Arc<Peers>,
+    /// The browser guard.
+    pub(super) policy: Policy,
+    /// The store `/health` reads with, apart from the pool so that it never waits for a slot.
+    health: tokio::sync::Mutex<Option<Box<dyn Store>>>,
     /// The queue of the writer thread (see [`writer`]).
     writes: std::sync::mpsc::Sender<Box<dyn Job>>,
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
@@ -113,7 +143,15 @@ impl AppState {
                 .name("locker-maintain".into())
                 .spawn(move || maintainer(&kicks, &open));
         }
+        let policy = Policy {
+            allow_origins: opts.allow_origins.clone(),
+            allow_hosts: opts.allow_hosts.clone(),
+            listen: opts.listen,
+        };
         Self(Arc::new(Inner {
+            peers: Peers::new(opts.max_connections_per_peer, opts.max_requests_per_peer),
+            policy,
+            health: tokio::sync::Mutex::new(None),
             env,
             idle: Mutex::new(vec![first]),
             open,
@@ -132,6 +170,7 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
+        let _slot = self.slot().await?;
         let (tx, rx) = tokio::sync::oneshot::channel();
         let job = group::job(actor, f, move |r| {
             let _ = tx.send(r);
@@ -156,6 +195,52 @@ impl AppState {
         .await
     }
 
+    /// A slot for an operation about to run: its request has been read whole. Waits up to the
+    /// queue timeout, then the server is busy (503).
+    async fn slot(&self) -> OpResult<tokio::sync::OwnedSemaphorePermit> {
+        let wait = Arc::clone(&self.0.in_flight).acquire_owned();
+        match tokio::time::timeout(self.0.opts.queue_timeout, wait).await {
+            Ok(Ok(p)) => Ok(p),
+            _ => Err(OpError::unavailable("the server is busy; retry shortly").with("retry", true)),
+        }
+    }
+
+    /// Runs a read for `/health` on its own store, without a slot: answered even when every
+    /// slot is busy (health checks wait only for one another).
+    pub async fn health_read<T, F>(&self, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let mut guard = self.0.health.lock().await;
+        let taken = guard.take();
+        let inner = Arc::clone(&self.0);
+        let joined = tokio::task::spawn_blocking(move || {
+            let mut store = match taken {
+                Some(s) => s,
+                None => (inner.open)()?,
+            };
+            let result = f(&mut inner.env.ctx(store.as_mut(), Actor::anonymous()));
+            Ok::<_, OpError>((result, store))
+        })
+        .await;
+        match joined {
+            Ok(Ok((result, store))) => {
+                if !matches!(&result, Err(e) if e.kind == ops::ErrorKind::Unavailable) {
+                    *guard = Some(store);
+                }
+                result
+            }
+            Ok(Err(e)) => Err(e),
+            Err(e) => Err(OpError::internal(format!("an operation failed: {e}"))),
+        }
+    }
+
+    /// Whether the writer thread is running (writes can be made).
+    pub fn writer_alive(&self) -> bool {
+        self.0.writer.lock().is_ok_and(|w| w.as_ref().is_some_and(|h| !h.is_finished()))
+    }
+
     /// The writer thread, to wait for at shutdown.
     pub(super) fn writer_handle(&self) -> Arc<Mutex<Option<std::thread::JoinHandle<()>>>> {
         Arc::clone(&self.0.writer)
@@ -176,6 +261,7 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
+        let _slot = self.slot().await?;
         let permit = Arc::clone(&self.0.stores)
             .acquire_owned()
             .await

@@ -50,6 +50,9 @@ pub enum StoreError {
     Busy,
     #[error("the stored data is malformed: {0}")]
     Corrupt(String),
+    /// The store's files are damaged below the rows (SQLite: a malformed page).
+    #[error("the database file is damaged: {0}")]
+    Damaged(String),
     #[error("a unique constraint was violated: {0}")]
     Duplicate(String),
     #[error("the disk is full")]

@@ -30,6 +30,7 @@ mod quest;
 mod remote_only;
 mod review;
 mod schema_drift;
+mod security;
 mod serve;
 mod serve_artifacts;
 mod serve_group;

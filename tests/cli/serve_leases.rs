@@ -190,8 +190,19 @@ fn test_serve_lease_routes_without_tokens_unless_required() {
     assert_eq!(e["error"], "unauthorized");
     let e = s.curl_json("/ledger?work=j", &[], 401);
     assert_eq!(e["error"], "unauthorized");
-    // The pad API stays open.
-    s.curl_json("/v1/pads", &["-X", "POST", "-d", "{}"], 201);
+    // Creating a pad is a write with no credential of its own: it needs a token too; the
+    // pad's own routes take its write key as before. See: #18.
+    let e = s.curl_json("/v1/pads", &["-X", "POST", "-d", "{}"], 401);
+    assert_eq!(e["error"], "unauthorized");
+    let tok = token(&env, "maker");
+    let pad = s.curl_json(
+        "/v1/pads",
+        &["-X", "POST", "-H", &format!("Authorization: Bearer {tok}"), "-d", "{}"],
+        201,
+    );
+    let key = format!("Authorization: Bearer {}", pad["write_key"].as_str().unwrap());
+    let seal = format!("/v1/pads/{}/seal", pad["pad_id"].as_str().unwrap());
+    s.curl_json(&seal, &["-X", "POST", "-H", &key], 200);
 }
 
 #[test]

@@ -274,6 +274,9 @@ pub fn restore(
             return Err(occupied_err(&target));
         }
     }
+    // A server running on the target would go on writing to the repository it has open, and
+    // its acknowledged writes would vanish with it: refused, and no server starts meanwhile.
+    let _no_server = if occupied { super::serving::exclude(&target_dot)? } else { None };
     let created_target = !target.exists();
     fs::create_dir_all(&target).map_err(io_err(&target))?;
     let tmp = target.join(format!(".locker.restore-{}", random_id()));
@@ -282,7 +285,7 @@ pub fn restore(
         let tmp_dot = tmp.join(DOT_LOCKER);
         repo::copy_tree(&src_dot, &tmp_dot).map_err(bad_backup)?;
         let (copy, report) = verify_copy(&tmp, clock).map_err(|e| match e.code.as_ref() {
-            "bad_repository" | "internal" | "symlink" => OpError::new(
+            "bad_repository" | "internal" | "symlink" | crate::ops::CORRUPT_STORE => OpError::new(
                 ErrorKind::Unprocessable,
                 "bad_backup",
                 format!("{} is not a usable backup: {}", backup.display(), e.detail),

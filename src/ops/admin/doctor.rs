@@ -155,6 +155,7 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
     };
     check_modes(&mut r, &root, &dot);
     check_leftovers(&mut r, &root);
+    check_stray_blobs(&mut r, &dot);
 
     let mut usable = false;
     let mut db_bytes = 0;
@@ -337,6 +338,41 @@ fn check_leftovers(r: &mut DoctorReport, root: &Path) {
             names.join(", ")
         ),
         Some(format!("Once you no longer need them: rm -rf {}", paths.join(" "))),
+    );
+}
+
+/// Temporary blob files (`objects/.tmp-*`) that a write killed before its rename left behind:
+/// nothing refers to them, but they take space.
+fn check_stray_blobs(r: &mut DoctorReport, dot: &Path) {
+    let objects = dot.join("objects");
+    let Ok(rd) = fs::read_dir(&objects) else { return };
+    let mut stray: Vec<(String, u64)> = rd
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+        .map(|e| {
+            (e.file_name().to_string_lossy().into_owned(), e.metadata().map_or(0, |m| m.len()))
+        })
+        .collect();
+    if stray.is_empty() {
+        return;
+    }
+    stray.sort();
+    let bytes: u64 = stray.iter().map(|(_, n)| n).sum();
+    let names: Vec<&str> = stray.iter().map(|(n, _)| n.as_str()).collect();
+    r.push(
+        "stray_blobs",
+        Severity::Warn,
+        format!(
+            "{} unfinished blob file(s) in {} ({bytes} bytes), left by writes that were killed \
+             before they finished (or being written right now): {}",
+            stray.len(),
+            objects.display(),
+            names.join(", ")
+        ),
+        Some(format!(
+            "Nothing refers to them. When no locker command or server is writing: rm {}/.tmp-*",
+            quote(&objects)
+        )),
     );
 }
 

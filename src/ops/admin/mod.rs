@@ -8,4 +8,5 @@ pub mod doctor;
 pub mod gc;
 pub mod init;
 pub mod review;
+pub mod serving;
 pub mod store_copy;

@@ -35,7 +35,7 @@ use crate::domain::bundle::{self, Block};
 use crate::domain::check::{Check, Status};
 use crate::domain::digest::Digest;
 use crate::domain::envelope::{self, Envelope};
-use crate::domain::glob;
+use crate::domain::glob::Globs;
 use crate::domain::secret::Secret;
 use crate::domain::{chain, check};
 use crate::ops::{Ctx, OpError, OpResult};
@@ -514,9 +514,12 @@ fn allowed_paths(
         Ok(l) => l,
         Err(e) => return Check::fail(NAME, format!("cannot diff {label}: {e}")),
     };
+    let matcher = match Globs::new(globs.iter().copied()) {
+        Ok(m) => m,
+        Err(e) => return Check::fail(NAME, format!("the envelope's allowed_paths has an {e}")),
+    };
     let files: Vec<&str> = listed.split('\0').filter(|f| !f.is_empty()).collect();
-    let outside: Vec<&str> =
-        files.iter().copied().filter(|f| !glob::matches_any(globs.iter().copied(), f)).collect();
+    let outside: Vec<&str> = files.iter().copied().filter(|f| !matcher.is_match(f)).collect();
     if outside.is_empty() {
         Check::pass(
             NAME,

@@ -34,10 +34,14 @@ pub fn list(
     if limit == 0 {
         return Ok(PadList { pads });
     }
+    // The operator sees every pad; an agent (or an anonymous caller) its own scope's.
+    let scope = (!ctx.actor.is_operator()).then(|| ctx.actor.scope.clone());
     let tx = ctx.store.read()?;
     tx.for_each_pad(&mut |p| {
         // Pads come in id order: a page starts after the previous page's last id.
-        if after.is_some_and(|a| p.id.as_str() <= a) {
+        if after.is_some_and(|a| p.id.as_str() <= a)
+            || scope.as_ref().is_some_and(|s| *s != p.scope)
+        {
             return Flow::Continue(());
         }
         let m = Manifest::of(&p, now);

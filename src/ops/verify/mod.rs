@@ -344,7 +344,47 @@ pub fn repository_with_key(
 
 /// [`repository_with_key`], where `require_signed` makes every unsigned pad append, artifact
 /// publish and step a problem (`locker verify --require-signed`).
+///
+/// A store that cannot be read because its files are damaged (SQLite: "database disk image is
+/// malformed") is itself a finding: the report says so (`ok: false`, one `store` problem)
+/// rather than failing as unavailable.
 pub fn repository_with(
+    ctx: &mut Ctx<'_>,
+    expect_head: Option<Digest>,
+    progress: &dyn Progress,
+    key: Option<&crate::domain::note::Verifier>,
+    require_signed: bool,
+) -> OpResult<RepoReport> {
+    match walk(ctx, expect_head, progress, key, require_signed) {
+        Err(e) if e.code == crate::ops::CORRUPT_STORE => Ok(corrupt_store(&e.detail)),
+        other => other,
+    }
+}
+
+/// The report on a store whose files are damaged.
+pub fn corrupt_store(detail: &str) -> RepoReport {
+    let mut f = Findings::default();
+    f.add("store", "database", None, format!("the store is damaged: {detail}"));
+    RepoReport {
+        ok: false,
+        journal: JournalSummary { ok: false, entries: 0, head_seq: 0, head_hash: Digest::ZERO },
+        pads: PadsSummary { ok: false, ..PadsSummary::default() },
+        tickets: TicketsSummary { ok: false, checked: 0, broken: 0 },
+        agents: AgentsSummary::default(),
+        blobs: BlobsSummary::default(),
+        artifacts: ArtifactsSummary::default(),
+        leases: LeasesSummary { ok: false, ..LeasesSummary::default() },
+        gc: GcSummary::default(),
+        signatures: signatures::SignaturesSummary::default(),
+        merkle: MerkleSummary::default(),
+        expected_head: None,
+        first_broken: f.first,
+        problem_count: f.count,
+        problems: f.listed,
+    }
+}
+
+fn walk(
     ctx: &mut Ctx<'_>,
     expect_head: Option<Digest>,
     progress: &dyn Progress,

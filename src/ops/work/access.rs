@@ -124,23 +124,34 @@ pub(crate) fn find_lease(
     })
 }
 
-/// An agent may only use its own leases; the operator may use any.
-pub(crate) fn check_holder(actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
-    if actor.speaks_for_any_holder() || actor.name == lease.holder {
-        Ok(())
-    } else {
-        Err(OpError::forbidden(format!(
-            "lease {} is held by {}, not by {}",
-            lease.id, lease.holder, actor.name
-        )))
+/// Who may use a lease: the operator any; an agent only its own; an anonymous caller
+/// (agentstate's trust model: knowing the lease id) only a lease whose holder is no registered
+/// agent, since a lease an agent took with its token needs that token.
+pub(crate) fn check_holder(tx: &dyn Tx, actor: &Actor, lease: &LeaseRow) -> OpResult<()> {
+    if actor.is_operator() || actor.name == lease.holder {
+        return Ok(());
     }
+    if actor.speaks_for_any_holder() {
+        return match tx.agent(&lease.holder)? {
+            None => Ok(()),
+            Some(_) => Err(OpError::forbidden(format!(
+                "lease {} is held by the agent {}: only its token can use it",
+                lease.id, lease.holder
+            ))
+            .hint("Send that agent's token: `Authorization: Bearer TOKEN` (remote CLI: `LOCKER_TOKEN`).")),
+        };
+    }
+    Err(OpError::forbidden(format!(
+        "lease {} is held by {}, not by {}",
+        lease.id, lease.holder, actor.name
+    )))
 }
 
 /// Refuses a lease that is not the work item's current, live lease: an expired (abandoned)
 /// one is `gone`, a completed or released one `stale_lease`. Agents may only use their own.
 pub(crate) fn require_current(tx: &dyn Tx, actor: &Actor, lease: LeaseRow) -> OpResult<LeaseRow> {
     if lease.state == LeaseState::Active {
-        check_holder(actor, &lease)?;
+        check_holder(tx, actor, &lease)?;
         return Ok(lease);
     }
     let newest = tx.newest_lease(&lease.scope, &lease.work)?;

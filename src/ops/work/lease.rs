@@ -129,8 +129,9 @@ pub struct Reaped {
 pub const MAX_LIST_LIMIT: u64 = 10_000;
 
 /// The holder a lease is acquired for: an agent is always itself; the operator names one
-/// (default `operator`).
-fn resolve_holder(actor: &Actor, holder: Option<&str>) -> OpResult<String> {
+/// (default `operator`); an anonymous caller names one (default `anonymous`) that is no
+/// registered agent's name, since an agent's leases are taken with its token.
+fn resolve_holder(tx: &dyn Tx, actor: &Actor, holder: Option<&str>) -> OpResult<String> {
     let holder = match holder {
         Some(h) if !actor.speaks_for_any_holder() && h != actor.name => {
             return Err(OpError::forbidden(format!(
@@ -142,6 +143,14 @@ fn resolve_holder(actor: &Actor, holder: Option<&str>) -> OpResult<String> {
         None => actor.name.clone(),
     };
     work::check_holder(&holder).map_err(bad)?;
+    if !actor.is_operator() && holder != actor.name && tx.agent(&holder)?.is_some() {
+        return Err(OpError::forbidden(format!(
+            "{holder} is a registered agent: a lease for it is taken with its token"
+        ))
+        .hint(
+            "Send that agent's token: `Authorization: Bearer TOKEN` (remote CLI: `LOCKER_TOKEN`).",
+        ));
+    }
     Ok(holder)
 }
 
@@ -174,8 +183,8 @@ pub fn acquire(
 ) -> OpResult<Acquired> {
     check_work(work)?;
     work::check_ttl(ttl).map_err(|e| OpError::unprocessable(e.0))?;
-    let holder = resolve_holder(&ctx.actor, holder)?;
     write_work(ctx, work, |tx, actor, now| {
+        let holder = resolve_holder(tx, actor, holder)?;
         let newest = tx.newest_lease(&actor.scope, work)?;
         if let Some(l) = &newest {
             match l.state {
@@ -285,7 +294,7 @@ pub fn complete(
     write_work(ctx, work, |tx, actor, now| {
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Completed && lease.result.as_deref() == result {
-            check_holder(actor, &lease)?;
+            check_holder(tx, actor, &lease)?;
             let diff = crate::ops::work::plan::diff_of(tx, &lease)?;
             return Ok(Completed { lease: (&lease).into(), diff, replayed: true });
         }
@@ -320,7 +329,7 @@ pub fn release(ctx: &mut Ctx<'_>, work: &str, lease_id: &str) -> OpResult<Releas
     write_work(ctx, work, |tx, actor, now| {
         let lease = find_lease(tx, &actor.scope, work, lease_id)?;
         if lease.state == LeaseState::Released {
-            check_holder(actor, &lease)?;
+            check_holder(tx, actor, &lease)?;
             return Ok(Released { lease: (&lease).into(), replayed: true });
         }
         let mut lease = require_current(tx, actor, lease)?;

@@ -19,6 +19,7 @@ fn map_err(e: rusqlite::Error) -> StoreError {
         Some(C::ReadOnly) => StoreError::ReadOnly,
         Some(C::SystemIoFailure | C::CannotOpen) => StoreError::Io(e.to_string()),
         Some(C::ConstraintViolation) => StoreError::Duplicate(e.to_string()),
+        Some(C::DatabaseCorrupt | C::NotADatabase) => StoreError::Damaged(e.to_string()),
         _ => StoreError::Backend { backend: "SQLite", detail: e.to_string() },
     }
 }

@@ -107,12 +107,18 @@ impl Server {
         (status, log)
     }
 
-    /// `curl -s` with ARGS against PATH; returns the status and the body.
+    /// `curl -s` with ARGS against PATH; returns the status and the body. A body sent with
+    /// `-d`/`--data…` and no `Content-Type` goes as `application/json` (curl's default, a form
+    /// type, is refused by every write route but append's raw block, whose type it keeps).
     pub fn curl(&self, path: &str, args: &[&str]) -> (u16, String) {
+        let data = args.iter().any(|a| a.starts_with("-d") || a.starts_with("--data"));
+        let typed = args.iter().any(|a| a.to_ascii_lowercase().starts_with("content-type:"));
+        let json = data && !typed && !path.split('?').next().unwrap_or("").ends_with("/append");
         let out = Command::new("curl")
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .args(["-sS", "-o", "-", "-w", "\n%{http_code}"])
+            .args(if json { &["-H", "Content-Type: application/json"][..] } else { &[] })
             .args(args)
             .arg(format!("{}{path}", self.url()))
             .output()
