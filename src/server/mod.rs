@@ -13,9 +13,9 @@
 //!
 //! The edge itself is hardened: a header-read timeout and a body deadline (a slow client
 //! cannot hold a connection), bodies capped while streaming (413 before more than the cap is
-//! read), the browser guard ([`guard`]: `Host`, `Origin`, JSON-only writes), fair admission
-//! ([`admission`]: a slot only once a request is read, each peer's share of connections and
-//! requests, `/health` never waiting), JSON for every refusal (hyper's own included: [`conn`]),
+//! read), the browser guard (`guard`: `Host`, `Origin`, JSON-only writes), fair admission
+//! (`admission`: a slot only once a request is read, each peer's share of connections and
+//! requests, `/health` never waiting), JSON for every refusal (hyper's own included: `conn`),
 //! graceful shutdown on SIGTERM and SIGINT that finishes the requests in flight, and one JSON
 //! access-log line per request on stderr with no secret and no raw query value.
 //!
