@@ -101,7 +101,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;pad;create' {
-            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Seconds until the pad expires unless sealed (1–2592000)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'How long until the pad expires unless sealed, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds; default 1h)')
             [CompletionResult]::new('--max-blocks', '--max-blocks', [CompletionResultType]::ParameterName, 'Most blocks the pad may hold (1–4096)')
             [CompletionResult]::new('--payment-proof', '--payment-proof', [CompletionResultType]::ParameterName, 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -331,7 +331,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;deposit' {
             [CompletionResult]::new('--envelope', '--envelope', [CompletionResultType]::ParameterName, 'The `locker.handoff.v1` envelope (`-` for stdin)')
             [CompletionResult]::new('--artifact', '--artifact', [CompletionResultType]::ParameterName, 'A file to add as one block after the envelope (repeatable, in order)')
-            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'The pad''s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'The pad''s TTL, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire')
             [CompletionResult]::new('--payment-proof', '--payment-proof', [CompletionResultType]::ParameterName, 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -649,7 +649,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;lease;acquire' {
-            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Seconds until the lease expires unless heartbeaten (1–2592000)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'How long until the lease expires unless heartbeaten, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds)')
             [CompletionResult]::new('--holder', '--holder', [CompletionResultType]::ParameterName, 'Who holds the lease (operator only; default: `operator`)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')

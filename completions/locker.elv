@@ -95,7 +95,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;create'= {
-            cand --ttl 'Seconds until the pad expires unless sealed (1–2592000)'
+            cand --ttl 'How long until the pad expires unless sealed, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds; default 1h)'
             cand --max-blocks 'Most blocks the pad may hold (1–4096)'
             cand --payment-proof 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -301,7 +301,7 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;deposit'= {
             cand --envelope 'The `locker.handoff.v1` envelope (`-` for stdin)'
             cand --artifact 'A file to add as one block after the envelope (repeatable, in order)'
-            cand --ttl 'The pad''s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire'
+            cand --ttl 'The pad''s TTL, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire'
             cand --payment-proof 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -584,7 +584,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;lease;acquire'= {
-            cand --ttl 'Seconds until the lease expires unless heartbeaten (1–2592000)'
+            cand --ttl 'How long until the lease expires unless heartbeaten, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds)'
             cand --holder 'Who holds the lease (operator only; default: `operator`)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'

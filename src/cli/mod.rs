@@ -328,10 +328,7 @@ pub fn main() -> ExitCode {
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))));
     let (cli, command) = match parsed {
         Ok(p) => p,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-        }
+        Err(e) => return usage_error(&e, &std::env::args_os().collect::<Vec<_>>()),
     };
     let json = cli.global.json;
     let mut ctx = match CommandCtx::new(cli.global.clone(), command) {
@@ -355,6 +352,39 @@ pub fn main() -> ExitCode {
             ExitCode::from(ErrorKind::Unavailable.exit_code())
         }
     }
+}
+
+/// A command line clap refused (or `--help`/`--version`, which are not errors). Under `--json`
+/// a refusal is one JSON object on stderr, `{"error":"usage","detail",…}`, exit 2, like every
+/// other error; else clap's own text.
+fn usage_error(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
+    use clap::error::ErrorKind as Kind;
+    let shown = matches!(e.kind(), Kind::DisplayHelp | Kind::DisplayVersion)
+        || e.kind() == Kind::DisplayHelpOnMissingArgumentOrSubcommand;
+    // `--json` anywhere before a `--` that ends the options.
+    let json = args.iter().skip(1).take_while(|a| *a != "--").any(|a| a == "--json");
+    if shown || !json {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let text = e.render().to_string();
+    // The first paragraph, on one line: the message and what it lists (missing arguments).
+    let detail = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let detail = detail.strip_prefix("error: ").unwrap_or(&detail).to_owned();
+    let usage = text.lines().map(str::trim).find_map(|l| l.strip_prefix("Usage: "));
+    let mut err = OpError::usage(detail);
+    if let Some(u) = usage {
+        err = err.hint(format!("Usage: {u}"));
+    }
+    err = err.hint("`locker help <command>` shows every argument of a command.");
+    Printer::new(OutputFormat::Json, false).error(&err);
+    ExitCode::from(ErrorKind::Usage.exit_code())
 }
 
 /// The subcommands a command line named, joined by spaces (`token list`).

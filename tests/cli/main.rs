@@ -8,6 +8,7 @@ mod bundle;
 mod bundle_remote;
 mod common;
 mod concurrency;
+mod conventions;
 mod crash;
 mod deposit;
 mod docs;
