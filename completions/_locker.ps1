@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a locker repository (`.locker/`) in PATH, or report the one already there')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store')
             [CompletionResult]::new('pad', 'pad', [CompletionResultType]::ParameterValue, 'Work with handoff pads: hash-chained blocks, sealed and read with tickets')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append one block to a pad (same as `locker pad append`)')
             [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Seal a pad (same as `locker pad seal`)')
@@ -75,6 +76,18 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'locker;status' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'locker;pad' {
@@ -1300,6 +1313,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         }
         'locker;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a locker repository (`.locker/`) in PATH, or report the one already there')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store')
             [CompletionResult]::new('pad', 'pad', [CompletionResultType]::ParameterValue, 'Work with handoff pads: hash-chained blocks, sealed and read with tickets')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append one block to a pad (same as `locker pad append`)')
             [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Seal a pad (same as `locker pad seal`)')
@@ -1331,6 +1345,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;init' {
+            break
+        }
+        'locker;help;status' {
             break
         }
         'locker;help;pad' {

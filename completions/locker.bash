@@ -85,6 +85,9 @@ _locker() {
             locker,skill)
                 cmd="locker__subcmd__skill"
                 ;;
+            locker,status)
+                cmd="locker__subcmd__status"
+                ;;
             locker,step)
                 cmd="locker__subcmd__step"
                 ;;
@@ -201,6 +204,9 @@ _locker() {
                 ;;
             locker__subcmd__help,skill)
                 cmd="locker__subcmd__help__subcmd__skill"
+                ;;
+            locker__subcmd__help,status)
+                cmd="locker__subcmd__help__subcmd__status"
                 ;;
             locker__subcmd__help,step)
                 cmd="locker__subcmd__help__subcmd__step"
@@ -608,7 +614,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1194,7 +1200,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
+            opts="init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1964,6 +1970,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__skill)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4278,6 +4298,36 @@ _locker() {
             return 0
             ;;
         locker__subcmd__skill)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__status)
             opts="-R -q -h --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

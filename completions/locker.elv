@@ -30,6 +30,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+            cand status 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store'
             cand pad 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
             cand append 'Append one block to a pad (same as `locker pad append`)'
             cand seal 'Seal a pad (same as `locker pad seal`)'
@@ -71,6 +72,17 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --quiet 'Print no status lines, only data'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'locker;status'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;pad'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -1170,6 +1182,7 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;help'= {
             cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+            cand status 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store'
             cand pad 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
             cand append 'Append one block to a pad (same as `locker pad append`)'
             cand seal 'Seal a pad (same as `locker pad seal`)'
@@ -1200,6 +1213,8 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;help;init'= {
+        }
+        &'locker;help;status'= {
         }
         &'locker;help;pad'= {
             cand create 'Create an empty pad and print its write key and read ticket (shown once)'

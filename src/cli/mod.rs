@@ -21,6 +21,7 @@ mod store;
 
 pub(crate) use serve::PAYMENT_HEADING;
 pub mod skill;
+mod status;
 mod step;
 mod tlog;
 mod token;
@@ -137,6 +138,7 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Init(init::InitArgs),
+    Status(status::StatusArgs),
     #[command(subcommand)]
     Pad(pad::PadCommand),
     /// Append one block to a pad (same as `locker pad append`)
@@ -420,6 +422,7 @@ fn run(ctx: &mut CommandCtx, command: Command) -> CmdResult {
         Command::Gc(a) => gc::run(ctx, &a),
         Command::Store(c) => store::run(ctx, c),
         Command::Doctor(a) => doctor::run(ctx, &a),
+        Command::Status(a) => status::run(ctx, &a),
         Command::Review(a) => review::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),
         Command::Skill(a) => skill::run(ctx, &a),

@@ -31,9 +31,11 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
         "h" => 3600,
         "d" => 86_400,
         "w" => 7 * 86_400,
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "`{s}`: the unit must be s, m, h, d or w (a duration such as 90s, 45m, 12h, 30d or 2w)"
-        )),
+        ))
+        }
     };
     n.checked_mul(unit)
         .filter(|v| *v <= MAX_DURATION)

@@ -1,5 +1,5 @@
-//! Conventions shell users expect: one duration syntax for every TTL and age flag, and JSON
-//! errors under `--json` for usage errors too.
+//! Conventions shell users expect: one duration syntax for every TTL and age flag, JSON
+//! errors under `--json` for usage errors too, and `locker status`.
 
 use serde_json::Value;
 
@@ -79,4 +79,52 @@ fn test_without_json_usage_errors_stay_clap_text_and_help_is_not_an_error() {
     // After `--`, `--json` is an argument, not the flag: clap's text.
     let out = env.locker().args(["artifact", "get", "--", "--json"]).output().unwrap();
     assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
+fn test_status_shows_the_journal_checkpoint_pads_leases_and_signing_at_a_glance() {
+    let mut env = TestEnv::init();
+    let empty = env.json(&["status"]);
+    assert_eq!(empty["pads"]["total"], 0);
+    assert_eq!(empty["leases"]["active"], 0);
+    assert_eq!(empty["signing"]["required"], false);
+    let backend = empty["backend"].as_str().unwrap().to_owned();
+    assert!(["sqlite", "postgres"].contains(&backend.as_str()), "{empty}");
+
+    env.create_pad(&[]);
+    let sealed = env.pad_with_envelope(&[]);
+    env.json(&["seal", &sealed.id, "--key", &sealed.key]);
+    env.json(&["lease", "acquire", "job-a", "--ttl", "10m"]);
+    env.json(&["lease", "acquire", "job-b", "--ttl", "1m"]);
+    env.json(&["checkpoint"]);
+    env.json(&["lease", "acquire", "job-c", "--ttl", "1h"]);
+    // The newest checkpoint (a later write may or may not have been signed on its own).
+    let signed = env.json(&["checkpoint"]);
+    env.now += 120;
+
+    let before = env.snapshot();
+    let s = env.json(&["status"]);
+    assert_eq!(env.snapshot(), before, "status changed the repository");
+    assert_eq!(s["pads"]["open"], 1, "{s}");
+    assert_eq!(s["pads"]["sealed"], 1, "{s}");
+    assert_eq!(s["pads"]["total"], 2, "{s}");
+    // job-b's lease is past its expiry; nothing has reaped it yet.
+    assert_eq!(s["leases"]["active"], 2, "{s}");
+    assert_eq!(s["leases"]["expired"], 1, "{s}");
+    let entries = s["journal"]["entries"].as_u64().unwrap();
+    let log = env.json(&["log", "-n", "1"]);
+    assert_eq!(s["journal"]["head_hash"], log["hash"], "{s} {log}");
+    assert_eq!(s["checkpoint"]["size"], signed["size"], "{s}");
+    assert_eq!(s["checkpoint"]["age_seconds"], 120, "{s}");
+    let signed_size = signed["size"].as_u64().unwrap();
+    assert_eq!(s["checkpoint"]["unsigned_entries"], entries - signed_size, "{s}");
+
+    let out = env.locker().arg("status").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("pads:        1 open, 1 sealed (2 in all)"), "{text}");
+    assert!(text.contains("leases:      2 active, 1 past expiry"), "{text}");
+    assert!(text.contains(&format!("checkpoint:  size {signed_size},")), "{text}");
+    assert!(text.contains("(2m ago)"), "{text}");
+    assert!(text.contains(&format!("store:       {backend}")), "{text}");
 }
