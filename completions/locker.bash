@@ -97,9 +97,6 @@ _locker() {
             locker,token)
                 cmd="locker__subcmd__token"
                 ;;
-            locker,util)
-                cmd="locker__subcmd__util"
-                ;;
             locker,verify)
                 cmd="locker__subcmd__verify"
                 ;;
@@ -217,9 +214,6 @@ _locker() {
             locker__subcmd__help,token)
                 cmd="locker__subcmd__help__subcmd__token"
                 ;;
-            locker__subcmd__help,util)
-                cmd="locker__subcmd__help__subcmd__util"
-                ;;
             locker__subcmd__help,verify)
                 cmd="locker__subcmd__help__subcmd__verify"
                 ;;
@@ -333,9 +327,6 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__token,revoke)
                 cmd="locker__subcmd__help__subcmd__token__subcmd__revoke"
-                ;;
-            locker__subcmd__help__subcmd__util,generate-docs)
-                cmd="locker__subcmd__help__subcmd__util__subcmd__generate__subcmd__docs"
                 ;;
             locker__subcmd__help__subcmd__witness,init)
                 cmd="locker__subcmd__help__subcmd__witness__subcmd__init"
@@ -577,18 +568,6 @@ _locker() {
             locker__subcmd__token__subcmd__help,revoke)
                 cmd="locker__subcmd__token__subcmd__help__subcmd__revoke"
                 ;;
-            locker__subcmd__util,generate-docs)
-                cmd="locker__subcmd__util__subcmd__generate__subcmd__docs"
-                ;;
-            locker__subcmd__util,help)
-                cmd="locker__subcmd__util__subcmd__help"
-                ;;
-            locker__subcmd__util__subcmd__help,generate-docs)
-                cmd="locker__subcmd__util__subcmd__help__subcmd__generate__subcmd__docs"
-                ;;
-            locker__subcmd__util__subcmd__help,help)
-                cmd="locker__subcmd__util__subcmd__help__subcmd__help"
-                ;;
             locker__subcmd__witness,help)
                 cmd="locker__subcmd__witness__subcmd__help"
                 ;;
@@ -614,7 +593,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1200,7 +1179,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
+            opts="init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2082,34 +2061,6 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__token__subcmd__revoke)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__help__subcmd__util)
-            opts="generate-docs"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__help__subcmd__util__subcmd__generate__subcmd__docs)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4708,112 +4659,6 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help generate-docs help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --repo)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -R)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --remote)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --scope)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__generate__subcmd__docs)
-            opts="-R -q -h --out-dir --repo --json --quiet --remote --scope --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --out-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --repo)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -R)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --remote)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --scope)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__help)
-            opts="generate-docs help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__help__subcmd__generate__subcmd__docs)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

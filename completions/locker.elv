@@ -57,7 +57,6 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand witness 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones'
             cand completions 'Print a shell completion script for SHELL to stdout'
-            cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;init'= {
@@ -1147,39 +1146,6 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
-        &'locker;util'= {
-            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
-            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
-            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
-            cand -q 'Print no status lines, only data'
-            cand --quiet 'Print no status lines, only data'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'locker;util;generate-docs'= {
-            cand --out-dir 'The directory holding `man/` and `completions/`'
-            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
-            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
-            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
-            cand -q 'Print no status lines, only data'
-            cand --quiet 'Print no status lines, only data'
-            cand -h 'Print help'
-            cand --help 'Print help'
-        }
-        &'locker;util;help'= {
-            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'locker;util;help;generate-docs'= {
-        }
-        &'locker;util;help;help'= {
-        }
         &'locker;help'= {
             cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
             cand status 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store'
@@ -1209,7 +1175,6 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand witness 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones'
             cand completions 'Print a shell completion script for SHELL to stdout'
-            cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;help;init'= {
@@ -1381,11 +1346,6 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;witness;serve'= {
         }
         &'locker;help;completions'= {
-        }
-        &'locker;help;util'= {
-            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
-        }
-        &'locker;help;util;generate-docs'= {
         }
         &'locker;help;help'= {
         }

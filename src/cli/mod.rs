@@ -103,7 +103,13 @@ fn after_help() -> String {
 /// locker keeps handoff pads (hash-chained, sealable blocks with read tickets) and a journal
 /// of every change in a git-like `.locker/` repository, and verifies all of it like `git fsck`.
 #[derive(Debug, Parser)]
-#[command(name = "locker", version, after_help = after_help(), max_term_width = 100)]
+#[command(
+    name = "locker",
+    version,
+    long_version = env!("LOCKER_LONG_VERSION"),
+    after_help = after_help(),
+    max_term_width = 100
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -116,22 +122,35 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Use the repository in PATH (the directory holding `.locker/`) instead of searching
     /// the current directory and its parents
-    #[arg(short = 'R', long = "repo", global = true, env = "LOCKER_DIR", value_name = "PATH")]
+    #[arg(
+        short = 'R',
+        long = "repo",
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_DIR",
+        value_name = "PATH"
+    )]
     pub repo: Option<PathBuf>,
     /// Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on
     /// stderr
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
     /// Print no status lines, only data
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub quiet: bool,
     /// Run pad and verify commands against the `locker serve` at URL instead of a local
     /// repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
-    #[arg(long, global = true, env = "LOCKER_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_URL",
+        value_name = "URL"
+    )]
     pub remote: Option<String>,
     /// Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the
     /// token's scope is the only one allowed
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, help_heading = "Global options", value_name = "NAME")]
     pub scope: Option<String>,
 }
 

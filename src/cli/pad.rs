@@ -415,7 +415,11 @@ fn export(ctx: &mut CommandCtx, a: &ExportArgs) -> CmdResult {
         }
         Some(path) => {
             write_file_atomic(path, &bytes)?;
-            ctx.printer.emit(&Exported::of(&b, &bytes, &path.display().to_string()))?;
+            ctx.printer.emit_confirmation(&Exported::of(
+                &b,
+                &bytes,
+                &path.display().to_string(),
+            ))?;
         }
     }
     Ok(ExitCode::SUCCESS)

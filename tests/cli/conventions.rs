@@ -128,3 +128,59 @@ fn test_status_shows_the_journal_checkpoint_pads_leases_and_signing_at_a_glance(
     assert!(text.contains("(2m ago)"), "{text}");
     assert!(text.contains(&format!("store:       {backend}")), "{text}");
 }
+
+#[test]
+fn test_completions_offer_no_internal_command_and_help_groups_the_global_options() {
+    let env = TestEnv::new();
+    for shell in ["bash", "zsh", "fish"] {
+        let out = env.locker().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success());
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains("status"), "{shell}: no `status`");
+        assert!(!script.contains("generate-docs"), "{shell} completes the internal `util`");
+        assert!(!script.contains(" util "), "{shell} completes the internal `util`");
+    }
+    let out = env.locker().args(["pad", "create", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let (own, global) = help.split_once("Global options:").expect("a Global options heading");
+    assert!(own.contains("--ttl <DURATION>"), "{help}");
+    assert!(!own.contains("--repo <PATH>"), "global options mixed into the command's: {help}");
+    assert!(global.contains("--repo <PATH>") && global.contains("--json"), "{help}");
+}
+
+#[test]
+fn test_version_names_the_commit_and_its_date_and_v_stays_short() {
+    let env = TestEnv::new();
+    let out = env.locker().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    let long = String::from_utf8(out.stdout).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    let rest = long.trim().strip_prefix(&format!("locker {version}")).expect("the package version");
+    // Built from a git checkout (as this suite is): `(<commit> <YYYY-MM-DD>)`.
+    let inner = rest.trim().strip_prefix('(').and_then(|r| r.strip_suffix(')')).expect(&long);
+    let (commit, date) = inner.split_once(' ').expect(&long);
+    assert!(commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit()), "{long}");
+    assert!(date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-', "{long}");
+    let out = env.locker().arg("-V").output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), format!("locker {version}"));
+}
+
+#[test]
+fn test_quiet_silences_init_and_pad_export_confirmations_but_never_json() {
+    let env = TestEnv::new();
+    let out = env.locker().args(["-q", "init"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(env.path().join(".locker").is_dir());
+    let pad = env.pad_with_envelope(&[]);
+    env.json(&["seal", &pad.id, "--key", &pad.key]);
+    let file = env.path().join("pad.bundle");
+    let file = file.to_str().unwrap();
+    let out = env.locker().args(["-q", "pad", "export", &pad.id, "-o", file]).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    assert!(std::fs::metadata(file).unwrap().len() > 0);
+    // Without -q the confirmation is shown; with --json the result is printed even with -q.
+    let v = env.json(&["-q", "pad", "export", &pad.id, "-o", file]);
+    assert_eq!(v["pad_id"], pad.id.as_str());
+}
