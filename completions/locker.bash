@@ -2905,7 +2905,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__log)
-            opts="-n -R -q -h --kind --subject --actor --scope --limit --after --before --reverse --repo --json --quiet --remote --help"
+            opts="-n -f -R -q -h --kind --subject --actor --scope --limit --after --before --since --until --reverse --follow --repo --json --quiet --remote --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2940,6 +2940,14 @@ _locker() {
                     return 0
                     ;;
                 --before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -495,9 +495,12 @@ complete -c locker -n "__fish_locker_using_subcommand log" -l scope -d 'Only ent
 complete -c locker -n "__fish_locker_using_subcommand log" -s n -l limit -d 'Show at most N entries (1–10000)' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -l after -d 'Only entries after sequence number SEQ' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -l before -d 'Only entries before sequence number SEQ' -r
+complete -c locker -n "__fish_locker_using_subcommand log" -l since -d 'Only entries written at or after TIME: a duration ago (`2h`, `30d`), an RFC 3339 time or date (`2026-11-29T08:48:13Z`, `2026-11-29`), or Unix seconds (`@1796175870`)' -r
+complete -c locker -n "__fish_locker_using_subcommand log" -l until -d 'Only entries written before TIME (as --since)' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand log" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand log" -l reverse -d 'Oldest first'
+complete -c locker -n "__fish_locker_using_subcommand log" -s f -l follow -d 'Keep running: after the newest entries (oldest first), show each new one as it is written, until interrupted'
 complete -c locker -n "__fish_locker_using_subcommand log" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand log" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -69,6 +69,91 @@ pub fn rfc3339(secs: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// Parses an RFC 3339 UTC time (`2026-11-29T08:48:13Z`) or a date (`2026-11-29`, midnight UTC)
+/// into Unix seconds: the inverse of [`rfc3339`].
+pub fn parse_rfc3339(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (date, time) = match s.split_once(['T', 't', ' ']) {
+        Some((d, t)) => (d, Some(t)),
+        None => (s, None),
+    };
+    let mut d = date.splitn(3, '-');
+    let (y, m, day) = (d.next()?, d.next()?, d.next()?);
+    if y.len() != 4 || m.len() != 2 || day.len() != 2 {
+        return None;
+    }
+    let (y, m, day): (i64, i64, i64) = (y.parse().ok()?, m.parse().ok()?, day.parse().ok()?);
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if !(1..=12).contains(&m) || day < 1 || day > days_in[usize::try_from(m - 1).ok()?] {
+        return None;
+    }
+    let secs = match time {
+        None => 0,
+        Some(t) => {
+            let t = t.strip_suffix(['Z', 'z']).or_else(|| t.strip_suffix("+00:00"))?;
+            let mut p = t.splitn(3, ':');
+            let (h, mi, se) = (p.next()?, p.next()?, p.next()?);
+            if h.len() != 2 || mi.len() != 2 || se.len() != 2 {
+                return None;
+            }
+            let (h, mi, se): (i64, i64, i64) =
+                (h.parse().ok()?, mi.parse().ok()?, se.parse().ok()?);
+            if h > 23 || mi > 59 || se > 59 {
+                return None;
+            }
+            h * 3600 + mi * 60 + se
+        }
+    };
+    // Days from civil (Howard Hinnant's algorithm), the inverse of `rfc3339`'s.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some((era * 146_097 + doe - 719_468) * 86_400 + secs)
+}
+
+/// A point in time as a flag gives it: a duration ago (`2h`, `30d`), an RFC 3339 time or date
+/// (`2026-11-29T08:48:13Z`, `2026-11-29`), or Unix seconds after `@` (`@1796175870`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeArg {
+    Ago(i64),
+    At(i64),
+}
+
+impl TimeArg {
+    /// Parses a flag's value (see [`TimeArg`]).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if let Some(secs) = s.strip_prefix('@') {
+            return secs
+                .parse()
+                .map(Self::At)
+                .map_err(|_| format!("`{s}`: Unix seconds after `@` must be a whole number"));
+        }
+        if let Some(t) = parse_rfc3339(s) {
+            return Ok(Self::At(t));
+        }
+        match parse_age(s) {
+            Ok(d) if s.ends_with(|c: char| c.is_ascii_alphabetic()) => Ok(Self::Ago(d)),
+            _ => Err(format!(
+                "`{s}` is not a time: give a duration ago (2h, 30d), an RFC 3339 time or date \
+                 (2026-11-29T08:48:13Z, 2026-11-29) or Unix seconds after @ (@1796175870)"
+            )),
+        }
+    }
+
+    /// The time in Unix seconds, `now` being the present.
+    pub fn at(self, now: i64) -> i64 {
+        match self {
+            Self::Ago(d) => now.saturating_sub(d),
+            Self::At(t) => t,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +173,32 @@ mod tests {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
         assert!(parse_age("-5").is_err());
+    }
+
+    #[test]
+    fn rfc3339_round_trips_and_times_parse() {
+        for t in [0, 951_782_400, 1_795_937_335, -1, 4_102_444_799] {
+            assert_eq!(parse_rfc3339(&rfc3339(t)), Some(t), "{t}");
+        }
+        assert_eq!(parse_rfc3339("2000-02-29"), Some(951_782_400));
+        assert_eq!(parse_rfc3339("2026-11-29T07:28:55+00:00"), Some(1_795_937_335));
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "2026-1-01",
+            "2026-11-29T24:00:00Z",
+            "2026-11-29T07:28:55+02:00",
+            "x",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+        assert_eq!(TimeArg::parse("2h"), Ok(TimeArg::Ago(7200)));
+        assert_eq!(TimeArg::parse("@1796175870"), Ok(TimeArg::At(1_796_175_870)));
+        assert_eq!(TimeArg::parse("2000-02-29"), Ok(TimeArg::At(951_782_400)));
+        assert_eq!(TimeArg::Ago(60).at(1000), 940);
+        for bad in ["90", "-2h", "@x", "yesterday"] {
+            assert!(TimeArg::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
