@@ -42,6 +42,17 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
         .ok_or_else(|| format!("`{s}` is more than 100 years"))
 }
 
+/// A duration as people say it, in its largest whole unit: `10 minutes`, `1 hour`, `90 seconds`.
+pub fn human_duration(secs: i64) -> String {
+    let (n, unit) = match secs {
+        s if s >= 86_400 && s % 86_400 == 0 => (s / 86_400, "day"),
+        s if s >= 3600 && s % 3600 == 0 => (s / 3600, "hour"),
+        s if s >= 60 && s % 60 == 0 => (s / 60, "minute"),
+        s => (s, "second"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
 /// [`parse_duration`] for a duration that cannot be negative (an age, a timeout).
 pub fn parse_age(s: &str) -> Result<i64, String> {
     match parse_duration(s)? {

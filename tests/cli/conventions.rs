@@ -184,3 +184,96 @@ fn test_quiet_silences_init_and_pad_export_confirmations_but_never_json() {
     let v = env.json(&["-q", "pad", "export", &pad.id, "-o", file]);
     assert_eq!(v["pad_id"], pad.id.as_str());
 }
+
+/// The first hint of a JSON error.
+fn hint(e: &Value) -> &str {
+    e["hints"][0].as_str().unwrap_or_else(|| panic!("no hint: {e}"))
+}
+
+#[test]
+fn test_pad_errors_say_what_to_do_next() {
+    let env = TestEnv::init();
+    let sealed = env.pad_with_envelope(&[]);
+    env.json(&["seal", &sealed.id, "--key", &sealed.key]);
+    let e = env.fails(
+        &["append", &sealed.id, "--key", &sealed.key, "--data", "x"],
+        4,
+        "conflict",
+        "pad is sealed",
+    );
+    assert!(hint(&e).contains("locker pad create"), "{e}");
+
+    let short = env.create_pad(&["--ttl", "1m"]);
+    let e = env.json_err_at(
+        env.now + 61,
+        &["append", &short.id, "--key", &short.key, "--data", "x"],
+        7,
+    );
+    assert_eq!(e["detail"], "pad is expired");
+    assert!(hint(&e).contains("default 1h") && hint(&e).contains("--ttl 30d"), "{e}");
+    assert!(hint(&e).contains("sealed pads do not expire"), "{e}");
+
+    let e = env.fails(
+        &["pad", "read", &sealed.id, "--ticket", &sealed.key],
+        5,
+        "unauthorized",
+        "invalid read ticket",
+    );
+    assert!(
+        hint(&e).contains("not its write key") && hint(&e).contains("locker pad ticket"),
+        "{e}"
+    );
+}
+
+#[test]
+fn test_artifact_not_found_names_the_scope_that_has_the_key() {
+    let env = TestEnv::init();
+    env.json(&[
+        "--scope", "team-a", "artifact", "publish", "notes.md", "--data", "x", "--expect", "0",
+        "--op", "o1",
+    ]);
+    let e = env.fails(
+        &["artifact", "get", "notes.md"],
+        3,
+        "not_found",
+        "artifact not found in scope `default`; `notes.md` exists in scope `team-a`",
+    );
+    assert_eq!(hint(&e), "Pass `--scope team-a` to act in that scope.");
+    // A key in no scope at all: the plain message.
+    let e = env.fails(&["artifact", "get", "nowhere.md"], 3, "not_found", "artifact not found");
+    assert!(hint(&e).contains("locker artifact list"), "{e}");
+    // An agent is never told about other scopes.
+    let token = env.json(&["--scope", "default", "token", "create", "--agent", "w"])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = env
+        .locker()
+        .env("LOCKER_TOKEN", &token)
+        .args(["--json", "artifact", "get", "notes.md"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(e["detail"], "artifact not found", "{e}");
+    assert!(!e.to_string().contains("team-a"), "{e}");
+}
+
+#[test]
+fn test_verify_names_a_broken_pad_once_per_line() {
+    if crate::common::sqlite_only("tampers with the SQLite file directly") {
+        return;
+    }
+    let env = TestEnv::init();
+    let pad = env.pad_with_envelope(&[]);
+    env.append(&pad, "hello");
+    env.sql()
+        .execute_batch("UPDATE blocks SET payload = CAST('HELLO' AS BLOB) WHERE seq = 1")
+        .unwrap();
+    let out = env.locker().arg("verify").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.starts_with("first broken pad:")).expect(&text);
+    assert_eq!(line.matches(&pad.id).count(), 1, "{line}");
+    assert!(line.contains(&format!("pad:{}: block 1 curr_hash", pad.id)), "{line}");
+}
