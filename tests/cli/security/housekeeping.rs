@@ -59,6 +59,9 @@ fn test_security_a_pad_made_over_http_is_journaled_as_the_agent_whose_token_made
 
 #[test]
 fn test_security_restore_yes_refuses_a_repository_a_server_runs_on() {
+    if crate::common::sqlite_only("backup and restore copy SQLite's files") {
+        return;
+    }
     let env = TestEnv::init();
     env.pad_with_envelope(&[]);
     let bk = env.path().join("bk");
@@ -137,6 +140,9 @@ fn test_security_a_killed_quest_leaves_no_server_behind() {
 
 #[test]
 fn test_security_doctor_reports_blob_files_left_by_killed_writes() {
+    if crate::common::sqlite_only("blob files live in .locker/objects/ with SQLite only") {
+        return;
+    }
     let env = TestEnv::init();
     let objects = env.path().join(".locker/objects");
     std::fs::write(objects.join(".tmp-4f2a9c"), vec![7u8; 1000]).unwrap();
