@@ -292,6 +292,29 @@ impl CommandCtx {
     pub fn remote(&mut self) -> Result<Option<&Client>, OpError> {
         Ok(self.session()?.remote())
     }
+
+    /// Opens the local repository (when the command uses one) for inspection: even if its
+    /// database lost entries the log key signed, which the command then reports (`verify`)
+    /// or accepts (`checkpoint --accept-rollback`).
+    pub fn inspect_repository(&mut self) -> Result<(), OpError> {
+        if let Session::Local(l) = self.session()? {
+            l.inspecting();
+        }
+        Ok(())
+    }
+
+    /// After the command: signs a checkpoint if the local repository's journal grew, so that
+    /// the log key's high-water mark follows every write. A failure is reported, never fatal:
+    /// the command's own work is done and durable, and the next command signs again.
+    fn publish(&mut self) {
+        let Some(Session::Local(l)) = self.session.as_mut() else { return };
+        if let Err(e) = l.publish() {
+            self.printer.status(format_args!(
+                "warning: the journal grew but no checkpoint was signed: {}",
+                e.detail
+            ));
+        }
+    }
 }
 
 /// A command's failure: an operation error, or an I/O error writing output.
@@ -342,7 +365,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.kind.exit_code());
         }
     };
-    match run(&mut ctx, cli.command) {
+    let result = run(&mut ctx, cli.command);
+    ctx.publish();
+    match result {
         Ok(code) => code,
         Err(CliError::Op(e)) => {
             ctx.printer.error(&e);

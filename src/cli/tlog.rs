@@ -102,9 +102,46 @@ pub struct CheckpointArgs {
     /// stored checkpoint. Repeatable. Exit 1 when a witness does not cosign
     #[arg(long = "witness", value_name = "URL")]
     pub witnesses: Vec<String>,
+    /// Accept that the repository's database lost entries the log key had signed (a backup
+    /// restored on purpose): journal a `repo.rollback` entry naming the checkpoint given up,
+    /// and sign the journal that ends with it, which becomes the log key's new high-water
+    /// mark. Readers pinned beyond the restored size will see a fork. Local only
+    #[arg(long, conflicts_with_all = ["witnesses", "key"])]
+    pub accept_rollback: bool,
+}
+
+/// `locker checkpoint --accept-rollback`.
+fn accept_rollback(ctx: &mut CommandCtx) -> CmdResult {
+    ctx.inspect_repository()?;
+    let local = ctx.local()?;
+    let log = local.log_identity()?;
+    let rb = local.repo()?.rollback.clone().ok_or_else(|| {
+        OpError::new(
+            crate::ops::ErrorKind::Conflict,
+            "not_rolled_back",
+            "nothing to accept: the database extends the log key's high-water mark",
+        )
+    })?;
+    let out = crate::ops::log::rollback::accept(&mut local.ctx()?, &log, &rb)?;
+    ctx.printer.status(format_args!(
+        "Accepted the rollback from {} to {} entries (journal entry {}); readers pinned beyond \
+         size {} will see a fork.",
+        out.abandoned_size, out.restored_size, out.journal_seq, out.restored_size
+    ));
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for crate::ops::log::rollback::RollbackAccepted {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.checkpoint.note.as_bytes())
+    }
 }
 
 pub fn checkpoint(ctx: &mut CommandCtx, a: &CheckpointArgs) -> CmdResult {
+    if a.accept_rollback {
+        return accept_rollback(ctx);
+    }
     if !a.witnesses.is_empty() {
         let local = ctx.local().map_err(|e| {
             e.hint("A server collects cosignatures itself: `locker serve --witness URL`.")

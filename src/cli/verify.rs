@@ -125,7 +125,16 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
     } else {
         let progress = ctx.printer.progress();
         let r = VerifyRepository { expect_head: expect, require_signed: a.require_signed };
-        let report = ctx.locker()?.verify(r, progress.as_ref())?;
+        // A repository whose database lost entries the log key signed is verified anyway, and
+        // reported broken; one whose database cannot be read at all is reported the same way.
+        ctx.inspect_repository()?;
+        let report = match ctx.locker().and_then(|mut l| l.verify(r, progress.as_ref())) {
+            Ok(report) => report,
+            Err(e) if matches!(e.code.as_ref(), "rolled_back" | "empty_store") => {
+                RepoReport::unreadable("rollback", e.detail)
+            }
+            Err(e) => return Err(e.into()),
+        };
         ctx.printer.emit(&report)?;
         report.ok
     };
@@ -277,6 +286,9 @@ impl Render for RepoReport {
                 m.checkpoints,
                 if m.signatures_checked { ", signatures checked" } else { "" }
             )?;
+        }
+        if self.mark.present {
+            writeln!(w, "mark:    {} ({})", mark(self.mark.ok), self.mark.detail)?;
         }
         if let Some(at) = self.gc.last_at {
             writeln!(

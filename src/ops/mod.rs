@@ -23,7 +23,7 @@ pub use context::{
     Actor, ActorKind, Clock, Ctx, Env, FixedClock, LogIdentity, NoProgress, Progress, Settings,
     SystemClock,
 };
-pub use error::{ErrorKind, OpError, OpResult};
+pub use error::{rolled_back, ErrorKind, OpError, OpResult};
 
 /// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
 /// that property tests do not wait for the disk.

@@ -246,6 +246,7 @@ pub async fn export(
 ) -> Response {
     let q = Query::parse(raw.as_deref());
     let ticket = http::read_ticket(&headers, q.get("ticket"));
+    s.caught_up().await;
     let exported = s
         .run(anonymous(), move |ctx| ctx.pad_export(ReadPad { pad: &id, ticket: ticket.as_ref() }))
         .await;
@@ -275,6 +276,7 @@ pub async fn log_proofs(
         Ok(b) => b,
         Err(e) => return http::error_response(&e),
     };
+    s.caught_up().await;
     let result =
         s.run(anonymous(), move |ctx| ctx.pad_log_proofs(PadLogProofs { pad: &id, blocks })).await;
     http::respond(200, result)

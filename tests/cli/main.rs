@@ -29,6 +29,7 @@ mod postgres_tamper;
 mod quest;
 mod remote_only;
 mod review;
+mod rollback;
 mod schema_drift;
 mod serve;
 mod serve_artifacts;

@@ -178,8 +178,8 @@ fn test_witness_refuses_a_rewritten_log_and_bad_requests() {
     let origin = honest["origin"].as_str().unwrap().to_owned();
     let size = honest["size"].as_i64().unwrap();
 
-    // A malicious operator rewrites an old entry, re-hashes the chain, drops the tree and the
-    // checkpoints, lets locker re-sign, and grows the log.
+    // A malicious operator rewrites an old entry, re-hashes the chain, drops the tree, the
+    // checkpoints and the log key's high-water mark, lets locker re-sign, and grows the log.
     let seq = {
         let out = env.locker().args(["--json", "log", "--kind", "pad.append"]).output().unwrap();
         let last: Value =
@@ -192,6 +192,7 @@ fn test_witness_refuses_a_rewritten_log_and_bad_requests() {
     conn.execute("DELETE FROM merkle_hashes", []).unwrap();
     conn.execute("DELETE FROM checkpoints", []).unwrap();
     drop(conn);
+    crate::tlog::forget_mark(&env);
     env.create_pad(&[]);
     let (code, forged) = cosign(&env, &[&url]);
     assert_eq!(code, 1, "the witness refuses: {forged:#}");

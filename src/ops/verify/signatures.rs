@@ -103,7 +103,7 @@ impl Replay {
         let mut problems = Vec::new();
         match ev {
             Event::RepoInit(b) => self.repository = Some(b.repository_id.clone()),
-            Event::KeyRegister(KeyRegister { agent, key_id: id, vkey }) => {
+            Event::KeyRegister(KeyRegister { agent, key_id: id, vkey, .. }) => {
                 match PublicKey::parse(vkey) {
                     Ok(pk) if pk.name == *agent && pk.key_id() == *id => {}
                     _ => problems.push(format!(
