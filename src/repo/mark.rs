@@ -21,7 +21,7 @@ use crate::domain::merkle::{self, Frontier, Hashes};
 use crate::domain::note::{Checkpoint, SignedCheckpoint};
 use crate::store::{Flow, Store, StoreError, Tx};
 
-use super::{io, refuse_symlink, sync_dir, RepoError, KEYS_DIR};
+use super::{io, refuse_symlink, RepoError, KEYS_DIR};
 
 /// The mark's file inside the key directory.
 pub const MARK_FILE: &str = "log.checkpoint";
@@ -67,11 +67,55 @@ pub fn load(dot: &Path) -> Result<Option<Mark>, RepoError> {
     Ok(Some(Mark { note, checkpoint }))
 }
 
-/// Replaces the mark with `note` (a checkpoint the caller proved extends the current mark),
-/// atomically and durably: a crash leaves the old mark or the new one, never a torn file.
-pub fn save(dot: &Path, note: &str) -> Result<(), RepoError> {
+/// Moves the mark to `note` if it is newer (larger) than the mark, atomically and durably: a
+/// crash leaves the old mark or the new one, never a torn file; concurrent processes never move
+/// it back. The caller has proved `note`'s checkpoint consistent with the mark. Returns whether
+/// it moved.
+pub fn advance(dot: &Path, note: &str) -> Result<bool, RepoError> {
+    let size = parsed(dot, note)?.size;
+    let _lock = lock(dot)?;
+    if load(dot)?.is_some_and(|m| m.size() >= size) {
+        return Ok(false);
+    }
+    write(dot, note)?;
+    Ok(true)
+}
+
+/// Replaces the mark with `note` whatever it was: only for accepting a deliberate rollback.
+pub fn replace(dot: &Path, note: &str) -> Result<(), RepoError> {
+    parsed(dot, note)?;
+    let _lock = lock(dot)?;
+    write(dot, note)
+}
+
+fn parsed(dot: &Path, note: &str) -> Result<Checkpoint, RepoError> {
+    SignedCheckpoint::parse_unverified(note).map_err(|e| RepoError::Invalid {
+        path: dot.to_owned(),
+        reason: format!("a malformed checkpoint for the high-water mark: {e}"),
+    })
+}
+
+/// An exclusive lock on the mark (a lock file beside it), held until dropped.
+fn lock(dot: &Path) -> Result<fs::File, RepoError> {
     let dir = dot.join(KEYS_DIR);
     refuse_symlink(&dir)?;
+    let p = dir.join(format!("{MARK_FILE}.lock"));
+    refuse_symlink(&p)?;
+    let f = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(&p)
+        .map_err(io(&p))?;
+    f.lock().map_err(io(&p))?;
+    Ok(f)
+}
+
+/// Writes the mark file: a temporary file, synced, renamed over it. (The rename itself need not
+/// be durable: a crash before it reaches the disk leaves the older mark, which is safe.)
+fn write(dot: &Path, note: &str) -> Result<(), RepoError> {
+    let dir = dot.join(KEYS_DIR);
     let target = dir.join(MARK_FILE);
     let tmp = dir.join(format!(".{MARK_FILE}.tmp-{}", crate::domain::secret::random_id()));
     let result = (|| {
@@ -85,7 +129,7 @@ pub fn save(dot: &Path, note: &str) -> Result<(), RepoError> {
         let _ = fs::remove_file(&tmp);
         return Err(io(&target)(e));
     }
-    sync_dir(&dir)
+    Ok(())
 }
 
 /// How a database stands against the mark: what it lost.

@@ -156,6 +156,8 @@ pub async fn blocks(
             ctx.pad_read(ReadBlocks { pad: &id, ticket: ticket.as_ref(), from, to })
         })
         .await;
+    // A first read with a `read_once` ticket journals its read lease: that grew the journal.
+    s.journal_may_have_grown();
     http::respond(200, result)
 }
 
@@ -250,6 +252,7 @@ pub async fn export(
     let exported = s
         .run(anonymous(), move |ctx| ctx.pad_export(ReadPad { pad: &id, ticket: ticket.as_ref() }))
         .await;
+    s.journal_may_have_grown();
     match exported {
         Ok(b) => {
             let mut r = Response::new(Body::from(crate::domain::bundle::encode(&b)));

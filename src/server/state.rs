@@ -178,6 +178,12 @@ impl AppState {
         self.0.env.clock.now()
     }
 
+    /// A read that may have journaled something (a `read_once` ticket's first read opens its
+    /// read lease) outside a group commit: the publisher signs what grew.
+    pub fn journal_may_have_grown(&self) {
+        self.0.publisher.grew();
+    }
+
     /// Waits (briefly) until the signer has signed a checkpoint covering every write committed
     /// before now: what a reader of checkpoints and proofs does first.
     pub async fn caught_up(&self) {

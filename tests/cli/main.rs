@@ -6,6 +6,7 @@ mod backup;
 mod blob;
 mod bundle;
 mod bundle_remote;
+mod checkpoints;
 mod common;
 mod concurrency;
 mod crash;

@@ -129,7 +129,7 @@ fn carry_mark(from: &Path, to: &Path) -> OpResult<()> {
     }
     let ours = repo::mark::load(to)?;
     if ours.is_none_or(|m| theirs.size() > m.size()) {
-        repo::mark::save(to, &theirs.note)?;
+        repo::mark::replace(to, &theirs.note)?;
     }
     Ok(())
 }

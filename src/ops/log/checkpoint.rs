@@ -39,14 +39,10 @@ pub(super) fn prove_consistent(
 }
 
 /// Checks a checkpoint `row` about to be signed or served against the log key's high-water
-/// mark ([`crate::repo::mark`]): it must be proved consistent with the mark, and when it is
-/// newer (and `save`), the mark moves to it (durably) before the signature is stored or leaves
-/// locker. Anything else is refused (exit 4). A checkpoint signed inside a transaction that
-/// also appends its entries moves the mark only once that transaction is durable: every path
-/// that serves a stored checkpoint checks it here first, moving the mark if it must.
-fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow, save: bool) -> OpResult<()> {
-    let mark = crate::repo::mark::load(&log.dot)?;
-    if let Some(m) = &mark {
+/// mark ([`crate::repo::mark`]): it must be proved consistent with the mark (else it is
+/// refused, exit 4). Before the signature is shown to anyone, [`cover`] moves the mark to it.
+fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow) -> OpResult<()> {
+    if let Some(m) = crate::repo::mark::load(&log.dot)? {
         prove_consistent(tx, row.size, &row.root, m.size(), &m.root()).map_err(|e| {
             refuse(format!(
                 "the tree at size {} (root {}) is not proved to extend the log key's \
@@ -59,23 +55,27 @@ fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow, save: bool)
             .with("mark_size", m.size())
         })?;
     }
-    if save && mark.as_ref().is_none_or(|m| row.size > m.size()) {
-        crate::repo::mark::save(&log.dot, &row.note)?;
-    }
+    Ok(())
+}
+
+/// Moves the high-water mark to `row` (checked by [`against_mark`] and durable in the store)
+/// if it is newer: what every path does before a signature leaves locker (printed, served,
+/// sent to a witness). Done after the transaction commits, outside the store's write lock; a
+/// crash before it leaves the mark behind, which is safe.
+pub fn cover(log: &LogIdentity, row: &CheckpointRow) -> OpResult<()> {
+    crate::repo::mark::advance(&log.dot, &row.note)?;
     Ok(())
 }
 
 /// The signed checkpoint at `size` leaves: the stored one, or a new one signed after proving
 /// the stored tree at `size` consistent with the newest checkpoint signed so far and with the
-/// log key's high-water mark (which moves to it first when it is newer and `save_mark`: the
-/// entries it covers are durable already).
+/// log key's high-water mark. [`cover`] it once `tx` commits, before showing it.
 pub(super) fn signed_at(
     tx: &mut dyn Tx,
     log: &LogIdentity,
     signer: &Signer,
     size: u64,
     now: i64,
-    save_mark: bool,
 ) -> OpResult<(CheckpointRow, bool)> {
     if let Some(row) = tx.checkpoint_at(size)? {
         let root = root_at(tx, size)?;
@@ -86,7 +86,7 @@ pub(super) fn signed_at(
                 row.root
             )));
         }
-        against_mark(tx, log, &row, save_mark)?;
+        against_mark(tx, log, &row)?;
         return Ok((row, false));
     }
     let root = root_at(tx, size)?;
@@ -109,13 +109,14 @@ pub(super) fn signed_at(
     let checkpoint = Checkpoint { origin: signer.name.clone(), size, root };
     let note = signer.sign(&checkpoint.to_text());
     let row = CheckpointRow { size, root, note, signed_at: now };
-    against_mark(tx, log, &row, save_mark)?;
+    against_mark(tx, log, &row)?;
     tx.insert_checkpoint(&row)?;
     Ok((row, true))
 }
 
 /// The newest checkpoint stored (signed here or by another host of a shared database), checked
-/// against the mark: what a server's readers are served, since reading never signs.
+/// against the stored tree and the mark: what a server's readers are served, since reading
+/// never signs. [`cover`] it before showing it.
 pub(super) fn newest_stored(tx: &dyn Tx, log: &LogIdentity) -> OpResult<CheckpointRow> {
     let row = tx.latest_checkpoint()?.ok_or_else(|| {
         OpError::new(
@@ -135,7 +136,7 @@ pub(super) fn newest_stored(tx: &dyn Tx, log: &LogIdentity) -> OpResult<Checkpoi
             row.size, row.root
         )));
     }
-    against_mark(tx, log, &row, true)?;
+    against_mark(tx, log, &row)?;
     Ok(row)
 }
 
@@ -172,14 +173,15 @@ pub(super) fn outcome(row: CheckpointRow, signer: &Signer, signed_now: bool) -> 
 pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOutcome> {
     let signer = log.signer()?;
     if !ctx.settings.sign_checkpoints {
-        let tx = ctx.store.read()?;
-        let row = newest_stored(tx.as_ref(), log)?;
+        let row = newest_stored(ctx.store.read()?.as_ref(), log)?;
+        cover(log, &row)?;
         return Ok(outcome(row, &signer, false));
     }
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
     let (row, new) = latest_in(tx.as_mut(), log, &signer, now)?;
     tx.commit()?;
+    cover(log, &row)?;
     Ok(outcome(row, &signer, new))
 }
 
@@ -196,7 +198,9 @@ pub fn publish(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Checkpoi
         }
         if newest.is_some_and(|n| n >= head) {
             // Signed already (in a group commit, or by another host): the mark follows it.
-            newest_stored(tx.as_ref(), log)?;
+            let row = newest_stored(tx.as_ref(), log)?;
+            drop(tx);
+            cover(log, &row)?;
             return Ok(None);
         }
     }
@@ -205,6 +209,7 @@ pub fn publish(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Checkpoi
     let mut tx = ctx.store.write()?;
     let (row, new) = latest_in(tx.as_mut(), log, &signer, now)?;
     tx.commit()?;
+    cover(log, &row)?;
     Ok(new.then(|| outcome(row, &signer, true)))
 }
 
@@ -220,14 +225,14 @@ pub(super) fn latest_in(
     if size < head {
         catch_up(tx, size, head)?;
     }
-    signed_at(tx, log, signer, head, now, true)
+    signed_at(tx, log, signer, head, now)
 }
 
 /// Inside a group commit (`locker serve`'s writer), after its operations: signs a checkpoint
 /// of the journal they grew, in a nested transaction of its own (a refusal undoes only the
 /// checkpoint, never the writes), so the checkpoint is durable with them. The high-water mark
-/// moves once the group is durable ([`newest_stored`] moves it, on the signer thread or on
-/// the first read that serves it). `None` when the journal did not grow.
+/// moves once the group is durable (the publisher thread, or the first read that serves it,
+/// [`cover`]s it). `None` when the journal did not grow.
 pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<CheckpointRow>> {
     let signer = log.signer()?;
     let now = ctx.now();
@@ -241,7 +246,7 @@ pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Ch
     if size < head {
         catch_up(tx.as_mut(), size, head)?;
     }
-    let (row, _) = signed_at(tx.as_mut(), log, &signer, head, now, false)?;
+    let (row, _) = signed_at(tx.as_mut(), log, &signer, head, now)?;
     tx.commit()?;
     Ok(Some(row))
 }

@@ -7,7 +7,7 @@ use crate::domain::digest::Digest;
 use crate::domain::merkle;
 use crate::domain::note::Signer;
 use crate::domain::proof::{ConsistencyProof, InclusionProof};
-use crate::ops::log::checkpoint::{latest_in, newest_stored, signed_at};
+use crate::ops::log::checkpoint::{cover, latest_in, newest_stored, signed_at};
 use crate::ops::log::merkle::{sync, tree_size, TxHashes};
 use crate::ops::LogIdentity;
 use crate::ops::{Ctx, OpError, OpResult};
@@ -160,6 +160,7 @@ pub fn prove_inclusion(
     }
     let out = inclusion_in(tx.as_ref(), &signer, &cp, &row, block)?;
     tx.commit()?;
+    cover(log, &cp)?;
     Ok(out)
 }
 
@@ -197,7 +198,7 @@ fn inclusion_in(
 
 /// Inclusion proofs of every listed pad block in the latest checkpoint (signed now if `sign`,
 /// else the newest stored), for a bundle: the signed checkpoint and, per block, the entry's
-/// bytes and proof.
+/// bytes and proof. The caller [`cover`]s the checkpoint once `tx` commits.
 pub fn prove_blocks(
     tx: &mut dyn Tx,
     log: &LogIdentity,
@@ -276,13 +277,14 @@ pub fn prove_consistency(
         )));
     }
     let (o, n) = if sign {
-        let o = signed_at(tx.as_mut(), log, &signer, old, now, true)?.0;
-        (o, signed_at(tx.as_mut(), log, &signer, new, now, true)?.0)
+        let o = signed_at(tx.as_mut(), log, &signer, old, now)?.0;
+        (o, signed_at(tx.as_mut(), log, &signer, new, now)?.0)
     } else {
         (stored_at(tx.as_ref(), old)?, stored_at(tx.as_ref(), new)?)
     };
     let hashes = merkle::consistency_proof(&mut TxHashes(tx.as_ref()), old, new)?;
     tx.commit()?;
+    cover(log, &latest)?;
     let file = ConsistencyProof { old: o.note, new: n.note, hashes: hashes.clone() };
     Ok(ConsistencyOutcome {
         origin: signer.name.clone(),

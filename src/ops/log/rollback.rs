@@ -90,7 +90,7 @@ pub fn accept(ctx: &mut Ctx<'_>, log: &LogIdentity, rb: &Rollback) -> OpResult<R
         return Err(refuse(format!("a checkpoint of size {size} is stored already")));
     }
     // The explicit acceptance: the mark moves to a checkpoint that does not extend it.
-    mark::save(&log.dot, &cp.note)?;
+    mark::replace(&log.dot, &cp.note)?;
     tx.insert_checkpoint(&cp)?;
     tx.commit()?;
     Ok(RollbackAccepted {

@@ -202,6 +202,7 @@ pub fn log_proofs(
     let mut tx = if sign { ctx.store.write()? } else { ctx.store.read()? };
     let (cp, proofs) = crate::ops::log::prove_blocks(tx.as_mut(), log, pad_id, seqs, sign, now)?;
     tx.commit()?;
+    crate::ops::log::checkpoint::cover(log, &cp)?;
     let b64 = &base64::engine::general_purpose::STANDARD;
     Ok(LogProofs {
         checkpoint: cp.note,
