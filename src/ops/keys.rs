@@ -264,7 +264,12 @@ pub fn register(ctx: &mut Ctx<'_>, key: &PrivateKey) -> OpResult<KeyGenerated> {
         tx.as_mut(),
         &ctx.actor,
         now,
-        KeyRegister { agent: agent.to_owned(), key_id: row.key_id.clone(), vkey: row.vkey.clone(), rotates: None },
+        KeyRegister {
+            agent: agent.to_owned(),
+            key_id: row.key_id.clone(),
+            vkey: row.vkey.clone(),
+            rotates: None,
+        },
     )?;
     tx.commit()?;
     Ok(KeyGenerated {

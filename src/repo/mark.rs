@@ -62,7 +62,9 @@ pub fn load(dot: &Path) -> Result<Option<Mark>, RepoError> {
     };
     let checkpoint = SignedCheckpoint::parse_unverified(&note).map_err(|e| RepoError::Invalid {
         path: dot.to_owned(),
-        reason: format!("{KEYS_DIR}/{MARK_FILE} (the log key's high-water mark) is unreadable: {e}"),
+        reason: format!(
+            "{KEYS_DIR}/{MARK_FILE} (the log key's high-water mark) is unreadable: {e}"
+        ),
     })?;
     Ok(Some(Mark { note, checkpoint }))
 }
@@ -119,8 +121,7 @@ fn write(dot: &Path, note: &str) -> Result<(), RepoError> {
     let target = dir.join(MARK_FILE);
     let tmp = dir.join(format!(".{MARK_FILE}.tmp-{}", crate::domain::secret::random_id()));
     let result = (|| {
-        let mut f =
-            fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
         f.write_all(note.as_bytes())?;
         f.sync_all()?;
         fs::rename(&tmp, &target)

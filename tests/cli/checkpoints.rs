@@ -34,7 +34,11 @@ fn test_every_write_is_checkpointed_once_and_reading_signs_nothing() {
     assert_eq!(*sizes(&env).last().unwrap(), start);
     // A write through the server is checkpointed in the same commit as its entry.
     let body = r#"{"ttl_seconds":60}"#;
-    s.curl_json("/v1/pads", &["-X", "POST", "-H", "content-type: application/json", "-d", body], 201);
+    s.curl_json(
+        "/v1/pads",
+        &["-X", "POST", "-H", "content-type: application/json", "-d", body],
+        201,
+    );
     assert_eq!(*sizes(&env).last().unwrap(), start + 1);
     // Unauthenticated GETs sign nothing: not the checkpoint, not a consistency proof of a
     // size no checkpoint was signed at (which used to sign and store one for any size asked).

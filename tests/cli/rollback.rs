@@ -69,9 +69,16 @@ fn refused_everywhere(env: &TestEnv, entries: u64, mark: u64) {
     ] {
         let e = env.json_err(args, 6);
         assert_eq!(e["error"], "rolled_back", "{args:?}: {e}");
-        assert_eq!((e["journal_entries"].as_u64(), e["mark_size"].as_u64()), (Some(entries), Some(mark)));
+        assert_eq!(
+            (e["journal_entries"].as_u64(), e["mark_size"].as_u64()),
+            (Some(entries), Some(mark))
+        );
         let detail = e["detail"].as_str().unwrap();
-        assert!(detail.contains(&format!("checkpoint of {mark} entries")) || detail.contains(&format!("first {mark} journal entries")), "{detail}");
+        assert!(
+            detail.contains(&format!("checkpoint of {mark} entries"))
+                || detail.contains(&format!("first {mark} journal entries")),
+            "{detail}"
+        );
         assert!(e["hints"].to_string().contains("--accept-rollback"), "{e}");
     }
     assert_eq!(mark_note(env), note, "the mark never moves back");
@@ -110,10 +117,8 @@ fn test_an_emptied_database_is_refused_never_reinitialised() {
     refused_everywhere(&env, 0, mark);
     // Nothing made a schema anew.
     if crate::common::on_postgres() {
-        let none: bool = env
-            .sql()
-            .query_row("SELECT to_regclass('journal') IS NULL", [], |r| r.get(0))
-            .unwrap();
+        let none: bool =
+            env.sql().query_row("SELECT to_regclass('journal') IS NULL", [], |r| r.get(0)).unwrap();
         assert!(none);
     } else {
         assert_eq!(std::fs::metadata(env.db_path()).unwrap().len(), 0);
@@ -189,7 +194,7 @@ fn test_a_journal_rolled_back_below_the_mark_is_refused_and_never_resigned() {
     let v = verify_says_rolled_back(&env);
     assert_eq!(v["journal"]["entries"], 3);
     let detail = v["mark"]["detail"].as_str().unwrap();
-    assert!(detail.contains(&format!("holds 3 journal entries")), "{detail}");
+    assert!(detail.contains("holds 3 journal entries"), "{detail}");
     assert!(detail.contains(&format!("checkpoint of {mark} entries")), "{detail}");
 }
 
@@ -238,10 +243,8 @@ fn test_a_server_opened_before_a_rollback_refuses_to_sign_or_serve_it() {
     let e = env.json_err(&["--remote", &url, "checkpoint"], 4);
     assert_eq!(e["error"], "inconsistent_tree", "{e}");
     // A write through the server grows the rolled-back journal; its signer refuses to sign it.
-    let (code, body) = s.curl(
-        "/v1/pads",
-        &["-X", "POST", "-H", "content-type: application/json", "-d", "{}"],
-    );
+    let (code, body) =
+        s.curl("/v1/pads", &["-X", "POST", "-H", "content-type: application/json", "-d", "{}"]);
     assert_eq!(code, 201, "{body}");
     let e = env.json_err(&["--remote", &url, "checkpoint"], 4);
     assert_eq!(e["error"], "inconsistent_tree", "{e}");

@@ -58,8 +58,7 @@ fn fixture() -> Fixture {
             for entry in std::fs::read_dir(fx.env.path().join(".locker").join(sub)).unwrap() {
                 let entry = entry.unwrap();
                 let name = std::path::Path::new(sub).join(entry.file_name()).into_os_string();
-                if entry.file_type().unwrap().is_file()
-                    && !name.to_string_lossy().ends_with("-shm")
+                if entry.file_type().unwrap().is_file() && !name.to_string_lossy().ends_with("-shm")
                 {
                     files.push((name, std::fs::read(entry.path()).unwrap()));
                 }
