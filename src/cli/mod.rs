@@ -24,6 +24,7 @@ pub mod skill;
 mod step;
 mod tlog;
 mod token;
+mod trust;
 mod util;
 mod verify;
 mod witness;
@@ -67,6 +68,16 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "LOCKER_READ_LEASE_SECONDS",
         "How long a read_once ticket keeps reading after its first read (default 600).",
+    ),
+    (
+        "LOCKER_POLICY",
+        "A reader's witness policy file (C2SP tlog-policy), as --policy: checkpoints read by \
+         checkpoint, verify --proof/--bundle, review and remote pad read must carry its quorum.",
+    ),
+    (
+        "LOCKER_CONFIG",
+        "The reader's config file (default: ~/.config/locker/config.json), a JSON object whose \
+         `policy` names a witness policy file (relative to the config file's directory).",
     ),
     ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
 ];

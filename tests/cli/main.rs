@@ -25,6 +25,7 @@ mod manifest;
 mod mcp;
 mod pad;
 mod payment;
+mod policy;
 mod postgres_multi;
 mod postgres_tamper;
 mod quest;

@@ -584,3 +584,53 @@ fn test_review_root_commits_and_shallow_clones() {
     assert!(detail(&r, "allowed_paths").contains("fetch-depth: 0"), "{r}");
     assert_eq!(status(&r, "commit"), "pass");
 }
+
+/// See: #17. `review --policy`: the bundle's checkpoint must verify with the policy's log key,
+/// prove every block, and carry the quorum (`log`, `policy`, `pin` checks); short of the quorum
+/// the review fails naming the missing witness and pins nothing. A local pad's review holds the
+/// repository's latest checkpoint to the same rule.
+#[test]
+fn test_review_with_a_witness_policy() {
+    use crate::policy::{cosign, log_key, policy, witness};
+    let w = Work::new(&[]);
+    let (pad, head) = w.deposit(Some(&w.attestation()));
+    let vk = log_key(&w.env);
+    let (w1, w1vk) = witness(&w.env, &vk, "w1.example");
+    let p = policy(&w.env, "one.policy", &vk, &[&w1vk], "all");
+    let state = w.env.path().join("reviewer");
+    let st = state.to_str().unwrap();
+    let file = w.bundle(&pad);
+    let (code, r) =
+        w.review(&["--bundle", &file, "--expect-head", &head, "--policy", &p, "--state", st]);
+    fails_with(code, &r, &["policy"]);
+    assert!(detail(&r, "policy").contains("missing A"), "{r}");
+    assert_eq!((status(&r, "log"), status(&r, "pin")), ("pass", "skip"));
+    assert!(!state.join("pins").exists(), "nothing pinned");
+    // Without a key or policy there are no log checks at all (as before).
+    let (code, r) = w.review(&["--bundle", &file, "--expect-head", &head]);
+    assert_eq!(code, 0, "{r}");
+    assert!(r["checks"].as_array().unwrap().iter().all(|c| c["name"] != "log"));
+
+    cosign(&w.env, w.env.path(), &[&w1.url()]);
+    let file = w.bundle(&pad);
+    let (code, r) =
+        w.review(&["--bundle", &file, "--expect-head", &head, "--policy", &p, "--state", st]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(
+        (status(&r, "log"), status(&r, "policy"), status(&r, "pin")),
+        ("pass", "pass", "pass")
+    );
+    assert!(detail(&r, "pin").contains("pinned"), "{r}");
+    // The local pad, with the policy from the environment.
+    let out = w
+        .env
+        .locker()
+        .current_dir(&w.repo)
+        .env("LOCKER_POLICY", &p)
+        .args(["--json", "review", &pad, "--expect-head", &head, "--state", st])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((status(&r, "log"), status(&r, "policy")), ("pass", "pass"));
+}

@@ -180,7 +180,7 @@ fn proof_consistency(
     server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
-const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that).";
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that); with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
 
 /// `locker_verify_proof`'s arguments.
 #[derive(Deserialize, JsonSchema)]
@@ -190,14 +190,25 @@ struct VerifyProofIn {
     proof: String,
     /// The log's verifier key (name+keyid+AQ…)
     key: String,
+    /// A witness policy's text (C2SP tlog-policy): the proof's checkpoint must carry its
+    /// quorum of valid cosignatures
+    #[serde(default)]
+    policy: Option<String>,
 }
 
 fn verify_proof(
     _server: &McpServer,
     a: VerifyProofIn,
 ) -> OpResult<crate::ops::log::pin::ProofReport> {
-    let v = log::parse_verifier(&a.key)?;
-    crate::ops::log::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
+    let key = log::parse_verifier(&a.key)?;
+    let policy = a
+        .policy
+        .as_deref()
+        .map(crate::domain::witness::Policy::parse)
+        .transpose()
+        .map_err(|e| crate::ops::OpError::bad_request(format!("the witness policy: {e}")))?;
+    let trust = crate::ops::log::pin::Trust { key, pins: None, policy };
+    crate::ops::log::pin::verify_proof(a.proof.as_bytes(), &trust, None)
 }
 
 /// `locker_verify`'s arguments.

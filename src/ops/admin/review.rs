@@ -83,6 +83,23 @@ pub struct ReviewReport {
     pub signers: Vec<crate::ops::verify::signatures::BlockSigner>,
 }
 
+impl ReviewReport {
+    /// Adds checks made outside the review (the reader's trust in the log: `log`, `policy`,
+    /// `pin`), and counts them like its own.
+    pub fn add_checks(&mut self, checks: Vec<Check>) {
+        self.checks.extend(checks);
+        let count = |s: Status| self.checks.iter().filter(|c| c.status == s).count() as u64;
+        (self.passed, self.failed, self.skipped) =
+            (count(Status::Pass), count(Status::Fail), count(Status::Skip));
+        self.first_failure = self
+            .checks
+            .iter()
+            .find(|c| c.failed() || (self.strict && c.status == Status::Skip))
+            .cloned();
+        self.ok = self.first_failure.is_none();
+    }
+}
+
 /// Checks `A..B` / `A...B` for `--range` (two revisions, neither starting with `-`).
 pub fn parse_range(range: &str) -> OpResult<()> {
     let (a, b) = range

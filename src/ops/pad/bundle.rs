@@ -77,28 +77,33 @@ pub struct BundleReport {
     /// Evidence of a fork, when the pin found one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<crate::ops::log::pin::ForkEvidence>,
+    /// The bundle's checkpoint against the reader's witness policy, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<crate::ops::log::cosign::PolicyReport>,
 }
 
 impl BundleReport {
-    /// Adds the pin's verdict (a fork or an unproven checkpoint fails the bundle).
-    pub fn apply_pin(
-        &mut self,
-        pin: crate::ops::log::pin::PinReport,
-        evidence: Option<crate::ops::log::pin::ForkEvidence>,
-    ) {
-        if !pin.ok() {
-            let c = Check::fail("pin", pin.detail.clone());
-            self.checks.push(c.clone());
-            if self.first_failure.is_none() {
-                self.first_failure = Some(c);
+    /// Adds how the reader took the bundle's checkpoint (`policy` and `pin` checks): a
+    /// checkpoint short of the policy's quorum, a fork or an unproven one fails the bundle.
+    pub fn apply_trust(&mut self, accepted: crate::ops::log::pin::Accepted) {
+        self.add_checks(accepted.checks());
+        self.pin = Some(accepted.pin);
+        self.evidence = accepted.evidence;
+        self.policy = accepted.policy;
+    }
+
+    /// Adds checks, failing the bundle on the first failed one.
+    pub fn add_checks(&mut self, checks: Vec<Check>) {
+        for c in checks {
+            if c.failed() {
+                if self.first_failure.is_none() {
+                    self.first_failure = Some(c.clone());
+                }
+                self.ok = false;
+                self.verdict = "failed".into();
             }
-            self.ok = false;
-            self.verdict = "failed".into();
-        } else {
-            self.checks.push(Check::pass("pin", pin.detail.clone()));
+            self.checks.push(c);
         }
-        self.pin = Some(pin);
-        self.evidence = evidence;
     }
 }
 
@@ -162,6 +167,7 @@ pub fn report_with_key(
         first_failure,
         pin: None,
         evidence: None,
+        policy: None,
     }
 }
 
