@@ -11,9 +11,11 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::state::StoreOpener;
-use crate::ops::{Actor, Env};
+use crate::ops::{Actor, Env, OpResult};
 use crate::store::Store;
+
+/// Opens another store on the served repository.
+pub type StoreOpener = Box<dyn Fn() -> OpResult<Box<dyn Store>> + Send + Sync>;
 
 /// How long a reader waits for the signer before it is served what is stored.
 const WAIT: Duration = Duration::from_secs(5);

@@ -60,8 +60,7 @@ impl Default for ServerOptions {
     }
 }
 
-/// Opens another store on the served repository.
-pub type StoreOpener = Box<dyn Fn() -> OpResult<Box<dyn Store>> + Send + Sync>;
+pub use super::publish::StoreOpener;
 
 /// Most operations committed in one group.
 const MAX_GROUP: usize = 256;
