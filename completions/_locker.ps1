@@ -1208,6 +1208,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1239,9 +1240,22 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'locker;witness;show' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'locker;witness;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1249,6 +1263,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;witness;help;serve' {
+            break
+        }
+        'locker;witness;help;show' {
             break
         }
         'locker;witness;help;help' {
@@ -1558,12 +1575,16 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;help;witness' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned')
             break
         }
         'locker;help;witness;init' {
             break
         }
         'locker;help;witness;serve' {
+            break
+        }
+        'locker;help;witness;show' {
             break
         }
         'locker;help;completions' {

@@ -337,6 +337,9 @@ _locker() {
             locker__subcmd__help__subcmd__witness,serve)
                 cmd="locker__subcmd__help__subcmd__witness__subcmd__serve"
                 ;;
+            locker__subcmd__help__subcmd__witness,show)
+                cmd="locker__subcmd__help__subcmd__witness__subcmd__show"
+                ;;
             locker__subcmd__key,generate)
                 cmd="locker__subcmd__key__subcmd__generate"
                 ;;
@@ -592,6 +595,9 @@ _locker() {
             locker__subcmd__witness,serve)
                 cmd="locker__subcmd__witness__subcmd__serve"
                 ;;
+            locker__subcmd__witness,show)
+                cmd="locker__subcmd__witness__subcmd__show"
+                ;;
             locker__subcmd__witness__subcmd__help,help)
                 cmd="locker__subcmd__witness__subcmd__help__subcmd__help"
                 ;;
@@ -600,6 +606,9 @@ _locker() {
                 ;;
             locker__subcmd__witness__subcmd__help,serve)
                 cmd="locker__subcmd__witness__subcmd__help__subcmd__serve"
+                ;;
+            locker__subcmd__witness__subcmd__help,show)
+                cmd="locker__subcmd__witness__subcmd__help__subcmd__show"
                 ;;
             *)
                 ;;
@@ -2122,7 +2131,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__witness)
-            opts="init serve"
+            opts="init serve show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2150,6 +2159,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__witness__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__witness__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4846,7 +4869,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4876,7 +4899,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness__subcmd__help)
-            opts="init serve help"
+            opts="init serve show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4918,6 +4941,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4980,6 +5017,36 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__show)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -1091,6 +1091,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help'
             cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
             cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand show 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;witness;init'= {
@@ -1119,14 +1120,28 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'locker;witness;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;witness;help'= {
             cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
             cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand show 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;witness;help;init'= {
         }
         &'locker;witness;help;serve'= {
+        }
+        &'locker;witness;help;show'= {
         }
         &'locker;witness;help;help'= {
         }
@@ -1366,10 +1381,13 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;witness'= {
             cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
             cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand show 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned'
         }
         &'locker;help;witness;init'= {
         }
         &'locker;help;witness;serve'= {
+        }
+        &'locker;help;witness;show'= {
         }
         &'locker;help;completions'= {
         }
