@@ -533,7 +533,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make an agent''s Ed25519 key pair here, where the agent runs')
+            [CompletionResult]::new('register', 'register', [CompletionResultType]::ParameterValue, 'Register an agent''s verifier key: the agent its own, with its token')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
             [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
@@ -541,6 +543,35 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;key;show' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;new' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent the key signs for (default: `LOCKER_TOKEN`''s agent)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the private key to FILE (mode 0600; an existing file is never overwritten)')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the private key to FILE (mode 0600; an existing file is never overwritten)')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;register' {
+            [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'The verifier key (`<agent>+<key id>+<base64>`, as `locker key new` prints it), or a file holding it')
+            [CompletionResult]::new('--rotate-with', '--rotate-with', [CompletionResultType]::ParameterName, 'Rotate to the new key: sign the hand-over with the agent''s current private key, in FILE (it never leaves this machine; only its signature is sent)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -606,7 +637,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         }
         'locker;key;help' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make an agent''s Ed25519 key pair here, where the agent runs')
+            [CompletionResult]::new('register', 'register', [CompletionResultType]::ParameterValue, 'Register an agent''s verifier key: the agent its own, with its token')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
             [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
@@ -614,6 +647,12 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;key;help;show' {
+            break
+        }
+        'locker;key;help;new' {
+            break
+        }
+        'locker;key;help;register' {
             break
         }
         'locker;key;help;generate' {
@@ -923,6 +962,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--require-signed', '--require-signed', [CompletionResultType]::ParameterName, 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)')
+            [CompletionResult]::new('--require-self-keys', '--require-self-keys', [CompletionResultType]::ParameterName, 'Also require every signature to come from a key its agent registered itself (with its own token, `locker key register`): each one by a key the operator registered is a problem (exit 1). The report says, per agent, which keys its signatures come from')
             [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -1120,6 +1160,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--rerun', '--rerun', [CompletionResultType]::ParameterName, 'Re-run the attested test command and compare its exit code')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Count skipped checks as failures')
+            [CompletionResult]::new('--require-self-keys', '--require-self-keys', [CompletionResultType]::ParameterName, 'Fail when a block is signed with a key the operator registered rather than its agent itself (the `self_keys` check; without it the report only says, per agent)')
             [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -1444,13 +1485,21 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         }
         'locker;help;key' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make an agent''s Ed25519 key pair here, where the agent runs')
+            [CompletionResult]::new('register', 'register', [CompletionResultType]::ParameterValue, 'Register an agent''s verifier key: the agent its own, with its token')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
             [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
             break
         }
         'locker;help;key;show' {
+            break
+        }
+        'locker;help;key;new' {
+            break
+        }
+        'locker;help;key;register' {
             break
         }
         'locker;help;key;generate' {

@@ -238,6 +238,12 @@ _locker() {
             locker__subcmd__help__subcmd__key,list)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__list"
                 ;;
+            locker__subcmd__help__subcmd__key,new)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__new"
+                ;;
+            locker__subcmd__help__subcmd__key,register)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__register"
+                ;;
             locker__subcmd__help__subcmd__key,require)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__require"
                 ;;
@@ -349,6 +355,12 @@ _locker() {
             locker__subcmd__key,list)
                 cmd="locker__subcmd__key__subcmd__list"
                 ;;
+            locker__subcmd__key,new)
+                cmd="locker__subcmd__key__subcmd__new"
+                ;;
+            locker__subcmd__key,register)
+                cmd="locker__subcmd__key__subcmd__register"
+                ;;
             locker__subcmd__key,require)
                 cmd="locker__subcmd__key__subcmd__require"
                 ;;
@@ -366,6 +378,12 @@ _locker() {
                 ;;
             locker__subcmd__key__subcmd__help,list)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__list"
+                ;;
+            locker__subcmd__key__subcmd__help,new)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__new"
+                ;;
+            locker__subcmd__key__subcmd__help,register)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__register"
                 ;;
             locker__subcmd__key__subcmd__help,require)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__require"
@@ -1417,7 +1435,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key)
-            opts="show generate list revoke require"
+            opts="show new register generate list revoke require"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1445,6 +1463,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__register)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2225,7 +2271,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help show generate list revoke require help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help show new register generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2293,7 +2339,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help)
-            opts="show generate list revoke require help"
+            opts="show new register generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2335,6 +2381,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__register)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2397,6 +2471,86 @@ _locker() {
                 return 0
             fi
             case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__new)
+            opts="-o -R -q -h --agent --out --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__register)
+            opts="-R -q -h --public-key --rotate-with --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --public-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rotate-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4111,7 +4265,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__review)
-            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --checkout --ticket --ticket-file --key --state --no-pin --policy --repo --json --quiet --remote --scope --help"
+            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --require-self-keys --checkout --ticket --ticket-file --key --state --no-pin --policy --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4803,7 +4957,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --require-self-keys --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -482,13 +482,42 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
             cand show 'Print the verifier key of the log''s checkpoints'
-            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand new 'Make an agent''s Ed25519 key pair here, where the agent runs'
+            cand register 'Register an agent''s verifier key: the agent its own, with its token'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)'
             cand list 'List the registered agent keys, the repository id and the signing policy'
             cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
             cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;key;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;new'= {
+            cand --agent 'The agent the key signs for (default: `LOCKER_TOKEN`''s agent)'
+            cand -o 'Write the private key to FILE (mode 0600; an existing file is never overwritten)'
+            cand --out 'Write the private key to FILE (mode 0600; an existing file is never overwritten)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;register'= {
+            cand --public-key 'The verifier key (`<agent>+<key id>+<base64>`, as `locker key new` prints it), or a file holding it'
+            cand --rotate-with 'Rotate to the new key: sign the hand-over with the agent''s current private key, in FILE (it never leaves this machine; only its signature is sent)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -549,13 +578,19 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;key;help'= {
             cand show 'Print the verifier key of the log''s checkpoints'
-            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand new 'Make an agent''s Ed25519 key pair here, where the agent runs'
+            cand register 'Register an agent''s verifier key: the agent its own, with its token'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)'
             cand list 'List the registered agent keys, the repository id and the signing policy'
             cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
             cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;key;help;show'= {
+        }
+        &'locker;key;help;new'= {
+        }
+        &'locker;key;help;register'= {
         }
         &'locker;key;help;generate'= {
         }
@@ -829,6 +864,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --require-signed 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)'
+            cand --require-self-keys 'Also require every signature to come from a key its agent registered itself (with its own token, `locker key register`): each one by a key the operator registered is a problem (exit 1). The report says, per agent, which keys its signatures come from'
             cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
@@ -1008,6 +1044,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --rerun 'Re-run the attested test command and compare its exit code'
             cand --strict 'Count skipped checks as failures'
+            cand --require-self-keys 'Fail when a block is signed with a key the operator registered rather than its agent itself (the `self_keys` check; without it the report only says, per agent)'
             cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
@@ -1287,12 +1324,18 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;help;key'= {
             cand show 'Print the verifier key of the log''s checkpoints'
-            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand new 'Make an agent''s Ed25519 key pair here, where the agent runs'
+            cand register 'Register an agent''s verifier key: the agent its own, with its token'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)'
             cand list 'List the registered agent keys, the repository id and the signing policy'
             cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
             cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
         }
         &'locker;help;key;show'= {
+        }
+        &'locker;help;key;new'= {
+        }
+        &'locker;help;key;register'= {
         }
         &'locker;help;key;generate'= {
         }

@@ -10,7 +10,7 @@ use crate::ops::artifact::audit::{self, AuditLog};
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
-use crate::ops::keys::{self, KeyList};
+use crate::ops::keys::{self, KeyList, KeyRegistered};
 use crate::ops::log::journal::{self, LogPage};
 use crate::ops::log::{
     self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
@@ -174,13 +174,21 @@ impl Locker for Ctx<'_> {
         keys::list(self)
     }
 
+    fn key_register(&mut self, r: RegisterKey<'_>) -> OpResult<KeyRegistered> {
+        keys::register_key(self, r.public_key, r.rotation_signature)
+    }
+
     fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage> {
         journal::log(self, q)
     }
 
     fn verify(&mut self, r: VerifyRepository, progress: &dyn Progress) -> OpResult<RepoReport> {
         let key = self.log.and_then(|l| l.signer().ok()).map(|s| s.verifier());
-        verify::repository_with(self, r.expect_head, progress, key.as_ref(), r.require_signed)
+        let require = verify::signatures::Require {
+            signed: r.require_signed,
+            self_keys: r.require_self_keys,
+        };
+        verify::repository_with(self, r.expect_head, progress, key.as_ref(), require)
     }
 
     fn checkpoint(&mut self) -> OpResult<CheckpointOutcome> {

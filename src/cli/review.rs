@@ -51,6 +51,11 @@ use crate::output::Render;
 ///                  missing witnesses)
 ///   pin            the checkpoint is consistent with the one pinned for the log, and pinned
 ///
+/// With --require-self-keys, also:
+///
+///   self_keys      every block signature comes from a key its agent registered itself (with
+///                  its own token), none from a key the operator registered
+///
 /// allowed_paths globs are anchored at the repository root: `*` and `?` stay within one path
 /// segment, `**` spans any number of segments, and a trailing `/` means everything below.
 ///
@@ -82,6 +87,10 @@ pub struct ReviewArgs {
     /// Count skipped checks as failures
     #[arg(long)]
     pub strict: bool,
+    /// Fail when a block is signed with a key the operator registered rather than its agent
+    /// itself (the `self_keys` check; without it the report only says, per agent)
+    #[arg(long)]
+    pub require_self_keys: bool,
     /// The git checkout to review against (default: the current directory)
     #[arg(short = 'C', long, value_name = "DIR")]
     pub checkout: Option<PathBuf>,
@@ -110,6 +119,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ReviewArgs) -> CmdResult {
         rerun: a.rerun,
         expect_head,
         strict: a.strict,
+        require_self_keys: a.require_self_keys,
     };
     // The reader's trust in the log, when it has any: `log`, `policy` and `pin` checks.
     let trusting = a.trust.key.is_some() || a.trust.policy()?.is_some();
@@ -177,6 +187,17 @@ impl Render for ReviewReport {
         }
         writeln!(w, "head: {}", self.head_hash)?;
         render_checks(w, &self.checks)?;
+        for (agent, a) in &self.agents {
+            let whose = if a.self_keys_only {
+                "every one by a key it registered itself".to_owned()
+            } else {
+                format!(
+                    "{} by keys the OPERATOR registered, {} by its own",
+                    a.by_operator_registered_keys, a.by_self_registered_keys
+                )
+            };
+            writeln!(w, "signer {agent}: {} block(s), {whose}", a.signed)?;
+        }
         let tally =
             format!("{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped);
         match &self.first_failure {

@@ -63,6 +63,11 @@ pub struct VerifyArgs {
     /// signature: each unsigned one is a problem (exit 1)
     #[arg(long, conflicts_with_all = ["pad", "bundle"])]
     pub require_signed: bool,
+    /// Also require every signature to come from a key its agent registered itself (with its
+    /// own token, `locker key register`): each one by a key the operator registered is a
+    /// problem (exit 1). The report says, per agent, which keys its signatures come from
+    #[arg(long, conflicts_with_all = ["pad", "bundle"])]
+    pub require_self_keys: bool,
     /// Verify this proof file (from `locker proof`) with --key, with no repository
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle"])]
     pub proof: Option<PathBuf>,
@@ -122,7 +127,11 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
         report.ok
     } else {
         let progress = ctx.printer.progress();
-        let r = VerifyRepository { expect_head: expect, require_signed: a.require_signed };
+        let r = VerifyRepository {
+            expect_head: expect,
+            require_signed: a.require_signed,
+            require_self_keys: a.require_self_keys,
+        };
         // A repository whose database lost entries the log key signed is verified anyway, and
         // reported broken; one whose database cannot be read at all is reported the same way.
         ctx.inspect_repository()?;
@@ -235,6 +244,17 @@ impl Render for RepoReport {
             signers.join(", "),
             sig.broken
         )?;
+        for (agent, a) in &sig.agents {
+            let whose = if a.self_keys_only {
+                "every one by a key it registered itself".to_owned()
+            } else {
+                format!(
+                    "{} by keys the OPERATOR registered, {} by its own",
+                    a.by_operator_registered_keys, a.by_self_registered_keys
+                )
+            };
+            writeln!(w, "  signer {agent}: {} signature(s), {whose}", a.signed)?;
+        }
         let m = &self.merkle;
         if m.pending {
             writeln!(w, "merkle:  not built yet (built on the next write or `locker checkpoint`)")?;

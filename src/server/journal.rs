@@ -34,7 +34,8 @@ pub async fn page(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Respons
     http::respond(200, s.run(anonymous(), move |ctx| ctx.journal(&query)).await)
 }
 
-/// `GET /v1/verify?expect_head=&require_signed=`: the whole repository, like `locker verify`.
+/// `GET /v1/verify?expect_head=&require_signed=&require_self_keys=`: the whole repository, like
+/// `locker verify`.
 /// The report's `ok` says whether everything is intact; the status is 200 either way.
 pub async fn verify(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Response {
     let q = Query::parse(raw.as_deref());
@@ -42,6 +43,10 @@ pub async fn verify(State(s): State<AppState>, RawQuery(raw): RawQuery) -> Respo
         Ok(e) => e,
         Err(e) => return http::error_response(&e),
     };
-    let r = VerifyRepository { expect_head, require_signed: q.flag("require_signed") };
+    let r = VerifyRepository {
+        expect_head,
+        require_signed: q.flag("require_signed"),
+        require_self_keys: q.flag("require_self_keys"),
+    };
     http::respond(200, s.run(anonymous(), move |ctx| ctx.verify(r, &NoProgress)).await)
 }

@@ -1,5 +1,6 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod agent_keys;
 mod architecture;
 mod artifact;
 mod backup;

@@ -54,7 +54,39 @@ pub(super) fn tools() -> Vec<ToolDef> {
             VERIFY_PROOF,
             verify_proof,
         ),
+        def(
+            "locker_key_register",
+            "Register your own signing key",
+            Effect::Additive,
+            KEY_REGISTER,
+            key_register,
+        ),
     ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent keys.
+
+const KEY_REGISTER: &str = "Register the verifier key of a key pair you made yourself (`locker key new --agent NAME -o FILE` prints it; the private key never leaves you) as your signing key. With LOCKER_TOKEN the agent registers its own key only, and the journal records that it did; without it the operator registers any agent's. To replace an active key, pass rotation_signature: your current key's signature over the rotation (`locker key register --rotate-with OLD-KEY-FILE` makes it); the old key is revoked in the same entry.";
+
+/// `locker_key_register`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct KeyRegisterIn {
+    /// The verifier key: `<agent>+<key id>+<base64>`
+    public_key: String,
+    /// A rotation: the current key's signature (standard base64) over the hand-over
+    #[serde(default)]
+    rotation_signature: Option<String>,
+}
+
+fn key_register(server: &McpServer, a: KeyRegisterIn) -> OpResult<crate::ops::keys::KeyRegistered> {
+    server.run(|l| {
+        l.key_register(crate::api::RegisterKey {
+            public_key: &a.public_key,
+            rotation_signature: a.rotation_signature.as_deref(),
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,7 +255,8 @@ struct VerifyIn {
 fn verify_repo(server: &McpServer, a: VerifyIn) -> OpResult<RepoReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
     server.run(|l| {
-        l.verify(VerifyRepository { expect_head: expect, require_signed: false }, &NoProgress)
+        let r = VerifyRepository { expect_head: expect, ..VerifyRepository::default() };
+        l.verify(r, &NoProgress)
     })
 }
 

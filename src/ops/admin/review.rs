@@ -38,6 +38,7 @@ use crate::domain::envelope::{self, Envelope};
 use crate::domain::glob;
 use crate::domain::secret::Secret;
 use crate::domain::{chain, check};
+use crate::ops::verify::signatures::{AgentSignatures, BlockSigner};
 use crate::ops::{Ctx, OpError, OpResult};
 
 /// The largest dependency manifest re-hashed.
@@ -56,6 +57,9 @@ pub struct ReviewOptions {
     pub expect_head: Option<Digest>,
     /// Count skipped checks as failures.
     pub strict: bool,
+    /// Fail a block signed with a key the operator registered (not its agent itself): the
+    /// `self_keys` check.
+    pub require_self_keys: bool,
 }
 
 /// `locker review`'s report.
@@ -78,9 +82,12 @@ pub struct ReviewReport {
     pub failed: u64,
     pub skipped: u64,
     pub first_failure: Option<Check>,
-    /// Who signed each appended block (a local pad only; empty for a bundle).
+    /// Who signed each appended block (a local pad, or a bundle that carries its signers).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub signers: Vec<crate::ops::verify::signatures::BlockSigner>,
+    /// Per signing agent: whether every signature comes from a key it registered itself.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub agents: std::collections::BTreeMap<String, AgentSignatures>,
 }
 
 impl ReviewReport {
@@ -156,38 +163,67 @@ pub fn pad(
         .filter_map(|s| s.signer.as_ref().map(|who| format!("block {} by {who}", s.seq)))
         .collect();
     if !sig_problems.is_empty() {
-        add_check(&mut report, Check::fail("signatures", check::summarise(&sig_problems)), opts);
+        report.add_checks(vec![Check::fail("signatures", check::summarise(&sig_problems))]);
     } else if !signed.is_empty() {
         let unsigned = signers.len() - signed.len();
-        add_check(
-            &mut report,
-            Check::pass(
+        report.add_checks(vec![Check::pass(
                 "signatures",
                 format!(
                     "{} signed block(s) verified against the registered agent keys ({}); {unsigned} unsigned",
                     signed.len(),
-                    check::summarise(&signed)
-                ),
+                check::summarise(&signed)
             ),
-            opts,
-        );
+        )]);
     }
-    report.signers = signers;
+    add_signers(&mut report, signers, opts);
     Ok(report)
 }
 
-/// Adds one check to a finished report and recounts it.
-fn add_check(report: &mut ReviewReport, c: Check, opts: &ReviewOptions) {
-    report.checks.push(c);
-    let count = |s: Status| report.checks.iter().filter(|c| c.status == s).count() as u64;
-    (report.passed, report.failed, report.skipped) =
-        (count(Status::Pass), count(Status::Fail), count(Status::Skip));
-    report.first_failure = report
-        .checks
-        .iter()
-        .find(|c| c.failed() || (opts.strict && c.status == Status::Skip))
-        .cloned();
-    report.ok = report.first_failure.is_none();
+/// Adds who signed the blocks: per agent, which keys its signatures come from, and with
+/// `require_self_keys` the `self_keys` check.
+pub(crate) fn add_signers(
+    report: &mut ReviewReport,
+    signers: Vec<BlockSigner>,
+    opts: &ReviewOptions,
+) {
+    let mut agents = std::collections::BTreeMap::<String, AgentSignatures>::new();
+    let mut operators = Vec::new();
+    for s in &signers {
+        let Some(who) = &s.signer else { continue };
+        let by = s.registered_by.as_deref().unwrap_or("operator");
+        agents.entry(who.clone()).or_default().count(by);
+        if by != "self" {
+            operators.push(format!(
+                "block {} by {who} with key {}",
+                s.seq,
+                s.key_id.as_deref().unwrap_or("?")
+            ));
+        }
+    }
+    if opts.require_self_keys {
+        report.add_checks(vec![if agents.is_empty() {
+            Check::skip("self_keys", "no block is signed")
+        } else if operators.is_empty() {
+            let names: Vec<&str> = agents.keys().map(String::as_str).collect();
+            Check::pass(
+                "self_keys",
+                format!(
+                    "every signature comes from a key its agent registered itself ({})",
+                    names.join(", ")
+                ),
+            )
+        } else {
+            Check::fail(
+                "self_keys",
+                format!(
+                    "signed with keys the operator registered, not the agents: {}",
+                    check::summarise(&operators)
+                ),
+            )
+        }]);
+    }
+    report.signers = signers;
+    report.agents = agents;
 }
 
 /// Reviews a bundle's bytes (no repository needed): a file, or a pad fetched from a server
@@ -314,6 +350,7 @@ fn review(
         skipped,
         first_failure,
         signers: Vec::new(),
+        agents: std::collections::BTreeMap::new(),
     }
 }
 

@@ -358,18 +358,20 @@ pub fn repository_with_key(
     progress: &dyn Progress,
     key: Option<&crate::domain::note::Verifier>,
 ) -> OpResult<RepoReport> {
-    repository_with(ctx, expect_head, progress, key, false)
+    repository_with(ctx, expect_head, progress, key, signatures::Require::default())
 }
 
-/// [`repository_with_key`], where `require_signed` makes every unsigned pad append, artifact
-/// publish and step a problem (`locker verify --require-signed`).
+/// [`repository_with_key`], where `require.signed` makes every unsigned pad append, artifact
+/// publish and step a problem (`locker verify --require-signed`), and `require.self_keys` every
+/// signature by a key the operator registered (`--require-self-keys`).
 pub fn repository_with(
     ctx: &mut Ctx<'_>,
     expect_head: Option<Digest>,
     progress: &dyn Progress,
     key: Option<&crate::domain::note::Verifier>,
-    require_signed: bool,
+    require: signatures::Require,
 ) -> OpResult<RepoReport> {
+    let require_signed = require.signed;
     // The mark is read before the database (which only grows).
     let high = match ctx.log {
         Some(l) => crate::repo::mark::load(&l.dot)?,
@@ -382,6 +384,7 @@ pub fn repository_with(
     let mut replay = Replay::default();
     let mut signatures = signatures::Replay::default();
     signatures.require_all = require_signed;
+    signatures.require_self = require.self_keys;
 
     // 1. The journal.
     let mut expected = 1u64;
@@ -456,6 +459,7 @@ pub fn repository_with(
     })?;
     signatures.summary.broken += key_problems;
     signatures.summary.required = require_signed;
+    signatures.summary.self_keys_required = require.self_keys;
     let leases = LeasesSummary {
         ok: broken == 0,
         leases: counts.leases,
