@@ -80,6 +80,7 @@ impl Locker for Ctx<'_> {
         let mut b = bundle::export(self, r.pad, r.ticket)?;
         if let Some(log) = self.log {
             bundle::attach_log(self, log, &mut b)?;
+            bundle::attach_signers(&mut b, &keys::list(self)?);
         }
         Ok(b)
     }
@@ -183,7 +184,9 @@ impl Locker for Ctx<'_> {
     }
 
     fn verify(&mut self, r: VerifyRepository, progress: &dyn Progress) -> OpResult<RepoReport> {
-        let key = self.log.and_then(|l| l.signer().ok()).map(|s| s.verifier());
+        // The key as it is: verifying never makes one (a repository from before signed
+        // checkpoints has none, and its tree is built on its next write).
+        let key = self.log.and_then(|l| l.verifier().ok().flatten());
         let require = verify::signatures::Require {
             signed: r.require_signed,
             self_keys: r.require_self_keys,

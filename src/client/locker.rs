@@ -170,6 +170,10 @@ impl Locker for Client {
         if kind == "locker" {
             let blocks = Some(b.blocks.len() as u64);
             b.header.log = self.pad_log_proofs(PadLogProofs { pad: r.pad, blocks }).ok();
+            // Who signed the blocks, as those proofs record it, with the signers' keys.
+            if let Ok(keys) = self.key_list() {
+                bundle::attach_signers(&mut b, &keys);
+            }
         }
         Ok(b)
     }

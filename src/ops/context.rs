@@ -209,4 +209,10 @@ impl LogIdentity {
     pub fn signer(&self) -> OpResult<Signer> {
         Ok(crate::repo::log_signer(&self.dot, &self.origin)?)
     }
+
+    /// The verifier key, if the repository has a log key (never creates one: what a reader of
+    /// the repository, such as `locker verify`, uses).
+    pub fn verifier(&self) -> OpResult<Option<crate::domain::note::Verifier>> {
+        Ok(crate::repo::log_verifier(&self.dot, &self.origin)?)
+    }
 }

@@ -226,6 +226,22 @@ fn test_a_deleted_tree_and_checkpoints_fail_verify() {
     assert!(details.contains("no signed checkpoint is stored"), "{details}");
     // The journal itself is intact: the mark holds, so the repository still opens.
     assert_eq!(v["mark"]["ok"], true, "{v}");
+    // Without the mark too (the operator owns the files): still a failure, never "not built
+    // yet", since the repository has a log key.
+    crate::tlog::forget_mark(&env);
+    let (code, v) = env.verify();
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["merkle"]["pending"], false);
+    let details = v["problems"].to_string();
+    assert!(details.contains("the checkpoints were deleted"), "{details}");
+    assert!(details.contains("the Merkle tree holds 0 hashes"), "{details}");
+    // Either one missing alone fails too.
+    let env = busy();
+    env.sql().execute_batch("DELETE FROM checkpoints;").unwrap();
+    assert_eq!(env.verify().0, 1);
+    let env = busy();
+    env.sql().execute_batch("DELETE FROM merkle_hashes;").unwrap();
+    assert_eq!(env.verify().0, 1);
 }
 
 #[test]

@@ -248,7 +248,7 @@ pub fn bundle(
         ),
         Some(c) => Check::fail("chain", format!("`{}`: {}", c.name, c.detail)),
     };
-    Ok(review(
+    let mut report = review(
         &parsed.header.pad_id,
         source,
         file,
@@ -256,7 +256,27 @@ pub fn bundle(
         chain_check,
         &parsed.blocks,
         opts,
-    ))
+    );
+    // The signers the bundle carries: every signature re-checked with its stated key (and
+    // against the log's entries when it carries them), then reported as for a local pad.
+    if let Some(c) = bundle::signers_check(&parsed) {
+        report.add_checks(vec![Check { name: "signatures".into(), ..c }]);
+    }
+    let signers = parsed.header.signers.as_ref().map_or_else(Vec::new, |s| {
+        s.blocks
+            .iter()
+            .map(|b| BlockSigner {
+                seq: b.seq,
+                entry: b.entry,
+                signer: Some(b.signer.clone()),
+                key_id: Some(b.key_id.clone()),
+                registered_by: b.registered_by.clone(),
+                signature: Some(b.signature.clone()),
+            })
+            .collect()
+    });
+    add_signers(&mut report, signers, opts);
+    Ok(report)
 }
 
 /// The attestation's fields, as far as they are present.

@@ -137,6 +137,7 @@ pub fn report_with_key(
 ) -> BundleReport {
     let mut f = bundle::check(p, expect.as_ref());
     f.checks.push(bundle::log_check(p, key));
+    f.checks.extend(bundle::signers_check(p));
     let first_failure = f.checks.iter().find(|c| c.failed()).cloned();
     let verdict = if first_failure.is_some() {
         "failed"
@@ -192,6 +193,15 @@ pub fn attach_log(ctx: &mut Ctx<'_>, log: &LogIdentity, b: &mut Bundle) -> OpRes
     let seqs: Vec<u64> = b.blocks.iter().map(|x| x.seq).collect();
     b.header.log = Some(log_proofs(ctx, log, &b.header.pad_id, &seqs)?);
     Ok(())
+}
+
+/// Adds who signed each block, as the bundle's log proofs record it, with each signer's key from
+/// `keys` (the repository's registered keys: `locker key list`, `GET /v1/keys`).
+pub fn attach_signers(b: &mut Bundle, keys: &crate::ops::keys::KeyList) {
+    bundle::attach_signers(b, &keys.repository_id, |agent, key_id| {
+        let k = keys.keys.iter().find(|k| k.agent == agent && k.key_id == key_id)?;
+        Some((k.vkey.clone(), k.registered_by.clone()))
+    });
 }
 
 /// The log's signed checkpoint and the inclusion proofs of the entries that recorded blocks
@@ -294,6 +304,7 @@ fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
                 exporter: exporter(),
             },
             log: None,
+            signers: None,
         },
         blocks,
     })
@@ -426,6 +437,7 @@ pub fn from_peer(manifest: &Value, pages: &[Value], source: Source) -> OpResult<
             max_bytes: m.max_bytes,
             source,
             log: None,
+            signers: None,
         },
         blocks,
     })

@@ -52,24 +52,26 @@ pub(super) fn check_merkle(
         }
     }
     s.root = Some(fr.root());
-    // A repository made before the tree existed builds it on its next write; one whose log key
-    // signed a checkpoint here (it has a mark) must have it, and its checkpoints.
-    if count == 0 && checkpoints.is_empty() && n > 0 && mark.is_none() {
+    // A repository made before the tree existed (it has no log key either) builds it on its
+    // next write; one with a log key signs a checkpoint of every journal it leaves, so a
+    // non-empty journal without a tree or checkpoints lost them.
+    if count == 0 && checkpoints.is_empty() && n > 0 && mark.is_none() && key.is_none() {
         s.pending = true;
     } else {
         if checkpoints.is_empty() && n > 0 {
-            if let Some(m) = mark {
-                f.add(
-                    "checkpoint",
-                    "checkpoints",
-                    None,
-                    format!(
-                        "the journal has {n} entries but no signed checkpoint is stored, though \
-                         the log key here signed one of {} entries: the checkpoints were deleted",
-                        m.size()
-                    ),
-                );
-            }
+            let why = match mark {
+                Some(m) => format!("the log key here signed one of {} entries", m.size()),
+                None => "the repository has a log key, which signs every journal it leaves".into(),
+            };
+            f.add(
+                "checkpoint",
+                "checkpoints",
+                None,
+                format!(
+                    "the journal has {n} entries but no signed checkpoint is stored, though \
+                     {why}: the checkpoints were deleted"
+                ),
+            );
         }
         let expected = stored_count(n);
         if count != expected {
