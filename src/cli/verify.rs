@@ -87,8 +87,15 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
     let remote_pad = remote && a.pad.is_some() && a.ticket.secret()?.is_some();
     // `--policy` alone (nothing else to verify) or `--checkpoint`: the policy check by itself.
     // A policy from the environment or the config never turns `locker verify` into it.
+    if a.pad.is_some() && !remote_pad && a.trust.policy.is_some() {
+        return Err(crate::ops::OpError::usage(
+            "--policy checks a log's checkpoint: with PAD it needs --remote URL and a ticket \
+             (the pad is then checked against the server's log)",
+        )
+        .into());
+    }
     let policy_only = a.checkpoint.is_some()
-        || (a.trust.policy.is_some() && a.proof.is_none() && a.bundle.is_none() && !remote_pad);
+        || (a.trust.policy.is_some() && a.proof.is_none() && a.bundle.is_none() && a.pad.is_none());
     let ok = if policy_only {
         let policy = a.trust.policy()?.ok_or_else(|| {
             crate::ops::OpError::usage(

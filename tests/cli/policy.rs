@@ -164,7 +164,7 @@ fn test_checkpoint_with_a_policy_accepts_and_pins_only_a_quorum_cosigned_checkpo
     env.json_err(&["checkpoint", "--policy", &nolog, "--state", st], 2);
 }
 
-/// The split view: the operator keeps two histories of one log (a backup that diverges),
+/// The split view: the operator keeps two histories of one log (a copy that diverges),
 /// signed at the same size by the same key, and shows each reader one. Without a policy both
 /// readers exit 0. Witnesses refuse to cosign a second tree of a size they cosigned, so with a
 /// majority quorum (2 of 3) only one history can be accepted: the other reader is refused
@@ -175,8 +175,10 @@ fn test_a_split_view_is_caught_by_a_majority_policy_not_by_any_of_n() {
     let env = TestEnv::init();
     env.create_pad(&[]);
     let vk = log_key(&env);
+    // (`store copy` makes a SQLite repository with the same log key and mark, whatever the
+    // store: a second history of the same log.)
     let fork = env.path().join("fork");
-    env.json(&["backup", fork.to_str().unwrap()]);
+    env.json(&["store", "copy", "--to", fork.to_str().unwrap()]);
     // Both histories are served (a server makes its demo pad when it starts).
     let s_honest = env.serve(&[]);
     let s_fork =
@@ -280,6 +282,8 @@ fn test_verify_proof_and_bundle_with_a_policy() {
         r["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert!(names.ends_with(&["log", "policy", "pin"]), "{names:?}");
     assert_eq!(r["pin"]["status"], "unchanged");
+    // A local pad has no checkpoint to hold to a policy: a usage error.
+    env.json_err(&["verify", &pad.id, "--policy", &p], 2);
 }
 
 /// Remote `pad read` with a policy: the blocks read must be those the server's log proves, under
@@ -327,6 +331,16 @@ fn test_remote_pad_read_with_a_policy() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("the secret work"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cosigned by A"));
     assert_eq!(pins(&state), 1);
+    // `verify --remote PAD` with a ticket holds the pad to the same rule.
+    let out = reader
+        .locker()
+        .args(["--json", "--remote", &s.url(), "verify", &pad.id, "--ticket", &pad.ticket])
+        .args(["--policy", &p, "--state", st])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["policy"]["quorum"]["satisfied"], true, "{v:#}");
     // A policy on a local read is a usage error: there is nothing served to check.
     let e = env.json_err(&["pad", "read", &pad.id, "--ticket", &pad.ticket, "--policy", &p], 2);
     assert!(e["detail"].as_str().unwrap().contains("needs --remote"), "{e}");
