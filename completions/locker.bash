@@ -238,6 +238,12 @@ _locker() {
             locker__subcmd__help__subcmd__key,list)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__list"
                 ;;
+            locker__subcmd__help__subcmd__key,new)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__new"
+                ;;
+            locker__subcmd__help__subcmd__key,register)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__register"
+                ;;
             locker__subcmd__help__subcmd__key,require)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__require"
                 ;;
@@ -334,6 +340,9 @@ _locker() {
             locker__subcmd__help__subcmd__witness,serve)
                 cmd="locker__subcmd__help__subcmd__witness__subcmd__serve"
                 ;;
+            locker__subcmd__help__subcmd__witness,show)
+                cmd="locker__subcmd__help__subcmd__witness__subcmd__show"
+                ;;
             locker__subcmd__key,generate)
                 cmd="locker__subcmd__key__subcmd__generate"
                 ;;
@@ -342,6 +351,12 @@ _locker() {
                 ;;
             locker__subcmd__key,list)
                 cmd="locker__subcmd__key__subcmd__list"
+                ;;
+            locker__subcmd__key,new)
+                cmd="locker__subcmd__key__subcmd__new"
+                ;;
+            locker__subcmd__key,register)
+                cmd="locker__subcmd__key__subcmd__register"
                 ;;
             locker__subcmd__key,require)
                 cmd="locker__subcmd__key__subcmd__require"
@@ -360,6 +375,12 @@ _locker() {
                 ;;
             locker__subcmd__key__subcmd__help,list)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__list"
+                ;;
+            locker__subcmd__key__subcmd__help,new)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__new"
+                ;;
+            locker__subcmd__key__subcmd__help,register)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__register"
                 ;;
             locker__subcmd__key__subcmd__help,require)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__require"
@@ -577,6 +598,9 @@ _locker() {
             locker__subcmd__witness,serve)
                 cmd="locker__subcmd__witness__subcmd__serve"
                 ;;
+            locker__subcmd__witness,show)
+                cmd="locker__subcmd__witness__subcmd__show"
+                ;;
             locker__subcmd__witness__subcmd__help,help)
                 cmd="locker__subcmd__witness__subcmd__help__subcmd__help"
                 ;;
@@ -585,6 +609,9 @@ _locker() {
                 ;;
             locker__subcmd__witness__subcmd__help,serve)
                 cmd="locker__subcmd__witness__subcmd__help__subcmd__serve"
+                ;;
+            locker__subcmd__witness__subcmd__help,show)
+                cmd="locker__subcmd__witness__subcmd__help__subcmd__show"
                 ;;
             *)
                 ;;
@@ -993,7 +1020,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__checkpoint)
-            opts="-R -q -h --key --state --no-pin --witness --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --key --state --no-pin --policy --witness --accept-rollback --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1004,6 +1031,10 @@ _locker() {
                     return 0
                     ;;
                 --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1389,7 +1420,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key)
-            opts="show generate list revoke require"
+            opts="show new register generate list revoke require"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1417,6 +1448,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__register)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2089,7 +2148,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__witness)
-            opts="init serve"
+            opts="init serve show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2117,6 +2176,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__witness__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__witness__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2169,7 +2242,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help show generate list revoke require help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help show new register generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2237,7 +2310,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help)
-            opts="show generate list revoke require help"
+            opts="show new register generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2279,6 +2352,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__register)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2341,6 +2442,86 @@ _locker() {
                 return 0
             fi
             case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__new)
+            opts="-o -R -q -h --agent --out --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__register)
+            opts="-R -q -h --public-key --rotate-with --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --public-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rotate-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3623,7 +3804,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__read)
-            opts="-R -q -h --from --to --raw --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --from --to --raw --ticket --ticket-file --key --state --no-pin --policy --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3642,6 +3823,18 @@ _locker() {
                     return 0
                     ;;
                 --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4017,7 +4210,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__restore)
-            opts="-R -q -h --to --yes --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --to --yes --accept-rollback --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4051,7 +4244,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__review)
-            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --checkout --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --require-self-keys --checkout --ticket --ticket-file --key --state --no-pin --policy --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4082,6 +4275,18 @@ _locker() {
                     return 0
                     ;;
                 --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4675,7 +4880,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --require-self-keys --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4741,7 +4946,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4771,7 +4976,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness__subcmd__help)
-            opts="init serve help"
+            opts="init serve show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4813,6 +5018,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4875,6 +5094,36 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__show)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

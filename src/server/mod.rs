@@ -22,6 +22,7 @@
 //! One module per resource: `pads`, `tickets`, `artifacts`, `leases`, `plans`, `journal`,
 //! `keys`, `tlog` (checkpoints and proofs) and `health`; `routes` is the table of every route,
 //! [`wire`] the request bodies of the compatible APIs, `http` the helpers every handler uses.
+//! `publish` is the signer: requests never sign a checkpoint; it does, as the journal grows.
 
 mod access;
 mod admission;
@@ -38,6 +39,7 @@ mod leases;
 mod pads;
 mod payments;
 mod plans;
+mod publish;
 mod routes;
 mod state;
 mod surface;
