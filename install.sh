@@ -52,7 +52,7 @@ What it does, in order:
   5. Checks that the archive holds exactly one file named locker, at
      locker-<version>-<target>/locker, and that it is a regular file. Files are read
      from the archive to stdout only, never extracted by their archive paths.
-  6. Stages the binary in DIR/.locker-install.XXXXXXXX, runs it once with --version (it must
+  6. Stages the binary in DIR/.locker-install.XXXXXXXX, runs it once with -V (it must
      print "locker <version>"), stages the docs, then renames everything into place:
        DIR/locker
        DATA/man/man1/locker*.1
@@ -394,7 +394,7 @@ stage="$(mktemp -d "$bin_dir/.locker-install.XXXXXXXX")" \
 extract "$prefix/locker" "$stage/locker"
 [ -s "$stage/locker" ] || die "$prefix/locker in $asset is empty"
 chmod 0755 "$stage/locker"
-got="$("$stage/locker" --version 2>&1)" \
+got="$("$stage/locker" -V 2>&1)" \
     || die "the downloaded binary does not run here: $got"
 [ "$got" = "locker $version" ] \
     || die "the downloaded binary reports \"$got\", not \"locker $version\""

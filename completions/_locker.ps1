@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a locker repository (`.locker/`) in PATH, or report the one already there')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store')
             [CompletionResult]::new('pad', 'pad', [CompletionResultType]::ParameterValue, 'Work with handoff pads: hash-chained blocks, sealed and read with tickets')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append one block to a pad (same as `locker pad append`)')
             [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Seal a pad (same as `locker pad seal`)')
@@ -59,7 +60,6 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('quest', 'quest', [CompletionResultType]::ParameterValue, 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked')
             [CompletionResult]::new('witness', 'witness', [CompletionResultType]::ParameterValue, 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
-            [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -75,6 +75,18 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'locker;status' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'locker;pad' {
@@ -101,7 +113,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;pad;create' {
-            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Seconds until the pad expires unless sealed (1–2592000)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'How long until the pad expires unless sealed, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds; default 1h)')
             [CompletionResult]::new('--max-blocks', '--max-blocks', [CompletionResultType]::ParameterName, 'Most blocks the pad may hold (1–4096)')
             [CompletionResult]::new('--payment-proof', '--payment-proof', [CompletionResultType]::ParameterName, 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -335,7 +347,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;deposit' {
             [CompletionResult]::new('--envelope', '--envelope', [CompletionResultType]::ParameterName, 'The `locker.handoff.v1` envelope (`-` for stdin)')
             [CompletionResult]::new('--artifact', '--artifact', [CompletionResultType]::ParameterName, 'A file to add as one block after the envelope (repeatable, in order)')
-            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'The pad''s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'The pad''s TTL, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire')
             [CompletionResult]::new('--payment-proof', '--payment-proof', [CompletionResultType]::ParameterName, 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -692,7 +704,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;lease;acquire' {
-            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Seconds until the lease expires unless heartbeaten (1–2592000)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'How long until the lease expires unless heartbeaten, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds)')
             [CompletionResult]::new('--holder', '--holder', [CompletionResultType]::ParameterName, 'Who holds the lease (operator only; default: `operator`)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
@@ -936,10 +948,14 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N entries (1–10000)')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Only entries after sequence number SEQ')
             [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'Only entries before sequence number SEQ')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only entries written at or after TIME: a duration ago (`2h`, `30d`), an RFC 3339 time or date (`2026-11-29T08:48:13Z`, `2026-11-29`), or Unix seconds (`@1796175870`)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only entries written before TIME (as --since)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--reverse', '--reverse', [CompletionResultType]::ParameterName, 'Oldest first')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Keep running: after the newest entries (oldest first), show each new one as it is written, until interrupted')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep running: after the newest entries (oldest first), show each new one as it is written, until interrupted')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -1329,46 +1345,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
-        'locker;util' {
-            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
-            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
-            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('generate-docs', 'generate-docs', [CompletionResultType]::ParameterValue, 'Write the man pages and completion scripts into `man/` and `completions/`')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'locker;util;generate-docs' {
-            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory holding `man/` and `completions/`')
-            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
-            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
-            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            break
-        }
-        'locker;util;help' {
-            [CompletionResult]::new('generate-docs', 'generate-docs', [CompletionResultType]::ParameterValue, 'Write the man pages and completion scripts into `man/` and `completions/`')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'locker;util;help;generate-docs' {
-            break
-        }
-        'locker;util;help;help' {
-            break
-        }
         'locker;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a locker repository (`.locker/`) in PATH, or report the one already there')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store')
             [CompletionResult]::new('pad', 'pad', [CompletionResultType]::ParameterValue, 'Work with handoff pads: hash-chained blocks, sealed and read with tickets')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append one block to a pad (same as `locker pad append`)')
             [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Seal a pad (same as `locker pad seal`)')
@@ -1395,11 +1374,13 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('quest', 'quest', [CompletionResultType]::ParameterValue, 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked')
             [CompletionResult]::new('witness', 'witness', [CompletionResultType]::ParameterValue, 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script for SHELL to stdout')
-            [CompletionResult]::new('util', 'util', [CompletionResultType]::ParameterValue, 'Developer tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'locker;help;init' {
+            break
+        }
+        'locker;help;status' {
             break
         }
         'locker;help;pad' {
@@ -1642,13 +1623,6 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;help;completions' {
-            break
-        }
-        'locker;help;util' {
-            [CompletionResult]::new('generate-docs', 'generate-docs', [CompletionResultType]::ParameterValue, 'Write the man pages and completion scripts into `man/` and `completions/`')
-            break
-        }
-        'locker;help;util;generate-docs' {
             break
         }
         'locker;help;help' {

@@ -85,6 +85,9 @@ _locker() {
             locker,skill)
                 cmd="locker__subcmd__skill"
                 ;;
+            locker,status)
+                cmd="locker__subcmd__status"
+                ;;
             locker,step)
                 cmd="locker__subcmd__step"
                 ;;
@@ -93,9 +96,6 @@ _locker() {
                 ;;
             locker,token)
                 cmd="locker__subcmd__token"
-                ;;
-            locker,util)
-                cmd="locker__subcmd__util"
                 ;;
             locker,verify)
                 cmd="locker__subcmd__verify"
@@ -202,6 +202,9 @@ _locker() {
             locker__subcmd__help,skill)
                 cmd="locker__subcmd__help__subcmd__skill"
                 ;;
+            locker__subcmd__help,status)
+                cmd="locker__subcmd__help__subcmd__status"
+                ;;
             locker__subcmd__help,step)
                 cmd="locker__subcmd__help__subcmd__step"
                 ;;
@@ -210,9 +213,6 @@ _locker() {
                 ;;
             locker__subcmd__help,token)
                 cmd="locker__subcmd__help__subcmd__token"
-                ;;
-            locker__subcmd__help,util)
-                cmd="locker__subcmd__help__subcmd__util"
                 ;;
             locker__subcmd__help,verify)
                 cmd="locker__subcmd__help__subcmd__verify"
@@ -333,9 +333,6 @@ _locker() {
                 ;;
             locker__subcmd__help__subcmd__token,revoke)
                 cmd="locker__subcmd__help__subcmd__token__subcmd__revoke"
-                ;;
-            locker__subcmd__help__subcmd__util,generate-docs)
-                cmd="locker__subcmd__help__subcmd__util__subcmd__generate__subcmd__docs"
                 ;;
             locker__subcmd__help__subcmd__witness,init)
                 cmd="locker__subcmd__help__subcmd__witness__subcmd__init"
@@ -592,18 +589,6 @@ _locker() {
             locker__subcmd__token__subcmd__help,revoke)
                 cmd="locker__subcmd__token__subcmd__help__subcmd__revoke"
                 ;;
-            locker__subcmd__util,generate-docs)
-                cmd="locker__subcmd__util__subcmd__generate__subcmd__docs"
-                ;;
-            locker__subcmd__util,help)
-                cmd="locker__subcmd__util__subcmd__help"
-                ;;
-            locker__subcmd__util__subcmd__help,generate-docs)
-                cmd="locker__subcmd__util__subcmd__help__subcmd__generate__subcmd__docs"
-                ;;
-            locker__subcmd__util__subcmd__help,help)
-                cmd="locker__subcmd__util__subcmd__help__subcmd__help"
-                ;;
             locker__subcmd__witness,help)
                 cmd="locker__subcmd__witness__subcmd__help"
                 ;;
@@ -635,7 +620,7 @@ _locker() {
 
     case "${cmd}" in
         locker)
-            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
+            opts="-R -q -h -V --repo --json --quiet --remote --scope --help --version init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1225,7 +1210,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help)
-            opts="init pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions util help"
+            opts="init status pad append seal deposit artifact token key lease manifest step log verify checkpoint proof backup restore gc store doctor review mcp skill serve quest witness completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2036,6 +2021,20 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__help__subcmd__step)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2121,34 +2120,6 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__token__subcmd__revoke)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__help__subcmd__util)
-            opts="generate-docs"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__help__subcmd__util__subcmd__generate__subcmd__docs)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3115,7 +3086,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__log)
-            opts="-n -R -q -h --kind --subject --actor --scope --limit --after --before --reverse --repo --json --quiet --remote --help"
+            opts="-n -f -R -q -h --kind --subject --actor --scope --limit --after --before --since --until --reverse --follow --repo --json --quiet --remote --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3150,6 +3121,14 @@ _locker() {
                     return 0
                     ;;
                 --before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4512,6 +4491,36 @@ _locker() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        locker__subcmd__status)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         locker__subcmd__step)
             opts="-R -q -h --lease --planned --executed --gate --sign-key --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -4863,112 +4872,6 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help generate-docs help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --repo)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -R)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --remote)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --scope)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__generate__subcmd__docs)
-            opts="-R -q -h --out-dir --repo --json --quiet --remote --scope --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --out-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --repo)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -R)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --remote)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --scope)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__help)
-            opts="generate-docs help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__help__subcmd__generate__subcmd__docs)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        locker__subcmd__util__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

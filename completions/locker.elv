@@ -30,6 +30,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+            cand status 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store'
             cand pad 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
             cand append 'Append one block to a pad (same as `locker pad append`)'
             cand seal 'Seal a pad (same as `locker pad seal`)'
@@ -56,7 +57,6 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand witness 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones'
             cand completions 'Print a shell completion script for SHELL to stdout'
-            cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;init'= {
@@ -71,6 +71,17 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --quiet 'Print no status lines, only data'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'locker;status'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'locker;pad'= {
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -95,7 +106,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;pad;create'= {
-            cand --ttl 'Seconds until the pad expires unless sealed (1–2592000)'
+            cand --ttl 'How long until the pad expires unless sealed, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds; default 1h)'
             cand --max-blocks 'Most blocks the pad may hold (1–4096)'
             cand --payment-proof 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -305,7 +316,7 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;deposit'= {
             cand --envelope 'The `locker.handoff.v1` envelope (`-` for stdin)'
             cand --artifact 'A file to add as one block after the envelope (repeatable, in order)'
-            cand --ttl 'The pad''s TTL in seconds (1–2592000), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire'
+            cand --ttl 'The pad''s TTL, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds), kept for compatibility: a deposited pad is sealed at once, and sealed pads do not expire'
             cand --payment-proof 'With --remote: the hash of the payment a pay-per-pad server asked for (sent as `X-Payment-Proof`); without one, such a server''s challenge is an error (exit 5) naming what to pay'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -623,7 +634,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;lease;acquire'= {
-            cand --ttl 'Seconds until the lease expires unless heartbeaten (1–2592000)'
+            cand --ttl 'How long until the lease expires unless heartbeaten, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds)'
             cand --holder 'Who holds the lease (operator only; default: `operator`)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
@@ -839,10 +850,14 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --limit 'Show at most N entries (1–10000)'
             cand --after 'Only entries after sequence number SEQ'
             cand --before 'Only entries before sequence number SEQ'
+            cand --since 'Only entries written at or after TIME: a duration ago (`2h`, `30d`), an RFC 3339 time or date (`2026-11-29T08:48:13Z`, `2026-11-29`), or Unix seconds (`@1796175870`)'
+            cand --until 'Only entries written before TIME (as --since)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --reverse 'Oldest first'
+            cand -f 'Keep running: after the newest entries (oldest first), show each new one as it is written, until interrupted'
+            cand --follow 'Keep running: after the newest entries (oldest first), show each new one as it is written, until interrupted'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -1198,41 +1213,9 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
-        &'locker;util'= {
-            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
-            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
-            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
-            cand -q 'Print no status lines, only data'
-            cand --quiet 'Print no status lines, only data'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'locker;util;generate-docs'= {
-            cand --out-dir 'The directory holding `man/` and `completions/`'
-            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
-            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
-            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
-            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
-            cand -q 'Print no status lines, only data'
-            cand --quiet 'Print no status lines, only data'
-            cand -h 'Print help'
-            cand --help 'Print help'
-        }
-        &'locker;util;help'= {
-            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'locker;util;help;generate-docs'= {
-        }
-        &'locker;util;help;help'= {
-        }
         &'locker;help'= {
             cand init 'Create a locker repository (`.locker/`) in PATH, or report the one already there'
+            cand status 'Show the repository at a glance: journal, checkpoint, pads, leases, signing, store'
             cand pad 'Work with handoff pads: hash-chained blocks, sealed and read with tickets'
             cand append 'Append one block to a pad (same as `locker pad append`)'
             cand seal 'Seal a pad (same as `locker pad seal`)'
@@ -1259,10 +1242,11 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand quest 'Run the demo story with real processes: crashes, a stale retry, tampering, each checked'
             cand witness 'Run a witness: cosign the checkpoints of logs it follows, never two inconsistent ones'
             cand completions 'Print a shell completion script for SHELL to stdout'
-            cand util 'Developer tools'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;help;init'= {
+        }
+        &'locker;help;status'= {
         }
         &'locker;help;pad'= {
             cand create 'Create an empty pad and print its write key and read ticket (shown once)'
@@ -1438,11 +1422,6 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;witness;show'= {
         }
         &'locker;help;completions'= {
-        }
-        &'locker;help;util'= {
-            cand generate-docs 'Write the man pages and completion scripts into `man/` and `completions/`'
-        }
-        &'locker;help;util;generate-docs'= {
         }
         &'locker;help;help'= {
         }

@@ -126,7 +126,7 @@ if [ "$target" = "$host" ]; then
         diff -r "$stage/$dir" "$tmp/gen/$dir" >/dev/null \
             || die "$dir/ is stale for this binary; run scripts/gen-docs.sh and commit the result"
     done
-    [ "$("$bin" --version)" = "locker $version" ] || die "the binary does not report locker $version"
+    [ "$("$bin" -V)" = "locker $version" ] || die "the binary does not report locker $version"
 fi
 
 find "$stage" -type d -exec chmod 0755 {} +

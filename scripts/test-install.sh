@@ -226,7 +226,7 @@ echo "test-install: locker $version for $target from $base (release in $dist)"
 new_home
 if ! run_installer "$h" -- --base-url "$base/good"; then
     fail "clean install" "the installer failed"
-elif [ "$("$h/.local/bin/locker" --version)" != "locker $version" ]; then
+elif [ "$("$h/.local/bin/locker" -V)" != "locker $version" ]; then
     fail "clean install" "the installed binary does not report locker $version"
 elif ! grep -qx "locker $version" "$work/out"; then
     fail "clean install" "the installer did not run the installed binary"
@@ -383,7 +383,7 @@ for combo in wget:shasum curl:openssl; do
     new_home
     if run_installer "$h" PATH="$only" -- --base-url "$base/good" \
         && grep -q "verified SHA-256 .*($2)" "$work/out" \
-        && [ "$("$h/.local/bin/locker" --version)" = "locker $version" ] && [ -z "$(leftovers "$h")" ]; then
+        && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] && [ -z "$(leftovers "$h")" ]; then
         pass "clean install with $1 and $2"
     else
         fail "clean install with $1 and $2" "it did not install"
@@ -393,7 +393,7 @@ done
 # Directories with spaces in their names.
 new_home
 if run_installer "$h" -- --base-url "$base/good" --bin-dir "$h/my bin" --data-dir "$h/my share" \
-    && [ "$("$h/my bin/locker" --version)" = "locker $version" ] \
+    && [ "$("$h/my bin/locker" -V)" = "locker $version" ] \
     && [ -f "$h/my share/man/man1/locker.1" ] && [ -z "$(leftovers "$h")" ]; then
     pass "directories with spaces"
 else
@@ -405,7 +405,7 @@ fi
 new_home
 if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/missing-line" \
     && grep -q 'WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying' "$work/out" \
-    && [ "$("$h/.local/bin/locker" --version)" = "locker $version" ]; then
+    && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ]; then
     pass "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning"
 else
     fail "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning" "it did not"

@@ -27,9 +27,9 @@ pub struct DepositArgs {
     /// A file to add as one block after the envelope (repeatable, in order)
     #[arg(long = "artifact", value_name = "FILE")]
     pub artifacts: Vec<PathBuf>,
-    /// The pad's TTL in seconds (1–2592000), kept for compatibility: a deposited pad is
-    /// sealed at once, and sealed pads do not expire
-    #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "SECONDS")]
+    /// The pad's TTL, from 1s to 30d (`90s`, `45m`, `12h`, `30d`, or plain seconds), kept for
+    /// compatibility: a deposited pad is sealed at once, and sealed pads do not expire
+    #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "DURATION", value_parser = crate::domain::time::parse_duration)]
     pub ttl: i64,
     /// With --remote: the hash of the payment a pay-per-pad server asked for (sent as
     /// `X-Payment-Proof`); without one, such a server's challenge is an error (exit 5) naming

@@ -19,7 +19,8 @@ pub const SHELLS: [Shell; 5] =
 
 /// Every generated file: its path relative to the repository root, and its bytes.
 pub fn generated_files() -> Vec<(PathBuf, Vec<u8>)> {
-    let mut cmd = crate::cli::command().disable_help_subcommand(true);
+    // The man pages name the package version only: the commit would change them every commit.
+    let mut cmd = crate::cli::command().long_version(None::<&str>).disable_help_subcommand(true);
     cmd.build();
     let mut files = Vec::new();
     walk(&cmd, &[], &root_sections(&cmd), &mut files);
@@ -34,10 +35,29 @@ pub fn generated_files() -> Vec<(PathBuf, Vec<u8>)> {
 
 /// The completion script for `shell`, exactly as committed under `completions/`.
 pub fn completion(shell: Shell) -> Vec<u8> {
-    let mut cmd = crate::cli::command();
+    let mut cmd = without_hidden(crate::cli::command());
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "locker", &mut buf);
     buf
+}
+
+/// `cmd` without its hidden subcommands (`util`): completions offer only what users type.
+/// (clap_complete lists hidden subcommands; clap cannot remove one, so the command is rebuilt
+/// from its parts.)
+fn without_hidden(cmd: clap::Command) -> clap::Command {
+    let mut out = clap::Command::new("locker")
+        .args(cmd.get_arguments().cloned())
+        .subcommands(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
+    if let Some(about) = cmd.get_about() {
+        out = out.about(about.clone());
+    }
+    if let Some(about) = cmd.get_long_about() {
+        out = out.long_about(about.clone());
+    }
+    if cmd.get_version().is_some() {
+        out = out.version(env!("CARGO_PKG_VERSION"));
+    }
+    out
 }
 
 /// Whether `name` (a file name inside `dir`) is one of the files generate-docs owns, so that

@@ -68,7 +68,7 @@ pub fn run(ctx: &mut CommandCtx, a: &InitArgs) -> CmdResult {
     };
     let store = a.store.location()?;
     let (out, _repo) = init_with(&root, ctx.clock(), store.as_ref())?;
-    ctx.printer.emit(&out)?;
+    ctx.printer.emit_confirmation(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

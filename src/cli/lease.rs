@@ -79,8 +79,9 @@ fn render_lease(w: &mut dyn Write, l: &LeaseView) -> io::Result<()> {
 pub struct AcquireArgs {
     /// The work item (1–256 bytes, no control characters)
     pub work: String,
-    /// Seconds until the lease expires unless heartbeaten (1–2592000)
-    #[arg(long, default_value_t = DEFAULT_LEASE_TTL, allow_negative_numbers = true, value_name = "SECONDS")]
+    /// How long until the lease expires unless heartbeaten, from 1s to 30d (`90s`, `45m`,
+    /// `12h`, `30d`, or plain seconds)
+    #[arg(long, default_value_t = DEFAULT_LEASE_TTL, allow_negative_numbers = true, value_name = "DURATION", value_parser = crate::domain::time::parse_duration)]
     pub ttl: i64,
     /// Who holds the lease (operator only; default: `operator`)
     #[arg(long, value_name = "NAME")]

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CmdResult, CommandCtx};
+use crate::domain::time::TimeArg;
 use crate::ops::log::journal::LogEntry;
 use crate::output::rfc3339;
 use crate::store::JournalQuery;
@@ -13,6 +14,11 @@ use crate::store::JournalQuery;
 ///
 /// Every change to the repository is one entry, hash-chained to the one before it. With
 /// `--json`, each entry is one JSON object per line (JSON Lines).
+///
+/// One call shows at most 10000 entries; page through a longer journal newest first with
+/// `--before SEQ` (the oldest seq shown), or oldest first with `--reverse --after SEQ` (the
+/// newest seq shown). `--follow` shows the newest entries, oldest first, then each new entry
+/// as it is written, like `tail -f`, until interrupted.
 #[derive(Debug, Args)]
 pub struct LogArgs {
     /// Only entries of this kind (`pad.append`), or of this family when it ends with `.`
@@ -37,13 +43,30 @@ pub struct LogArgs {
     /// Only entries before sequence number SEQ
     #[arg(long, value_name = "SEQ")]
     pub before: Option<u64>,
+    /// Only entries written at or after TIME: a duration ago (`2h`, `30d`), an RFC 3339
+    /// time or date (`2026-11-29T08:48:13Z`, `2026-11-29`), or Unix seconds (`@1796175870`)
+    #[arg(long, value_name = "TIME", value_parser = TimeArg::parse)]
+    pub since: Option<TimeArg>,
+    /// Only entries written before TIME (as --since)
+    #[arg(long, value_name = "TIME", value_parser = TimeArg::parse)]
+    pub until: Option<TimeArg>,
     /// Oldest first
     #[arg(long)]
     pub reverse: bool,
+    /// Keep running: after the newest entries (oldest first), show each new one as it is
+    /// written, until interrupted
+    #[arg(short = 'f', long, conflicts_with_all = ["before", "until", "reverse"])]
+    pub follow: bool,
 }
 
+/// How often `--follow` asks for new entries.
+const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
 pub fn run(ctx: &mut CommandCtx, a: &LogArgs) -> CmdResult {
+    let now = ctx.now();
     let q = JournalQuery {
+        since: a.since.map(|t| t.at(now)),
+        until: a.until.map(|t| t.at(now)),
         kind: a.kind.clone(),
         subject: a.subject.clone(),
         actor: a.actor.clone(),
@@ -53,20 +76,51 @@ pub fn run(ctx: &mut CommandCtx, a: &LogArgs) -> CmdResult {
         ascending: a.reverse,
         limit: a.limit,
     };
+    if a.follow {
+        return follow(ctx, q);
+    }
     let page = ctx.locker()?.journal(&q)?;
+    print(ctx, &page.entries)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print(ctx: &CommandCtx, entries: &[LogEntry]) -> std::io::Result<()> {
     if ctx.printer.is_json() {
-        for e in &page.entries {
+        for e in entries {
             ctx.printer.json_line(e)?;
         }
+        Ok(())
     } else {
-        ctx.printer.with_stdout(|w| {
-            for e in &page.entries {
-                human(w, e)?;
-            }
-            Ok(())
-        })?;
+        ctx.printer.with_stdout(|w| entries.iter().try_for_each(|e| human(w, e)))
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// `log --follow`: the newest `q.limit` entries oldest first, then every new entry matching
+/// `q` as it is written (polling), until interrupted or the reader goes away.
+fn follow(ctx: &mut CommandCtx, q: JournalQuery) -> CmdResult {
+    let mut page = ctx.locker()?.journal(&JournalQuery { ascending: false, ..q.clone() })?;
+    page.entries.reverse();
+    print(ctx, &page.entries)?;
+    // Where to go on from: the newest entry shown, else the journal's head (entries not
+    // matching the filters are not read again on every poll).
+    let mut last = match page.entries.last() {
+        Some(e) => e.seq,
+        None => {
+            let head = JournalQuery { limit: 1, ..JournalQuery::default() };
+            ctx.locker()?.journal(&head)?.entries.first().map_or(0, |e| e.seq)
+        }
+    };
+    loop {
+        let next = JournalQuery { after: Some(last), ascending: true, limit: 1000, ..q.clone() };
+        let page = ctx.locker()?.journal(&next)?;
+        match page.entries.last() {
+            Some(e) => {
+                last = e.seq;
+                print(ctx, &page.entries)?;
+            }
+            None => std::thread::sleep(FOLLOW_POLL),
+        }
+    }
 }
 
 fn human(w: &mut dyn std::io::Write, e: &LogEntry) -> std::io::Result<()> {

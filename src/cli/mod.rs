@@ -21,6 +21,7 @@ mod store;
 
 pub(crate) use serve::PAYMENT_HEADING;
 pub mod skill;
+mod status;
 mod step;
 mod tlog;
 mod token;
@@ -113,7 +114,13 @@ fn after_help() -> String {
 /// locker keeps handoff pads (hash-chained, sealable blocks with read tickets) and a journal
 /// of every change in a git-like `.locker/` repository, and verifies all of it like `git fsck`.
 #[derive(Debug, Parser)]
-#[command(name = "locker", version, after_help = after_help(), max_term_width = 100)]
+#[command(
+    name = "locker",
+    version,
+    long_version = env!("LOCKER_LONG_VERSION"),
+    after_help = after_help(),
+    max_term_width = 100
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -126,28 +133,42 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Use the repository in PATH (the directory holding `.locker/`) instead of searching
     /// the current directory and its parents
-    #[arg(short = 'R', long = "repo", global = true, env = "LOCKER_DIR", value_name = "PATH")]
+    #[arg(
+        short = 'R',
+        long = "repo",
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_DIR",
+        value_name = "PATH"
+    )]
     pub repo: Option<PathBuf>,
     /// Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on
     /// stderr
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
     /// Print no status lines, only data
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub quiet: bool,
     /// Run pad and verify commands against the `locker serve` at URL instead of a local
     /// repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
-    #[arg(long, global = true, env = "LOCKER_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_URL",
+        value_name = "URL"
+    )]
     pub remote: Option<String>,
     /// Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the
     /// token's scope is the only one allowed
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, help_heading = "Global options", value_name = "NAME")]
     pub scope: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Init(init::InitArgs),
+    Status(status::StatusArgs),
     #[command(subcommand)]
     Pad(pad::PadCommand),
     /// Append one block to a pad (same as `locker pad append`)
@@ -362,10 +383,7 @@ pub fn main() -> ExitCode {
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))));
     let (cli, command) = match parsed {
         Ok(p) => p,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-        }
+        Err(e) => return usage_error(&e, &std::env::args_os().collect::<Vec<_>>()),
     };
     let json = cli.global.json;
     let mut ctx = match CommandCtx::new(cli.global.clone(), command) {
@@ -391,6 +409,39 @@ pub fn main() -> ExitCode {
             ExitCode::from(ErrorKind::Unavailable.exit_code())
         }
     }
+}
+
+/// A command line clap refused (or `--help`/`--version`, which are not errors). Under `--json`
+/// a refusal is one JSON object on stderr, `{"error":"usage","detail",…}`, exit 2, like every
+/// other error; else clap's own text.
+fn usage_error(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
+    use clap::error::ErrorKind as Kind;
+    let shown = matches!(e.kind(), Kind::DisplayHelp | Kind::DisplayVersion)
+        || e.kind() == Kind::DisplayHelpOnMissingArgumentOrSubcommand;
+    // `--json` anywhere before a `--` that ends the options.
+    let json = args.iter().skip(1).take_while(|a| *a != "--").any(|a| a == "--json");
+    if shown || !json {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let text = e.render().to_string();
+    // The first paragraph, on one line: the message and what it lists (missing arguments).
+    let detail = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let detail = detail.strip_prefix("error: ").unwrap_or(&detail).to_owned();
+    let usage = text.lines().map(str::trim).find_map(|l| l.strip_prefix("Usage: "));
+    let mut err = OpError::usage(detail);
+    if let Some(u) = usage {
+        err = err.hint(format!("Usage: {u}"));
+    }
+    err = err.hint("`locker help <command>` shows every argument of a command.");
+    Printer::new(OutputFormat::Json, false).error(&err);
+    ExitCode::from(ErrorKind::Usage.exit_code())
 }
 
 /// The subcommands a command line named, joined by spaces (`token list`).
@@ -426,6 +477,7 @@ fn run(ctx: &mut CommandCtx, command: Command) -> CmdResult {
         Command::Gc(a) => gc::run(ctx, &a),
         Command::Store(c) => store::run(ctx, c),
         Command::Doctor(a) => doctor::run(ctx, &a),
+        Command::Status(a) => status::run(ctx, &a),
         Command::Review(a) => review::run(ctx, &a),
         Command::Mcp(a) => mcp::run(ctx, &a),
         Command::Skill(a) => skill::run(ctx, &a),

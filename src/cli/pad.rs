@@ -61,8 +61,9 @@ pub fn run(ctx: &mut CommandCtx, cmd: PadCommand) -> CmdResult {
 /// SHA-256 digests are stored.
 #[derive(Debug, Args)]
 pub struct CreateArgs {
-    /// Seconds until the pad expires unless sealed (1–2592000)
-    #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "SECONDS")]
+    /// How long until the pad expires unless sealed, from 1s to 30d (`90s`, `45m`, `12h`,
+    /// `30d`, or plain seconds; default 1h)
+    #[arg(long = "ttl", default_value_t = i64::from(DEFAULT_TTL_SECONDS), value_name = "DURATION", value_parser = crate::domain::time::parse_duration)]
     pub ttl: i64,
     /// Most blocks the pad may hold (1–4096)
     #[arg(long, default_value_t = i64::from(DEFAULT_MAX_BLOCKS), value_name = "N")]
@@ -483,7 +484,11 @@ fn export(ctx: &mut CommandCtx, a: &ExportArgs) -> CmdResult {
         }
         Some(path) => {
             write_file_atomic(path, &bytes)?;
-            ctx.printer.emit(&Exported::of(&b, &bytes, &path.display().to_string()))?;
+            ctx.printer.emit_confirmation(&Exported::of(
+                &b,
+                &bytes,
+                &path.display().to_string(),
+            ))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -308,12 +308,12 @@ impl Render for RepoReport {
         let mut kinds: Vec<_> = self.first_broken.iter().collect();
         kinds.sort_by(|a, b| a.0.cmp(b.0));
         for (kind, p) in kinds {
-            writeln!(w, "first broken {kind}: {}: {}", p.subject, p.detail)?;
+            writeln!(w, "first broken {kind}: {}", shown(p))?;
         }
         if self.problem_count > 0 {
             writeln!(w, "{} problem(s):", self.problem_count)?;
             for p in &self.problems {
-                writeln!(w, "  {}: {}", p.subject, p.detail)?;
+                writeln!(w, "  {}", shown(p))?;
             }
         }
         writeln!(w, "{}", if self.ok { "intact" } else { "BROKEN" })
@@ -347,6 +347,14 @@ impl Render for PadReport {
         }
         writeln!(w, "{}", if self.ok { "intact" } else { "BROKEN" })
     }
+}
+
+/// A problem as one line, `subject: detail`, without saying the subject twice when the detail
+/// already starts with it (`pad:ID: pad ID: block 1 …` is shown as `pad:ID: block 1 …`).
+fn shown(p: &crate::ops::verify::Problem) -> String {
+    let spoken = p.subject.replacen(':', " ", 1);
+    let detail = p.detail.strip_prefix(&format!("{spoken}: ")).unwrap_or(&p.detail);
+    format!("{}: {detail}", p.subject)
 }
 
 /// Writes checks as an aligned table: `  pass  name  detail`.

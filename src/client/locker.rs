@@ -389,6 +389,8 @@ impl Locker for Client {
         put("scope", q.scope.clone());
         put("after", q.after.map(|v| v.to_string()));
         put("before", q.before.map(|v| v.to_string()));
+        put("since", q.since.map(|v| v.to_string()));
+        put("until", q.until.map(|v| v.to_string()));
         put("limit", Some(q.limit.to_string()));
         if q.ascending {
             put("reverse", Some("1".into()));

@@ -56,6 +56,15 @@ impl Printer {
         out.flush()
     }
 
+    /// Prints a result that only confirms what was done (`init`, `pad export -o FILE`): as
+    /// [`Self::emit`], except that `-q` silences its human text (JSON is always printed).
+    pub fn emit_confirmation<R: Render>(&self, r: &R) -> io::Result<()> {
+        if self.quiet && self.format == OutputFormat::Human {
+            return Ok(());
+        }
+        self.emit(r)
+    }
+
     /// Prints one JSON Lines record on stdout.
     pub fn json_line<T: Serialize>(&self, t: &T) -> io::Result<()> {
         let mut out = io::stdout().lock();

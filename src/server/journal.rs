@@ -13,8 +13,8 @@ use crate::ops::verify::parse_expected_head;
 use crate::ops::{NoProgress, OpError};
 use crate::store::JournalQuery;
 
-/// `GET /v1/journal?kind=&subject=&actor=&scope=&after=&before=&limit=&reverse=`: a page of
-/// the journal, newest first unless `reverse`.
+/// `GET /v1/journal?kind=&subject=&actor=&scope=&after=&before=&since=&until=&limit=&reverse=`:
+/// a page of the journal, newest first unless `reverse` (`since`/`until`: Unix seconds).
 pub async fn page(
     State(s): State<AppState>,
     RawQuery(raw): RawQuery,
@@ -29,6 +29,8 @@ pub async fn page(
             scope: q.get("scope").map(str::to_owned),
             after: q.unsigned("after")?,
             before: q.unsigned("before")?,
+            since: q.int("since")?,
+            until: q.int("until")?,
             ascending: q.flag("reverse"),
             limit: q.unsigned("limit")?.unwrap_or(50),
         })

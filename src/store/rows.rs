@@ -157,6 +157,10 @@ pub struct JournalQuery {
     pub after: Option<u64>,
     /// Only entries with a sequence number smaller than this.
     pub before: Option<u64>,
+    /// Only entries written at or after this time (Unix seconds).
+    pub since: Option<i64>,
+    /// Only entries written before this time (Unix seconds).
+    pub until: Option<i64>,
     /// Oldest first instead of newest first.
     pub ascending: bool,
     pub limit: u64,

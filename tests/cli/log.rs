@@ -245,3 +245,111 @@ fn test_log_piped_into_head_exits_quietly() {
         assert!(out.stderr.is_empty(), "{cmd}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// `locker --json log ARGS` at `now`, against `url` when given; the entries' seqs.
+fn seqs_at(env: &TestEnv, now: i64, url: Option<&str>, args: &[&str]) -> Vec<u64> {
+    let mut cmd = env.locker();
+    cmd.env("LOCKER_NOW", now.to_string());
+    if let Some(u) = url {
+        cmd.env("LOCKER_URL", u);
+    }
+    let out = cmd.args(["--json", "log", "--reverse"]).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Line>(l).unwrap().seq)
+        .collect()
+}
+
+#[test]
+fn test_log_since_and_until_select_by_time_locally_and_remotely() {
+    let env = TestEnv::init();
+    // Three writes an hour apart (after init's entries at NOW).
+    let at = [NOW + 3600, NOW + 7200, NOW + 10_800];
+    for (i, t) in at.iter().enumerate() {
+        env.json_at(*t, &["lease", "acquire", &format!("w{i}"), "--ttl", "1h"]);
+    }
+    let all = seqs_at(&env, NOW + 10_800, None, &["-n", "100"]);
+    let by_time = |from: i64, to: i64| -> Vec<u64> {
+        let lines = log(&env, &["--reverse", "-n", "100"]);
+        lines.iter().filter(|l| l.time >= from && l.time < to).map(|l| l.seq).collect()
+    };
+    let last_two = by_time(NOW + 7200, i64::MAX);
+    assert_eq!(by_time(NOW + 3600, NOW + 7200).len(), 1);
+    assert_eq!(last_two.len(), 2, "{all:?}");
+    let s = |t: i64| format!("@{t}");
+    let rfc = |t: i64| locker::domain::time::rfc3339(t);
+    let server = env.serve(&[]);
+    for url in [None, Some(server.url())] {
+        let url = url.as_deref();
+        // Unix seconds, an RFC 3339 time, and a duration ago all name the same instant.
+        for since in [s(NOW + 7200), rfc(NOW + 7200), "1h".to_owned()] {
+            assert_eq!(seqs_at(&env, NOW + 10_800, url, &["--since", &since]), last_two, "{since}");
+        }
+        assert_eq!(
+            seqs_at(&env, NOW + 10_800, url, &["--until", &s(NOW + 7200)]),
+            by_time(i64::MIN, NOW + 7200)
+        );
+        assert_eq!(
+            seqs_at(&env, NOW + 10_800, url, &["--since", &s(NOW + 3600), "--until", "1h"]),
+            by_time(NOW + 3600, NOW + 7200),
+            "a window of one hour holds one write"
+        );
+    }
+    let e = env.json_err(&["log", "--since", "yesterday"], 2);
+    assert_eq!(e["error"], "usage");
+    assert!(e["detail"].as_str().unwrap().contains("RFC 3339"), "{e}");
+}
+
+#[test]
+fn test_log_limit_error_says_how_to_page() {
+    let env = TestEnv::init();
+    let e = env.json_err(&["log", "-n", "20000"], 6);
+    let hints = e["hints"].to_string();
+    assert!(hints.contains("--before SEQ") && hints.contains("--reverse --after SEQ"), "{e}");
+}
+
+#[test]
+fn test_log_follow_shows_each_new_entry_as_it_is_written() {
+    use std::io::BufRead as _;
+    let env = TestEnv::init();
+    env.json(&["lease", "acquire", "before-follow", "--ttl", "1h"]);
+    let head: u64 = log(&env, &["-n", "1"])[0].seq;
+    let mut child = env
+        .process()
+        .args(["--json", "log", "--follow", "-n", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(serde_json::from_str::<Line>(&line).unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let next = || rx.recv_timeout(std::time::Duration::from_secs(20)).expect("a line in time");
+    // The newest two entries, oldest first.
+    assert_eq!([next().seq, next().seq], [head - 1, head]);
+    // Then each new entry, as it is written by another process.
+    env.json(&["lease", "acquire", "after-follow", "--ttl", "1h"]);
+    let e = next();
+    assert_eq!(
+        (e.seq, e.kind.as_str(), e.subject.as_str()),
+        (head + 1, "lease.acquire", "work:after-follow")
+    );
+    env.json(&["lease", "acquire", "again", "--ttl", "1h"]);
+    assert_eq!(next().seq, head + 2);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // --follow shows what comes next: it cannot be combined with an end or with newest-first.
+    for conflicting in ["--reverse", "--before=3", "--until=1h"] {
+        let e = env.json_err(&["log", "--follow", conflicting], 2);
+        assert_eq!(e["error"], "usage", "{conflicting}: {e}");
+    }
+}

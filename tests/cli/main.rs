@@ -10,6 +10,7 @@ mod bundle_remote;
 mod checkpoints;
 mod common;
 mod concurrency;
+mod conventions;
 mod crash;
 mod deposit;
 mod docs;

@@ -820,6 +820,8 @@ fn test_pad_read_once_lease_moves_with_the_clock() {
         let e = env.json_err_at(now, &["pad", "read", &pad.id, "--ticket", &pad.ticket], 5);
         assert_eq!(e["error"], "forbidden");
         assert_eq!(e["detail"], "read ticket lease expired");
+        // The hint says how long the window was, so the reader knows what happened.
+        assert!(e["hints"][0].as_str().unwrap().contains("reads for 10 minutes"), "{e}");
     }
     // Even an empty read is refused once the lease is over.
     env.json_err_at(t0 + 601, &["pad", "read", &pad.id, "--ticket", &pad.ticket, "--from", "9"], 5);
@@ -844,6 +846,7 @@ fn test_pad_read_once_lease_moves_with_the_clock() {
     assert_eq!(out.status.code(), Some(5));
     let e: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(e["detail"], "read ticket lease expired");
+    assert!(e["hints"][0].as_str().unwrap().contains("reads for 3 seconds"), "{e}");
     for bad in ["0", "-3", "soon", ""] {
         let out = env
             .locker()

@@ -17,6 +17,7 @@ fn local_only(env: &TestEnv) -> Vec<(&'static str, Vec<String>)> {
         ("locker token create", s(&["--scope", "demo", "token", "create", "--agent", "w"])),
         ("locker token revoke", s(&["token", "revoke", "--agent", "w"])),
         ("locker gc", s(&["gc", "--dry-run"])),
+        ("locker status", s(&["status"])),
         ("locker backup", vec!["backup".into(), dest]),
         ("locker restore", vec!["restore".into(), env.path().display().to_string()]),
         ("locker store copy", vec!["store".into(), "copy".into(), "--to".into(), copy]),

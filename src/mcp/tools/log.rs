@@ -290,6 +290,12 @@ struct LogIn {
     /// Only entries before this sequence number
     #[serde(default)]
     before: Option<u64>,
+    /// Only entries written at or after this time (Unix seconds)
+    #[serde(default)]
+    since: Option<i64>,
+    /// Only entries written before this time (Unix seconds)
+    #[serde(default)]
+    until: Option<i64>,
     /// Oldest first
     #[serde(default)]
     reverse: bool,
@@ -307,6 +313,8 @@ fn log(server: &McpServer, a: LogIn) -> OpResult<LogPage> {
         scope: a.scope,
         after: a.after,
         before: a.before,
+        since: a.since,
+        until: a.until,
         ascending: a.reverse,
         limit: a.limit,
     };

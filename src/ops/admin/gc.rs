@@ -377,44 +377,5 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
     Ok(outcome)
 }
 
-/// Parses an age: `90s`, `45m`, `12h`, `30d`, `2w`, or plain seconds.
-pub fn parse_age(s: &str) -> Result<i64, String> {
-    let s = s.trim();
-    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => (&s[..i], &s[i..]),
-        None => (s, "s"),
-    };
-    let n: i64 = digits
-        .parse()
-        .map_err(|_| format!("`{s}` is not an age such as 90s, 45m, 12h, 30d or 2w"))?;
-    let unit = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        "w" => 7 * 86_400,
-        _ => return Err(format!("`{s}`: the unit must be s, m, h, d or w")),
-    };
-    n.checked_mul(unit)
-        .filter(|v| *v <= 100 * 365 * 86_400)
-        .ok_or_else(|| format!("`{s}` is more than 100 years"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_age;
-
-    #[test]
-    fn ages() {
-        assert_eq!(parse_age("90"), Ok(90));
-        assert_eq!(parse_age("90s"), Ok(90));
-        assert_eq!(parse_age("45m"), Ok(2700));
-        assert_eq!(parse_age("12h"), Ok(43_200));
-        assert_eq!(parse_age("30d"), Ok(2_592_000));
-        assert_eq!(parse_age("2w"), Ok(1_209_600));
-        assert_eq!(parse_age("0d"), Ok(0));
-        for bad in ["", "d", "-1d", "1y", "1.5d", "99999999999w", "1 d"] {
-            assert!(parse_age(bad).is_err(), "{bad}");
-        }
-    }
-}
+/// Parses an age: `90s`, `45m`, `12h`, `30d`, `2w`, or plain seconds (the one duration syntax).
+pub use crate::domain::time::parse_age;

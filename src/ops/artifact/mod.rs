@@ -19,7 +19,7 @@ use crate::domain::event::{ArtifactPublish, ArtifactReject, ArtifactReplay};
 use crate::domain::work::Fence;
 use crate::ops::log::journal;
 use crate::ops::{authorize, Ctx, ErrorKind, OpError, OpResult};
-use crate::store::{ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, ReceiptRow, Tx};
+use crate::store::{ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, Flow, ReceiptRow, Tx};
 
 /// Most versions or keys one listing returns.
 pub const MAX_LIST_LIMIT: u64 = 10_000;
@@ -165,6 +165,35 @@ fn invalid(e: InvalidInput) -> OpError {
 fn not_found() -> OpError {
     OpError::not_found("artifact not found")
         .hint("`locker artifact list` shows the keys of your scope.")
+}
+
+/// [`not_found`], naming the other scopes that hold `key` when the operator asks (an agent
+/// sees its own scope only, so it is never told about others).
+fn not_found_for(tx: &dyn Tx, actor: &crate::ops::Actor, key: &str) -> OpError {
+    if !actor.is_operator() {
+        return not_found();
+    }
+    let mut scopes = Vec::new();
+    let _ = tx.for_each_artifact_head(&mut |h| {
+        if h.key == key && h.scope != actor.scope {
+            scopes.push(h.scope);
+        }
+        Flow::Continue(())
+    });
+    match scopes.as_slice() {
+        [] => not_found(),
+        [one] => OpError::not_found(format!(
+            "artifact not found in scope `{}`; `{key}` exists in scope `{one}`",
+            actor.scope
+        ))
+        .hint(format!("Pass `--scope {one}` to act in that scope.")),
+        many => OpError::not_found(format!(
+            "artifact not found in scope `{}`; `{key}` exists in scopes {}",
+            actor.scope,
+            many.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+        ))
+        .hint("Pass `--scope NAME` to act in one of them."),
+    }
 }
 
 /// Reads a version's content, re-hashed: bytes that do not match the version's digest are an
@@ -360,7 +389,10 @@ pub fn get(ctx: &mut Ctx<'_>, key: &str, version: Option<i64>) -> OpResult<Artif
     authorize(tx.as_ref(), &actor)?;
     let v = match version {
         Some(v) => v,
-        None => tx.artifact_head(&actor.scope, key)?.ok_or_else(not_found)?,
+        None => match tx.artifact_head(&actor.scope, key)? {
+            Some(v) => v,
+            None => return Err(not_found_for(tx.as_ref(), &actor, key)),
+        },
     };
     let row = tx.artifact_version(&actor.scope, key, v)?.ok_or_else(|| {
         if version.is_some() && tx.artifact_head(&actor.scope, key).ok().flatten().is_some() {

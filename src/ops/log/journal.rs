@@ -105,7 +105,11 @@ pub const MAX_LOG_LIMIT: u64 = 10_000;
 /// Reads journal entries matching `q`, newest first unless `q.ascending`.
 pub fn log(ctx: &mut Ctx<'_>, q: &JournalQuery) -> OpResult<LogPage> {
     if q.limit == 0 || q.limit > MAX_LOG_LIMIT {
-        return Err(OpError::unprocessable(format!("limit must be between 1 and {MAX_LOG_LIMIT}")));
+        return Err(OpError::unprocessable(format!("limit must be between 1 and {MAX_LOG_LIMIT}"))
+            .hint(
+                "Page through a longer journal: newest first with `--before SEQ` (the oldest seq \
+                 shown), or oldest first with `--reverse --after SEQ` (the newest seq shown).",
+            ));
     }
     let tx = ctx.store.read()?;
     crate::ops::authorize(tx.as_ref(), &ctx.actor)?;

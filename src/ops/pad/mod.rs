@@ -245,8 +245,15 @@ fn check_key(pad: &PadRow, key: Option<&Secret>) -> OpResult<()> {
 fn check_writable(pad: &PadRow, now: i64) -> OpResult<()> {
     match PadState::at(pad.state, pad.expires_at, now) {
         PadState::Open => Ok(()),
-        PadState::Sealed => Err(OpError::conflict("pad is sealed")),
-        PadState::Expired => Err(OpError::gone("pad is expired")),
+        PadState::Sealed => Err(OpError::conflict("pad is sealed").hint(
+            "A sealed pad's blocks are final: it takes no more. Start a new pad for more \
+             (`locker pad create`); the sealed one is read with its ticket.",
+        )),
+        PadState::Expired => Err(OpError::gone("pad is expired").hint(
+            "A pad that is not sealed expires after its TTL (default 1h; `locker pad create \
+             --ttl 30d` gives up to 30 days) and can then be neither written nor read. Start a \
+             new pad, and seal it when it is complete: sealed pads do not expire.",
+        )),
     }
 }
 

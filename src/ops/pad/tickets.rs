@@ -118,14 +118,23 @@ pub(super) fn check_read_ticket(
         return Err(OpError::unauthorized("missing read ticket")
             .hint("Pass a read ticket with `--ticket`, `--ticket-file` or `LOCKER_TICKET`."));
     };
-    let row = match tx.ticket(&ticket.digest())? {
-        Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
-        _ => return Err(OpError::unauthorized("invalid read ticket")),
-    };
+    let row =
+        match tx.ticket(&ticket.digest())? {
+            Some(t) if t.pad_id == pad.id && t.revoked_at.is_none() => t,
+            _ => return Err(OpError::unauthorized("invalid read ticket").hint(
+                "Pass this pad's read ticket (not its write key): it is shown once, when the pad \
+                 is created or when its writer mints one with `locker pad ticket`, and stops \
+                 working when revoked.",
+            )),
+        };
     if row.ticket_type == TicketType::ReadOnce {
         if read_lease_over(row.lease_started_at, lease_seconds, now) {
-            return Err(OpError::forbidden("read ticket lease expired")
-                .hint("Ask the pad's writer for a new ticket (`locker pad ticket`)."));
+            return Err(OpError::forbidden("read ticket lease expired").hint(format!(
+                "A read_once ticket reads for {} after its first read \
+                 (LOCKER_READ_LEASE_SECONDS), then never again. Ask the pad's writer for a new \
+                 ticket (`locker pad ticket`).",
+                crate::domain::time::human_duration(lease_seconds)
+            )));
         }
         if row.lease_started_at.is_none() {
             return Ok(Some(row));

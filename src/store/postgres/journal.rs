@@ -28,7 +28,8 @@ impl JournalStore for PgTx<'_> {
              AND ($2::TEXT IS NULL OR substr(kind, 1, length($2)) = $2) \
              AND ($3::TEXT IS NULL OR subject = $3) AND ($4::TEXT IS NULL OR actor = $4) \
              AND ($5::TEXT IS NULL OR scope = $5) AND ($6::BIGINT IS NULL OR seq > $6) \
-             AND ($7::BIGINT IS NULL OR seq < $7) ORDER BY seq {order} LIMIT $8"
+             AND ($7::BIGINT IS NULL OR seq < $7) AND ($9::BIGINT IS NULL OR time >= $9) \
+             AND ($10::BIGINT IS NULL OR time < $10) ORDER BY seq {order} LIMIT $8"
         );
         self.all(
             &sql,
@@ -41,6 +42,8 @@ impl JournalStore for PgTx<'_> {
                 &q.after.map(sql_i64),
                 &q.before.map(sql_i64),
                 &sql_i64(q.limit),
+                &q.since,
+                &q.until,
             ],
             journal_row,
         )

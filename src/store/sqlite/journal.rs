@@ -29,6 +29,7 @@ impl JournalStore for SqliteTx<'_> {
              AND (?2 IS NULL OR substr(kind, 1, length(?2)) = ?2) AND (?3 IS NULL OR subject = ?3) \
              AND (?4 IS NULL OR actor = ?4) AND (?5 IS NULL OR scope = ?5) \
              AND (?6 IS NULL OR seq > ?6) AND (?7 IS NULL OR seq < ?7) \
+             AND (?9 IS NULL OR time >= ?9) AND (?10 IS NULL OR time < ?10) \
              ORDER BY seq {order} LIMIT ?8"
         );
         self.all(
@@ -41,7 +42,9 @@ impl JournalStore for SqliteTx<'_> {
                 q.scope,
                 q.after.map(sql_i64),
                 q.before.map(sql_i64),
-                sql_i64(q.limit)
+                sql_i64(q.limit),
+                q.since,
+                q.until
             ],
             journal_row,
         )
