@@ -193,11 +193,15 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Last block to read (inclusive; default: the last block)')
             [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'A read ticket for the pad')
             [CompletionResult]::new('--ticket-file', '--ticket-file', [CompletionResultType]::ParameterName, 'Read the ticket from FILE (first line)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Write the payloads'' exact bytes to stdout, one after another (not with --json)')
+            [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -529,7 +533,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make an agent''s Ed25519 key pair here, where the agent runs')
+            [CompletionResult]::new('register', 'register', [CompletionResultType]::ParameterValue, 'Register an agent''s verifier key: the agent its own, with its token')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
             [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
@@ -537,6 +543,35 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;key;show' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;new' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent the key signs for (default: `LOCKER_TOKEN`''s agent)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the private key to FILE (mode 0600; an existing file is never overwritten)')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the private key to FILE (mode 0600; an existing file is never overwritten)')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'locker;key;register' {
+            [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'The verifier key (`<agent>+<key id>+<base64>`, as `locker key new` prints it), or a file holding it')
+            [CompletionResult]::new('--rotate-with', '--rotate-with', [CompletionResultType]::ParameterName, 'Rotate to the new key: sign the hand-over with the agent''s current private key, in FILE (it never leaves this machine; only its signature is sent)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
@@ -602,7 +637,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         }
         'locker;key;help' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make an agent''s Ed25519 key pair here, where the agent runs')
+            [CompletionResult]::new('register', 'register', [CompletionResultType]::ParameterValue, 'Register an agent''s verifier key: the agent its own, with its token')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
             [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
@@ -610,6 +647,12 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;key;help;show' {
+            break
+        }
+        'locker;key;help;new' {
+            break
+        }
+        'locker;key;help;register' {
             break
         }
         'locker;key;help;generate' {
@@ -912,13 +955,14 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--proof', '--proof', [CompletionResultType]::ParameterName, 'Verify this proof file (from `locker proof`) with --key, with no repository')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)')
-            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines): signed by the policy''s log key and cosigned by a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository''s (or --remote''s) latest. Exit 1 when it falls short')
-            [CompletionResult]::new('--checkpoint', '--checkpoint', [CompletionResultType]::ParameterName, 'With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)')
+            [CompletionResult]::new('--checkpoint', '--checkpoint', [CompletionResultType]::ParameterName, 'Check this signed checkpoint (a note, as `locker checkpoint` prints it) against the witness policy alone: signed by the policy''s log key and cosigned by a quorum of its witnesses. `verify --policy FILE` with nothing else to verify checks the repository''s (or --remote''s) latest checkpoint the same way. Exit 1 when it falls short')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--require-signed', '--require-signed', [CompletionResultType]::ParameterName, 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)')
+            [CompletionResult]::new('--require-self-keys', '--require-self-keys', [CompletionResultType]::ParameterName, 'Also require every signature to come from a key its agent registered itself (with its own token, `locker key register`): each one by a key the operator registered is a problem (exit 1). The report says, per agent, which keys its signatures come from')
             [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -930,12 +974,14 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;checkpoint' {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)')
             [CompletionResult]::new('--witness', '--witness', [CompletionResultType]::ParameterName, 'Ask the witness at URL to cosign the checkpoint (C2SP tlog-witness), proving it consistent with what the witness cosigned before; its cosignature is added to the stored checkpoint. Repeatable. Exit 1 when a witness does not cosign')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
+            [CompletionResult]::new('--accept-rollback', '--accept-rollback', [CompletionResultType]::ParameterName, 'Accept that the repository''s database lost entries the log key had signed (a backup restored on purpose): journal a `repo.rollback` entry naming the checkpoint given up, and sign the journal that ends with it, which becomes the log key''s new high-water mark. Readers pinned beyond the restored size will see a fork. Local only')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -1022,6 +1068,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Replace a repository that is already there')
+            [CompletionResult]::new('--accept-rollback', '--accept-rollback', [CompletionResultType]::ParameterName, 'Restore it even if it is older than checkpoints the replaced repository''s log key signed since (refused otherwise, exit 6): journals a `repo.rollback` entry naming the checkpoint given up, and signs the restored journal. Readers pinned beyond it will see a fork')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -1104,12 +1151,17 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--checkout', '--checkout', [CompletionResultType]::ParameterName, 'The git checkout to review against (default: the current directory)')
             [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'A read ticket for the pad')
             [CompletionResult]::new('--ticket-file', '--ticket-file', [CompletionResultType]::ParameterName, 'Read the ticket from FILE (first line)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
             [CompletionResult]::new('--rerun', '--rerun', [CompletionResultType]::ParameterName, 'Re-run the attested test command and compare its exit code')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Count skipped checks as failures')
+            [CompletionResult]::new('--require-self-keys', '--require-self-keys', [CompletionResultType]::ParameterName, 'Fail when a block is signed with a key the operator registered rather than its agent itself (the `self_keys` check; without it the report only says, per agent)')
+            [CompletionResult]::new('--no-pin', '--no-pin', [CompletionResultType]::ParameterName, 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
@@ -1202,6 +1254,7 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1233,9 +1286,22 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'locker;witness;show' {
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no status lines, only data')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'locker;witness;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1243,6 +1309,9 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
             break
         }
         'locker;witness;help;serve' {
+            break
+        }
+        'locker;witness;help;show' {
             break
         }
         'locker;witness;help;help' {
@@ -1421,13 +1490,21 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         }
         'locker;help;key' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the verifier key of the log''s checkpoints')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Make an agent''s Ed25519 key pair here, where the agent runs')
+            [CompletionResult]::new('register', 'register', [CompletionResultType]::ParameterValue, 'Register an agent''s verifier key: the agent its own, with its token')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered agent keys, the repository id and the signing policy')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke an agent''s signing key (revoking twice changes nothing)')
             [CompletionResult]::new('require', 'require', [CompletionResultType]::ParameterValue, 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)')
             break
         }
         'locker;help;key;show' {
+            break
+        }
+        'locker;help;key;new' {
+            break
+        }
+        'locker;help;key;register' {
             break
         }
         'locker;help;key;generate' {
@@ -1552,12 +1629,16 @@ Register-ArgumentCompleter -Native -CommandName 'locker' -ScriptBlock {
         'locker;help;witness' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a witness in DIR: its cosigning key and the logs it follows')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned')
             break
         }
         'locker;help;witness;init' {
             break
         }
         'locker;help;witness;serve' {
+            break
+        }
+        'locker;help;witness;show' {
             break
         }
         'locker;help;completions' {

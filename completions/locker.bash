@@ -238,6 +238,12 @@ _locker() {
             locker__subcmd__help__subcmd__key,list)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__list"
                 ;;
+            locker__subcmd__help__subcmd__key,new)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__new"
+                ;;
+            locker__subcmd__help__subcmd__key,register)
+                cmd="locker__subcmd__help__subcmd__key__subcmd__register"
+                ;;
             locker__subcmd__help__subcmd__key,require)
                 cmd="locker__subcmd__help__subcmd__key__subcmd__require"
                 ;;
@@ -337,6 +343,9 @@ _locker() {
             locker__subcmd__help__subcmd__witness,serve)
                 cmd="locker__subcmd__help__subcmd__witness__subcmd__serve"
                 ;;
+            locker__subcmd__help__subcmd__witness,show)
+                cmd="locker__subcmd__help__subcmd__witness__subcmd__show"
+                ;;
             locker__subcmd__key,generate)
                 cmd="locker__subcmd__key__subcmd__generate"
                 ;;
@@ -345,6 +354,12 @@ _locker() {
                 ;;
             locker__subcmd__key,list)
                 cmd="locker__subcmd__key__subcmd__list"
+                ;;
+            locker__subcmd__key,new)
+                cmd="locker__subcmd__key__subcmd__new"
+                ;;
+            locker__subcmd__key,register)
+                cmd="locker__subcmd__key__subcmd__register"
                 ;;
             locker__subcmd__key,require)
                 cmd="locker__subcmd__key__subcmd__require"
@@ -363,6 +378,12 @@ _locker() {
                 ;;
             locker__subcmd__key__subcmd__help,list)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__list"
+                ;;
+            locker__subcmd__key__subcmd__help,new)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__new"
+                ;;
+            locker__subcmd__key__subcmd__help,register)
+                cmd="locker__subcmd__key__subcmd__help__subcmd__register"
                 ;;
             locker__subcmd__key__subcmd__help,require)
                 cmd="locker__subcmd__key__subcmd__help__subcmd__require"
@@ -592,6 +613,9 @@ _locker() {
             locker__subcmd__witness,serve)
                 cmd="locker__subcmd__witness__subcmd__serve"
                 ;;
+            locker__subcmd__witness,show)
+                cmd="locker__subcmd__witness__subcmd__show"
+                ;;
             locker__subcmd__witness__subcmd__help,help)
                 cmd="locker__subcmd__witness__subcmd__help__subcmd__help"
                 ;;
@@ -600,6 +624,9 @@ _locker() {
                 ;;
             locker__subcmd__witness__subcmd__help,serve)
                 cmd="locker__subcmd__witness__subcmd__help__subcmd__serve"
+                ;;
+            locker__subcmd__witness__subcmd__help,show)
+                cmd="locker__subcmd__witness__subcmd__help__subcmd__show"
                 ;;
             *)
                 ;;
@@ -1008,7 +1035,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__checkpoint)
-            opts="-R -q -h --key --state --no-pin --witness --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --key --state --no-pin --policy --witness --accept-rollback --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1019,6 +1046,10 @@ _locker() {
                     return 0
                     ;;
                 --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1404,7 +1435,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key)
-            opts="show generate list revoke require"
+            opts="show new register generate list revoke require"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1432,6 +1463,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__key__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__key__subcmd__register)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2118,7 +2177,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__witness)
-            opts="init serve"
+            opts="init serve show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2146,6 +2205,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__help__subcmd__witness__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__help__subcmd__witness__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2198,7 +2271,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help show generate list revoke require help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help show new register generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2266,7 +2339,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help)
-            opts="show generate list revoke require help"
+            opts="show new register generate list revoke require help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2308,6 +2381,34 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__help__subcmd__register)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2370,6 +2471,86 @@ _locker() {
                 return 0
             fi
             case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__new)
+            opts="-o -R -q -h --agent --out --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__key__subcmd__register)
+            opts="-R -q -h --public-key --rotate-with --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --public-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rotate-with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3644,7 +3825,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__pad__subcmd__read)
-            opts="-R -q -h --from --to --raw --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --from --to --raw --ticket --ticket-file --key --state --no-pin --policy --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3663,6 +3844,18 @@ _locker() {
                     return 0
                     ;;
                 --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4038,7 +4231,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__restore)
-            opts="-R -q -h --to --yes --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --to --yes --accept-rollback --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4072,7 +4265,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__review)
-            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --checkout --ticket --ticket-file --repo --json --quiet --remote --scope --help"
+            opts="-C -R -q -h --bundle --expect-head --range --rerun --strict --require-self-keys --checkout --ticket --ticket-file --key --state --no-pin --policy --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4103,6 +4296,18 @@ _locker() {
                     return 0
                     ;;
                 --ticket-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4772,7 +4977,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__verify)
-            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
+            opts="-R -q -h --bundle --expect-head --ticket --ticket-file --require-signed --require-self-keys --proof --key --state --no-pin --policy --checkpoint --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4838,7 +5043,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness)
-            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve help"
+            opts="-R -q -h --repo --json --quiet --remote --scope --help init serve show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4868,7 +5073,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness__subcmd__help)
-            opts="init serve help"
+            opts="init serve show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4910,6 +5115,20 @@ _locker() {
             return 0
             ;;
         locker__subcmd__witness__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4972,6 +5191,36 @@ _locker() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -R)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        locker__subcmd__witness__subcmd__show)
+            opts="-R -q -h --repo --json --quiet --remote --scope --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

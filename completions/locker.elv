@@ -181,11 +181,15 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --to 'Last block to read (inclusive; default: the last block)'
             cand --ticket 'A read ticket for the pad'
             cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
+            cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand --policy 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --raw 'Write the payloads'' exact bytes to stdout, one after another (not with --json)'
+            cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -478,13 +482,42 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
             cand show 'Print the verifier key of the log''s checkpoints'
-            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand new 'Make an agent''s Ed25519 key pair here, where the agent runs'
+            cand register 'Register an agent''s verifier key: the agent its own, with its token'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)'
             cand list 'List the registered agent keys, the repository id and the signing policy'
             cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
             cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;key;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;new'= {
+            cand --agent 'The agent the key signs for (default: `LOCKER_TOKEN`''s agent)'
+            cand -o 'Write the private key to FILE (mode 0600; an existing file is never overwritten)'
+            cand --out 'Write the private key to FILE (mode 0600; an existing file is never overwritten)'
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'locker;key;register'= {
+            cand --public-key 'The verifier key (`<agent>+<key id>+<base64>`, as `locker key new` prints it), or a file holding it'
+            cand --rotate-with 'Rotate to the new key: sign the hand-over with the agent''s current private key, in FILE (it never leaves this machine; only its signature is sent)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
@@ -545,13 +578,19 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;key;help'= {
             cand show 'Print the verifier key of the log''s checkpoints'
-            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand new 'Make an agent''s Ed25519 key pair here, where the agent runs'
+            cand register 'Register an agent''s verifier key: the agent its own, with its token'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)'
             cand list 'List the registered agent keys, the repository id and the signing policy'
             cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
             cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;key;help;show'= {
+        }
+        &'locker;key;help;new'= {
+        }
+        &'locker;key;help;register'= {
         }
         &'locker;key;help;generate'= {
         }
@@ -818,13 +857,14 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --proof 'Verify this proof file (from `locker proof`) with --key, with no repository'
             cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
             cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
-            cand --policy 'Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines): signed by the policy''s log key and cosigned by a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository''s (or --remote''s) latest. Exit 1 when it falls short'
-            cand --checkpoint 'With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check'
+            cand --policy 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)'
+            cand --checkpoint 'Check this signed checkpoint (a note, as `locker checkpoint` prints it) against the witness policy alone: signed by the policy''s log key and cosigned by a quorum of its witnesses. `verify --policy FILE` with nothing else to verify checks the repository''s (or --remote''s) latest checkpoint the same way. Exit 1 when it falls short'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --require-signed 'Also require every pad append, artifact publish and step to carry a good agent signature: each unsigned one is a problem (exit 1)'
+            cand --require-self-keys 'Also require every signature to come from a key its agent registered itself (with its own token, `locker key register`): each one by a key the operator registered is a problem (exit 1). The report says, per agent, which keys its signatures come from'
             cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
@@ -835,12 +875,14 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;checkpoint'= {
             cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
             cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand --policy 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)'
             cand --witness 'Ask the witness at URL to cosign the checkpoint (C2SP tlog-witness), proving it consistent with what the witness cosigned before; its cosignature is added to the stored checkpoint. Repeatable. Exit 1 when a witness does not cosign'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
+            cand --accept-rollback 'Accept that the repository''s database lost entries the log key had signed (a backup restored on purpose): journal a `repo.rollback` entry naming the checkpoint given up, and sign the journal that ends with it, which becomes the log key''s new high-water mark. Readers pinned beyond the restored size will see a fork. Local only'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -918,6 +960,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --yes 'Replace a repository that is already there'
+            cand --accept-rollback 'Restore it even if it is older than checkpoints the replaced repository''s log key signed since (refused otherwise, exit 6): journals a `repo.rollback` entry naming the checkpoint given up, and signs the restored journal. Readers pinned beyond it will see a fork'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -992,12 +1035,17 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --checkout 'The git checkout to review against (default: the current directory)'
             cand --ticket 'A read ticket for the pad'
             cand --ticket-file 'Read the ticket from FILE (first line)'
+            cand --key 'The log''s verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file holding it'
+            cand --state 'Keep pinned checkpoints in DIR (default: the user''s state directory, e.g. ~/.local/state/locker)'
+            cand --policy 'Accept a checkpoint only when it carries this witness policy''s quorum of valid cosignatures (C2SP tlog-policy: `log`, `witness`, `group` and `quorum` lines), the first one too; one that does not is neither accepted nor pinned (exit 1, naming the missing witnesses). Without --key the policy''s `log` key is the trusted key. Default: $LOCKER_POLICY, else `policy` in the reader''s config file ($LOCKER_CONFIG, else ~/.config/locker/config.json)'
             cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
             cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
             cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
             cand --rerun 'Re-run the attested test command and compare its exit code'
             cand --strict 'Count skipped checks as failures'
+            cand --require-self-keys 'Fail when a block is signed with a key the operator registered rather than its agent itself (the `self_keys` check; without it the report only says, per agent)'
+            cand --no-pin 'Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)'
             cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
             cand -q 'Print no status lines, only data'
             cand --quiet 'Print no status lines, only data'
@@ -1085,6 +1133,7 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand --help 'Print help'
             cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
             cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand show 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;witness;init'= {
@@ -1113,14 +1162,28 @@ set edit:completion:arg-completer[locker] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'locker;witness;show'= {
+            cand -R 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --repo 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents'
+            cand --remote 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)'
+            cand --scope 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token''s scope is the only one allowed'
+            cand --json 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
+            cand -q 'Print no status lines, only data'
+            cand --quiet 'Print no status lines, only data'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'locker;witness;help'= {
             cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
             cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand show 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'locker;witness;help;init'= {
         }
         &'locker;witness;help;serve'= {
+        }
+        &'locker;witness;help;show'= {
         }
         &'locker;witness;help;help'= {
         }
@@ -1266,12 +1329,18 @@ set edit:completion:arg-completer[locker] = {|@words|
         }
         &'locker;help;key'= {
             cand show 'Print the verifier key of the log''s checkpoints'
-            cand generate 'Create an Ed25519 key pair for an agent and register its public key'
+            cand new 'Make an agent''s Ed25519 key pair here, where the agent runs'
+            cand register 'Register an agent''s verifier key: the agent its own, with its token'
+            cand generate 'Create an Ed25519 key pair for an agent and register its public key (the operator''s way)'
             cand list 'List the registered agent keys, the repository id and the signing policy'
             cand revoke 'Revoke an agent''s signing key (revoking twice changes nothing)'
             cand require 'Require signed appends, publishes and steps (or, with `--off`, stop requiring them)'
         }
         &'locker;help;key;show'= {
+        }
+        &'locker;help;key;new'= {
+        }
+        &'locker;help;key;register'= {
         }
         &'locker;help;key;generate'= {
         }
@@ -1360,10 +1429,13 @@ set edit:completion:arg-completer[locker] = {|@words|
         &'locker;help;witness'= {
             cand init 'Create a witness in DIR: its cosigning key and the logs it follows'
             cand serve 'Serve the witness in DIR over HTTP (`POST /add-checkpoint`) until SIGTERM or SIGINT'
+            cand show 'Show a witness''s state: its key, and per followed log the newest checkpoint it cosigned'
         }
         &'locker;help;witness;init'= {
         }
         &'locker;help;witness;serve'= {
+        }
+        &'locker;help;witness;show'= {
         }
         &'locker;help;completions'= {
         }

@@ -10,7 +10,7 @@ use crate::ops::artifact::audit::{self, AuditLog};
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
-use crate::ops::keys::{self, KeyList};
+use crate::ops::keys::{self, KeyList, KeyRegistered};
 use crate::ops::log::journal::LogPage;
 use crate::ops::log::{
     self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
@@ -80,6 +80,7 @@ impl Locker for Ctx<'_> {
         let mut b = bundle::export(self, r.pad, r.ticket)?;
         if let Some(log) = self.log {
             bundle::attach_log(self, log, &mut b)?;
+            bundle::attach_signers(&mut b, &keys::list(self)?);
         }
         Ok(b)
     }
@@ -180,14 +181,23 @@ impl Locker for Ctx<'_> {
         keys::list(self)
     }
 
+    fn key_register(&mut self, r: RegisterKey<'_>) -> OpResult<KeyRegistered> {
+        keys::register_key(self, r.public_key, r.rotation_signature)
+    }
+
     fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage> {
         disclose::journal(self, q)
     }
 
     fn verify(&mut self, r: VerifyRepository, progress: &dyn Progress) -> OpResult<RepoReport> {
-        let key = self.log.and_then(|l| l.signer().ok()).map(|s| s.verifier());
-        let report =
-            verify::repository_with(self, r.expect_head, progress, key.as_ref(), r.require_signed)?;
+        // The key as it is: verifying never makes one (a repository from before signed
+        // checkpoints has none, and its tree is built on its next write).
+        let key = self.log.and_then(|l| l.verifier().ok().flatten());
+        let require = verify::signatures::Require {
+            signed: r.require_signed,
+            self_keys: r.require_self_keys,
+        };
+        let report = verify::repository_with(self, r.expect_head, progress, key.as_ref(), require)?;
         Ok(disclose::report(&self.actor, report))
     }
 

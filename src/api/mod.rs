@@ -29,7 +29,7 @@ pub use session::{Identity, Local, Session};
 use crate::domain::bundle::{Bundle, LogProofs};
 use crate::ops::artifact::audit::AuditLog;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
-use crate::ops::keys::KeyList;
+use crate::ops::keys::{KeyList, KeyRegistered};
 use crate::ops::log::journal::LogPage;
 use crate::ops::log::{
     CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
@@ -126,6 +126,9 @@ pub trait Locker {
 
     /// The registered agent keys and the signing policy.
     fn key_list(&mut self) -> OpResult<KeyList>;
+    /// Registers a verifier key: an agent its own (with its token), the operator any agent's;
+    /// a rotation is signed by the agent's current key.
+    fn key_register(&mut self, r: RegisterKey<'_>) -> OpResult<KeyRegistered>;
     /// A page of the journal.
     fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage>;
     /// Checks the whole repository.

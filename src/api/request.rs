@@ -262,6 +262,16 @@ pub struct RecordStep<'a> {
     pub step: StepInput<'a>,
 }
 
+/// [`super::Locker::key_register`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RegisterKey<'a> {
+    /// The verifier key (`<agent>+<key id>+<base64>`, as `locker key new` prints it).
+    pub public_key: &'a str,
+    /// A rotation: the agent's current key's signature (standard base64) over
+    /// `Statement::key_rotation`.
+    pub rotation_signature: Option<&'a str>,
+}
+
 /// [`super::Locker::verify`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct VerifyRepository {
@@ -269,6 +279,9 @@ pub struct VerifyRepository {
     pub expect_head: Option<Digest>,
     /// Count every unsigned append, publish and step as a problem.
     pub require_signed: bool,
+    /// Count every signature by a key the operator registered (not the agent itself) as a
+    /// problem.
+    pub require_self_keys: bool,
 }
 
 /// [`super::Locker::prove_consistency`].

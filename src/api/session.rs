@@ -8,8 +8,9 @@ use std::sync::Arc;
 use super::Locker;
 use crate::client::Client;
 use crate::domain::secret::Secret;
+use crate::ops::log::CheckpointOutcome;
 use crate::ops::{auth, Clock, Ctx, Env, LogIdentity, OpError, OpResult, Settings};
-use crate::repo::{Location, Repo};
+use crate::repo::{Location, Opening, Repo};
 
 /// Who acts: the agent of a token (`LOCKER_TOKEN`), else the operator in a scope (`--scope`,
 /// default `default`).
@@ -25,6 +26,9 @@ pub struct Local {
     identity: Identity,
     /// The clock and settings; the log's identity is set when the repository opens.
     env: Env,
+    /// How the repository is opened: checked against the log key's high-water mark (refused
+    /// when it lost signed entries), or for inspection.
+    opening: Opening,
     repo: Option<Repo>,
 }
 
@@ -35,7 +39,17 @@ impl Local {
         clock: Arc<dyn Clock>,
         settings: Settings,
     ) -> Self {
-        Self { location, identity, env: Env { clock, settings, log: None }, repo: None }
+        let env = Env { clock, settings, log: None };
+        Self { location, identity, env, opening: Opening::Checked, repo: None }
+    }
+
+    /// Opens the repository for inspection even if it lost entries the log key signed
+    /// (`locker verify` reports it, `locker checkpoint --accept-rollback` accepts it): what it
+    /// lost is [`Repo::rollback`]. Only before the repository is opened.
+    pub fn inspecting(&mut self) {
+        if self.repo.is_none() {
+            self.opening = Opening::Inspect;
+        }
     }
 
     /// Where the repository is looked for.
@@ -61,7 +75,7 @@ impl Local {
     /// The repository, found and opened on first use.
     pub fn repo(&mut self) -> OpResult<&mut Repo> {
         if self.repo.is_none() {
-            let repo = Repo::open(&self.location)?;
+            let repo = Repo::open_with(&self.location, self.opening)?;
             self.env.log = Some(LogIdentity::new(&repo.dot, &repo.config));
             self.repo = Some(repo);
         }
@@ -72,6 +86,20 @@ impl Local {
     pub fn log_identity(&mut self) -> OpResult<LogIdentity> {
         self.repo()?;
         Ok(self.env.log.clone().expect("set when the repository opened"))
+    }
+
+    /// Signs a checkpoint of the journal if it grew (what every command that wrote leads to:
+    /// [`crate::ops::log::checkpoint::publish`]). Nothing when the repository was not opened, or
+    /// was opened for inspection (`locker verify` changes nothing).
+    pub fn publish(&mut self) -> OpResult<Option<CheckpointOutcome>> {
+        if self.repo.is_none() || self.opening == Opening::Inspect {
+            return Ok(None);
+        }
+        let log = self.log_identity()?;
+        let Self { env, repo, .. } = self;
+        let store = repo.as_mut().expect("opened").store.as_mut();
+        let mut ctx = env.ctx(store, crate::ops::Actor::operator());
+        crate::ops::log::checkpoint::publish(&mut ctx, &log)
     }
 
     /// An operations context on the repository, acting as [`Identity`] says. Who acts is

@@ -47,6 +47,16 @@ impl DepositRequest {
     }
 }
 
+/// The body of `POST /v1/keys`: an agent's verifier key, and for a rotation the current key's
+/// signature over it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterKeyRequest {
+    pub public_key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_signature: Option<String>,
+}
+
 /// The body of locker's own `POST /v1/pads/{id}/tickets/revoke`: the ticket or its id.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RevokeRequest {

@@ -57,6 +57,11 @@ pub fn backup(ctx: &mut CommandCtx, a: &BackupArgs) -> CmdResult {
 /// copy renamed into its place. Stop `locker serve` on the target first: a running server
 /// would keep writing to the repository renamed aside. Nothing is journaled: the restored
 /// journal is exactly the backup's.
+///
+/// The replaced repository's log key remembers the newest checkpoint it signed (its
+/// high-water mark, `.locker/keys/log.checkpoint`), and the restored one keeps it: a backup
+/// older than that is a rollback, refused (exit 6, `rolled_back`, naming both sizes) unless
+/// `--accept-rollback` is given, which journals and signs the acceptance.
 #[derive(Debug, Args)]
 pub struct RestoreArgs {
     /// The backup directory (it holds `.locker/`)
@@ -68,6 +73,12 @@ pub struct RestoreArgs {
     /// Replace a repository that is already there
     #[arg(long)]
     pub yes: bool,
+    /// Restore it even if it is older than checkpoints the replaced repository's log key
+    /// signed since (refused otherwise, exit 6): journals a `repo.rollback` entry naming the
+    /// checkpoint given up, and signs the restored journal. Readers pinned beyond it will see
+    /// a fork
+    #[arg(long)]
+    pub accept_rollback: bool,
 }
 
 pub fn restore(ctx: &mut CommandCtx, a: &RestoreArgs) -> CmdResult {
@@ -78,7 +89,7 @@ pub fn restore(ctx: &mut CommandCtx, a: &RestoreArgs) -> CmdResult {
         (None, None) => std::env::current_dir()
             .map_err(|e| OpError::unavailable(format!("cannot read the current directory: {e}")))?,
     };
-    let out = op::restore(&a.backup, &target, a.yes, ctx.clock())?;
+    let out = op::restore(&a.backup, &target, a.yes, a.accept_rollback, ctx.clock())?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -120,6 +131,14 @@ impl Render for Restored {
                 "replaced:   the previous repository is now {} (delete it when you no longer \
                  need it)",
                 old.display()
+            )?;
+        }
+        if let Some(rb) = &self.rollback {
+            writeln!(
+                w,
+                "rollback:   accepted from {} to {} entries (journal entry {}): readers pinned \
+                 beyond size {} will see a fork",
+                rb.abandoned_size, rb.restored_size, rb.journal_seq, rb.restored_size
             )?;
         }
         writeln!(w, "verified:   intact")

@@ -108,6 +108,13 @@ impl Render for GcOutcome {
             self.blob_bytes,
             if self.more { "; more remains: run gc again" } else { "" }
         )?;
+        if self.current_plans_kept > 0 {
+            writeln!(
+                w,
+                "kept {} abandoned lease(s) whose plan is still their work item's current plan",
+                self.current_plans_kept
+            )?;
+        }
         if let Some(seq) = self.journal_seq {
             writeln!(w, "journaled as entry {seq} (repo.gc)")?;
         }

@@ -24,6 +24,7 @@ pub mod skill;
 mod step;
 mod tlog;
 mod token;
+mod trust;
 mod util;
 mod verify;
 mod witness;
@@ -67,6 +68,16 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "LOCKER_READ_LEASE_SECONDS",
         "How long a read_once ticket keeps reading after its first read (default 600).",
+    ),
+    (
+        "LOCKER_POLICY",
+        "A reader's witness policy file (C2SP tlog-policy), as --policy: checkpoints read by \
+         checkpoint, verify --proof/--bundle, review and remote pad read must carry its quorum.",
+    ),
+    (
+        "LOCKER_CONFIG",
+        "The reader's config file (default: ~/.config/locker/config.json), a JSON object whose \
+         `policy` names a witness policy file (relative to the config file's directory).",
     ),
     ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
 ];
@@ -292,6 +303,29 @@ impl CommandCtx {
     pub fn remote(&mut self) -> Result<Option<&Client>, OpError> {
         Ok(self.session()?.remote())
     }
+
+    /// Opens the local repository (when the command uses one) for inspection: even if its
+    /// database lost entries the log key signed, which the command then reports (`verify`)
+    /// or accepts (`checkpoint --accept-rollback`).
+    pub fn inspect_repository(&mut self) -> Result<(), OpError> {
+        if let Session::Local(l) = self.session()? {
+            l.inspecting();
+        }
+        Ok(())
+    }
+
+    /// After the command: signs a checkpoint if the local repository's journal grew, so that
+    /// the log key's high-water mark follows every write. A failure is reported, never fatal:
+    /// the command's own work is done and durable, and the next command signs again.
+    fn publish(&mut self) {
+        let Some(Session::Local(l)) = self.session.as_mut() else { return };
+        if let Err(e) = l.publish() {
+            self.printer.status(format_args!(
+                "warning: the journal grew but no checkpoint was signed: {}",
+                e.detail
+            ));
+        }
+    }
 }
 
 /// A command's failure: an operation error, or an I/O error writing output.
@@ -342,7 +376,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.kind.exit_code());
         }
     };
-    match run(&mut ctx, cli.command) {
+    let result = run(&mut ctx, cli.command);
+    ctx.publish();
+    match result {
         Ok(code) => code,
         Err(CliError::Op(e)) => {
             ctx.printer.error(&e);

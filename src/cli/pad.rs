@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::input::{read_payload, write_file_atomic, KeyArgs, SignArgs, TicketArgs};
+use super::trust::TrustArgs;
 use super::{CmdResult, CommandCtx};
 use crate::api::{
     AppendBlock, CreatePad, ListPads, MintTicket, PadKey, PadPayment, ReadBlocks, ReadPad,
@@ -258,6 +259,12 @@ impl Render for Manifest {
 ///
 /// A slice holds at most 256 blocks and 64 KiB of payload. The first successful read with a
 /// `read_once` ticket opens its read lease (600 s, or `LOCKER_READ_LEASE_SECONDS`).
+///
+/// With --remote and the log's key (--key) or a witness policy (--policy, LOCKER_POLICY or the
+/// reader's config): the blocks read must be the ones the server's log proves recorded, under
+/// a checkpoint signed by the key, carrying the policy's quorum of witness cosignatures and
+/// consistent with the one pinned (as `locker verify --remote PAD` checks them); otherwise no
+/// payload is printed and the report says why (exit 1).
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     /// The pad's id
@@ -273,12 +280,21 @@ pub struct ReadArgs {
     pub raw: bool,
     #[command(flatten)]
     pub ticket: TicketArgs,
+    #[command(flatten)]
+    pub trust: TrustArgs,
 }
 
 fn read(ctx: &mut CommandCtx, a: &ReadArgs) -> CmdResult {
     // `conflicts_with` does not see the global `--json`, so the check is made here.
     if a.raw && ctx.printer.is_json() {
         return Err(OpError::usage("--raw and --json cannot be used together").into());
+    }
+    let remote = ctx.remote()?.is_some();
+    if !remote && a.trust.policy.is_some() {
+        return Err(OpError::usage(
+            "--policy on `pad read` checks what a server serves: it needs --remote URL",
+        )
+        .into());
     }
     let ticket = a.ticket.secret()?;
     let out = ctx.locker()?.pad_read(ReadBlocks {
@@ -287,6 +303,31 @@ fn read(ctx: &mut CommandCtx, a: &ReadArgs) -> CmdResult {
         from: a.from,
         to: a.to,
     })?;
+    if remote {
+        if let Some(report) = check_read(ctx, a, &out, ticket.as_ref())? {
+            if !report.ok {
+                if a.raw {
+                    let why = report.first_failure.as_ref().map(|c| c.detail.as_str());
+                    ctx.printer.status(format_args!(
+                        "Error: the blocks read are not accepted: {}",
+                        why.unwrap_or("?")
+                    ));
+                } else {
+                    ctx.printer.emit(&report)?;
+                }
+                return Ok(ExitCode::from(1));
+            }
+            let pin = report.pin.as_ref().map_or("", |p| p.detail.as_str());
+            ctx.printer.status(format_args!(
+                "{} block(s) proved in the log ({}); pin: {pin}",
+                out.count,
+                report.policy.as_ref().map_or_else(
+                    || "no witness policy".to_owned(),
+                    crate::ops::log::pin::policy_summary
+                )
+            ));
+        }
+    }
     if a.raw {
         for b in &out.blocks {
             ctx.printer.raw(&b.payload())?;
@@ -295,6 +336,34 @@ fn read(ctx: &mut CommandCtx, a: &ReadArgs) -> CmdResult {
         ctx.printer.emit(&out)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// With the reader's key or policy, a remote read is checked: the pad as the server's log
+/// proves it (its bundle, checked as `verify --bundle` does, checkpoint taken as the reader
+/// takes any) must hold exactly the blocks read. `None` without a key or policy.
+fn check_read(
+    ctx: &mut CommandCtx,
+    a: &ReadArgs,
+    out: &BlockSlice,
+    ticket: Option<&crate::domain::secret::Secret>,
+) -> Result<Option<bundle_op::BundleReport>, OpError> {
+    if a.trust.key.is_none() && a.trust.policy()?.is_none() {
+        return Ok(None);
+    }
+    let b = ctx.locker()?.pad_export(ReadPad { pad: &a.pad, ticket })?;
+    let bytes = bundle::encode(&b);
+    let mut report = super::trust::check_bundle(ctx, &bytes, None, None, &a.trust)?;
+    let differs = out.blocks.iter().find(|r| {
+        let proved = usize::try_from(r.seq).ok().and_then(|i| b.blocks.get(i));
+        !proved.is_some_and(|p| p.curr_hash == r.curr_hash && p.payload == r.payload())
+    });
+    if let Some(r) = differs {
+        report.add_checks(vec![crate::domain::check::Check::fail(
+            "read",
+            format!("block {} as read is not the block the log proves", r.seq),
+        )]);
+    }
+    Ok(Some(report))
 }
 
 impl Render for BlockSlice {

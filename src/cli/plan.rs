@@ -140,6 +140,10 @@ fn list(items: &[String]) -> String {
 
 pub(super) fn render_diff(w: &mut dyn Write, d: &Diff) -> io::Result<()> {
     match d.plan_version {
+        Some(v) if d.plan_pruned => writeln!(
+            w,
+            "plan:     v{v}: plan pruned (its steps were removed by gc: nothing to compare)"
+        )?,
         Some(v) => writeln!(w, "plan:     v{v}: {}", list(&d.planned))?,
         None => writeln!(w, "plan:     none committed")?,
     }
@@ -153,7 +157,12 @@ pub(super) fn render_diff(w: &mut dyn Write, d: &Diff) -> io::Result<()> {
             list(&d.earlier_lease_steps)
         )?;
     }
-    writeln!(w, "{}", if d.clean { "clean" } else { "DIFFERS" })
+    let verdict = match (d.clean, d.plan_pruned) {
+        (true, _) => "clean",
+        (false, true) => "NOT CLEAN: plan pruned",
+        (false, false) => "DIFFERS",
+    };
+    writeln!(w, "{verdict}")
 }
 
 impl Render for Diff {

@@ -7,11 +7,13 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::input::{read_payload, TicketArgs};
+use super::trust::{check_bundle, with_fetch, TrustArgs};
 use super::verify::render_checks;
 use super::{CmdResult, CommandCtx};
 use crate::api::ReadPad;
 use crate::domain::bundle::{self, MAX_BUNDLE_BYTES};
 use crate::ops::admin::review::{self, ReviewOptions, ReviewReport};
+use crate::ops::log::pin;
 use crate::ops::verify::parse_expected_head;
 use crate::ops::OpError;
 use crate::output::Render;
@@ -38,6 +40,21 @@ use crate::output::Render;
 ///   dependencies   sha256 of the file environment.dependency_manifest (relative to the
 ///                  checkout; lowercase hex, optionally "sha256:"-prefixed) is
 ///                  environment.dependency_hash
+///
+/// With the log's key (--key) or a witness policy (--policy, LOCKER_POLICY or the reader's
+/// config), also:
+///
+///   log            the log's checkpoint verifies with the key (a bundle: and proves every
+///                  block recorded in the log)
+///   policy         the checkpoint carries the policy's quorum of valid witness cosignatures
+///                  (else it is neither accepted nor pinned, and the review fails naming the
+///                  missing witnesses)
+///   pin            the checkpoint is consistent with the one pinned for the log, and pinned
+///
+/// With --require-self-keys, also:
+///
+///   self_keys      every block signature comes from a key its agent registered itself (with
+///                  its own token), none from a key the operator registered
 ///
 /// allowed_paths globs are anchored at the repository root: `*` and `?` stay within one path
 /// segment, `**` spans any number of segments, and a trailing `/` means everything below.
@@ -70,11 +87,17 @@ pub struct ReviewArgs {
     /// Count skipped checks as failures
     #[arg(long)]
     pub strict: bool,
+    /// Fail when a block is signed with a key the operator registered rather than its agent
+    /// itself (the `self_keys` check; without it the report only says, per agent)
+    #[arg(long)]
+    pub require_self_keys: bool,
     /// The git checkout to review against (default: the current directory)
     #[arg(short = 'C', long, value_name = "DIR")]
     pub checkout: Option<PathBuf>,
     #[command(flatten)]
     pub ticket: TicketArgs,
+    #[command(flatten)]
+    pub trust: TrustArgs,
 }
 
 pub fn run(ctx: &mut CommandCtx, a: &ReviewArgs) -> CmdResult {
@@ -96,26 +119,64 @@ pub fn run(ctx: &mut CommandCtx, a: &ReviewArgs) -> CmdResult {
         rerun: a.rerun,
         expect_head,
         strict: a.strict,
+        require_self_keys: a.require_self_keys,
     };
+    // The reader's trust in the log, when it has any: `log`, `policy` and `pin` checks.
+    let trusting = a.trust.key.is_some() || a.trust.policy()?.is_some();
     let report = match (&a.bundle, &a.pad) {
         (Some(file), _) => {
             let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
-            review::bundle(&bytes, "bundle", Some(&file.display().to_string()), &opts)?
+            let mut report =
+                review::bundle(&bytes, "bundle", Some(&file.display().to_string()), &opts)?;
+            if trusting {
+                report.add_checks(log_checks(ctx, &bytes, &a.trust)?);
+            }
+            report
         }
         (None, Some(pad)) => {
             let ticket = a.ticket.secret()?;
             match ctx.remote()?.map(|r| r.base_url().to_owned()) {
                 Some(url) => {
                     let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: ticket.as_ref() })?;
-                    review::bundle(&bundle::encode(&b), "remote", Some(&url), &opts)?
+                    let bytes = bundle::encode(&b);
+                    let mut report = review::bundle(&bytes, "remote", Some(&url), &opts)?;
+                    if trusting {
+                        report.add_checks(log_checks(ctx, &bytes, &a.trust)?);
+                    }
+                    report
                 }
-                None => review::pad(&mut ctx.local()?.ctx()?, pad, ticket.as_ref(), &opts)?,
+                None => {
+                    let mut report =
+                        review::pad(&mut ctx.local()?.ctx()?, pad, ticket.as_ref(), &opts)?;
+                    if trusting {
+                        let cp = ctx.locker()?.checkpoint()?;
+                        let trust = a.trust.trust(Some(&cp.note))?.ok_or_else(|| {
+                            OpError::internal("a key or a policy was given, yet no trust")
+                        })?;
+                        let c = with_fetch(ctx, &trust.key, |fetch| {
+                            pin::check_checkpoint(&cp.note, &trust, fetch)
+                        })?;
+                        report.add_checks(c.checks());
+                    }
+                    report
+                }
             }
         }
         (None, None) => return Err(OpError::usage("pass a PAD or --bundle FILE").into()),
     };
     ctx.printer.emit(&report)?;
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A bundle's `log`, `policy` and `pin` checks, as `verify --bundle` makes them.
+fn log_checks(
+    ctx: &mut CommandCtx,
+    bytes: &[u8],
+    trust: &TrustArgs,
+) -> Result<Vec<crate::domain::check::Check>, OpError> {
+    let r = check_bundle(ctx, bytes, None, None, trust)?;
+    let ours = ["log", "policy", "pin"];
+    Ok(r.checks.into_iter().filter(|c| ours.contains(&c.name.as_str())).collect())
 }
 
 impl Render for ReviewReport {
@@ -126,6 +187,17 @@ impl Render for ReviewReport {
         }
         writeln!(w, "head: {}", self.head_hash)?;
         render_checks(w, &self.checks)?;
+        for (agent, a) in &self.agents {
+            let whose = if a.self_keys_only {
+                "every one by a key it registered itself".to_owned()
+            } else {
+                format!(
+                    "{} by keys the OPERATOR registered, {} by its own",
+                    a.by_operator_registered_keys, a.by_self_registered_keys
+                )
+            };
+            writeln!(w, "signer {agent}: {} block(s), {whose}", a.signed)?;
+        }
         let tally =
             format!("{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped);
         match &self.first_failure {

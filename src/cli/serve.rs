@@ -190,6 +190,13 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         let mut octx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), clock.as_ref());
         octx.settings = ctx.settings();
         ops::pad::seed_demo(&mut octx)?;
+        // Whatever is committed (the demo pad, writes while no server ran) is signed before
+        // the first request: requests never sign. (Served straight from a shared database
+        // with no `.locker/`, there is no log key here.)
+        if repo.dot.is_dir() {
+            let log = ops::log::LogIdentity::new(&repo.dot, &repo.config);
+            ops::log::checkpoint::publish(&mut octx, &log)?;
+        }
     }
     if !a.listen.ip().is_loopback() {
         crate::output::log_line(&format!(
@@ -248,7 +255,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         allow_hosts: a.allow_hosts.clone(),
         listen: Some(a.listen.ip()),
         payment,
-        log: Some(ops::log::LogIdentity::new(&repo.dot, &repo.config)),
+        log: repo.dot.is_dir().then(|| ops::log::LogIdentity::new(&repo.dot, &repo.config)),
         witnesses: a.witnesses.clone(),
         exit_with_stdin: a.exit_with_stdin,
         ..ServerOptions::default()

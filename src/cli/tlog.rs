@@ -6,81 +6,16 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use super::trust::{with_fetch, TrustArgs};
 use super::{CmdResult, CommandCtx};
 use crate::api::ProveConsistency;
 use crate::domain::digest::Digest;
-use crate::domain::note::Verifier;
-use crate::ops::log::pin::{self, CheckpointCheck, PinStore, ProofReport};
+use crate::ops::log::pin::{self, CheckpointCheck, ProofReport};
 use crate::ops::log::{
-    self, CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
+    CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
 };
 use crate::ops::OpError;
 use crate::output::Render;
-
-/// A trusted verifier key and where pinned checkpoints are kept.
-#[derive(Debug, Clone, Args)]
-pub struct TrustArgs {
-    /// The log's verifier key (`name+keyid+AQ…`, as `locker key show` prints it), or a file
-    /// holding it
-    #[arg(long = "key", env = "LOCKER_LOG_KEY", value_name = "VKEY")]
-    pub key: Option<String>,
-    /// Keep pinned checkpoints in DIR (default: the user's state directory, e.g.
-    /// ~/.local/state/locker)
-    #[arg(long, env = "LOCKER_STATE_DIR", value_name = "DIR")]
-    pub state: Option<PathBuf>,
-    /// Do not consult or update the pinned checkpoint (a rewritten log goes unnoticed)
-    #[arg(long)]
-    pub no_pin: bool,
-}
-
-impl TrustArgs {
-    /// The verifier key, if one was given.
-    pub fn verifier(&self) -> Result<Option<Verifier>, OpError> {
-        let Some(k) = self.key.as_deref().map(str::trim) else { return Ok(None) };
-        if Verifier::parse(k).is_err() && Path::new(k).is_file() {
-            let text = std::fs::read_to_string(k)
-                .map_err(|e| OpError::bad_request(format!("cannot read the key file {k}: {e}")))?;
-            return log::parse_verifier(text.lines().next().unwrap_or("")).map(Some);
-        }
-        log::parse_verifier(k).map(Some)
-    }
-
-    /// The pin store, unless pinning is off.
-    pub fn pins(&self) -> Result<Option<PinStore>, OpError> {
-        if self.no_pin {
-            return Ok(None);
-        }
-        let dir = self.state.clone().or_else(PinStore::default_dir).ok_or_else(|| {
-            OpError::usage("there is no state directory for pinned checkpoints: pass --state DIR")
-        })?;
-        Ok(Some(PinStore::new(&dir)))
-    }
-}
-
-/// Runs `f` with a way to fetch consistency proofs of log `v`: from `--remote`, else from the
-/// repository here when it is that log, else none.
-pub fn with_fetch<T>(
-    ctx: &mut CommandCtx,
-    v: &Verifier,
-    f: impl FnOnce(Option<&mut pin::Fetch<'_>>) -> Result<T, OpError>,
-) -> Result<T, OpError> {
-    if ctx.remote()?.is_some() {
-        let mut remote = ctx.locker()?;
-        let mut fetch = |old: u64, new: u64| {
-            remote.prove_consistency(ProveConsistency { old, new: Some(new) }).map(|c| c.hashes)
-        };
-        return f(Some(&mut fetch));
-    }
-    let local = ctx.local()?;
-    let same_log = local.log_identity().ok().is_some_and(|l| l.origin == v.name);
-    if same_log {
-        if let Ok(mut octx) = local.ctx() {
-            let mut fetch = |old: u64, new: u64| log::consistency_hashes(&mut octx, old, new);
-            return f(Some(&mut fetch));
-        }
-    }
-    f(None)
-}
 
 /// Print the log's latest signed checkpoint
 ///
@@ -102,9 +37,46 @@ pub struct CheckpointArgs {
     /// stored checkpoint. Repeatable. Exit 1 when a witness does not cosign
     #[arg(long = "witness", value_name = "URL")]
     pub witnesses: Vec<String>,
+    /// Accept that the repository's database lost entries the log key had signed (a backup
+    /// restored on purpose): journal a `repo.rollback` entry naming the checkpoint given up,
+    /// and sign the journal that ends with it, which becomes the log key's new high-water
+    /// mark. Readers pinned beyond the restored size will see a fork. Local only
+    #[arg(long, conflicts_with_all = ["witnesses", "key"])]
+    pub accept_rollback: bool,
+}
+
+/// `locker checkpoint --accept-rollback`.
+fn accept_rollback(ctx: &mut CommandCtx) -> CmdResult {
+    ctx.inspect_repository()?;
+    let local = ctx.local()?;
+    let log = local.log_identity()?;
+    let rb = local.repo()?.rollback.clone().ok_or_else(|| {
+        OpError::new(
+            crate::ops::ErrorKind::Conflict,
+            "not_rolled_back",
+            "nothing to accept: the database extends the log key's high-water mark",
+        )
+    })?;
+    let out = crate::ops::log::rollback::accept(&mut local.ctx()?, &log, &rb)?;
+    ctx.printer.status(format_args!(
+        "Accepted the rollback from {} to {} entries (journal entry {}); readers pinned beyond \
+         size {} will see a fork.",
+        out.abandoned_size, out.restored_size, out.journal_seq, out.restored_size
+    ));
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for crate::ops::log::rollback::RollbackAccepted {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        w.write_all(self.checkpoint.note.as_bytes())
+    }
 }
 
 pub fn checkpoint(ctx: &mut CommandCtx, a: &CheckpointArgs) -> CmdResult {
+    if a.accept_rollback {
+        return accept_rollback(ctx);
+    }
     if !a.witnesses.is_empty() {
         let local = ctx.local().map_err(|e| {
             e.hint("A server collects cosignatures itself: `locker serve --witness URL`.")
@@ -121,13 +93,12 @@ pub fn checkpoint(ctx: &mut CommandCtx, a: &CheckpointArgs) -> CmdResult {
         return Ok(if out.all_cosigned { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     let cp = ctx.locker()?.checkpoint()?;
-    let Some(v) = a.trust.verifier()? else {
+    let Some(trust) = a.trust.trust(Some(&cp.note))? else {
         ctx.printer.emit(&cp)?;
         return Ok(ExitCode::SUCCESS);
     };
-    let pins = a.trust.pins()?;
     let report =
-        with_fetch(ctx, &v, |fetch| pin::check_checkpoint(&cp.note, &v, pins.as_ref(), fetch))?;
+        with_fetch(ctx, &trust.key, |fetch| pin::check_checkpoint(&cp.note, &trust, fetch))?;
     ctx.printer.emit(&report)?;
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -150,15 +121,43 @@ impl Render for CheckpointCheck {
         if let (Some(size), Some(root)) = (self.size, self.root) {
             writeln!(w, "tree:    {size} entries, root {root}")?;
         }
+        if let Some(p) = &self.policy {
+            render_quorum(w, p)?;
+        }
         render_pin(w, &self.pin, self.evidence.as_ref())?;
-        match &self.failure {
-            Some(f) => writeln!(w, "FAILED: {f}"),
-            None => writeln!(w, "ok: signed by the trusted key and consistent with the pin"),
+        match (&self.failure, &self.policy) {
+            (Some(f), _) => writeln!(w, "FAILED: {f}"),
+            (None, Some(_)) => writeln!(
+                w,
+                "ok: signed by the trusted key, cosigned by the policy's quorum and consistent \
+                 with the pin"
+            ),
+            (None, None) => {
+                writeln!(w, "ok: signed by the trusted key and consistent with the pin")
+            }
         }
     }
 }
 
-fn render_pin(
+/// `quorum: `q` satisfied (cosigned by: A (time t); missing: B)`.
+pub fn render_quorum(
+    w: &mut dyn Write,
+    p: &crate::ops::log::cosign::PolicyReport,
+) -> io::Result<()> {
+    let q = &p.quorum;
+    let by: Vec<String> = q.cosigned_by.iter().map(|(n, t)| format!("{n} (time {t})")).collect();
+    let none = |v: &[String]| if v.is_empty() { "none".to_owned() } else { v.join(", ") };
+    writeln!(
+        w,
+        "quorum:  `{}` {} (cosigned by: {}; missing: {})",
+        q.quorum,
+        if q.satisfied { "satisfied" } else { "NOT satisfied" },
+        none(&by),
+        none(&q.missing)
+    )
+}
+
+pub fn render_pin(
     w: &mut dyn Write,
     p: &pin::PinReport,
     evidence: Option<&pin::ForkEvidence>,
@@ -297,11 +296,13 @@ pub fn verify_proof(
     bytes: &[u8],
     trust: &TrustArgs,
 ) -> Result<bool, super::CliError> {
-    let v = trust.verifier()?.ok_or_else(|| {
-        OpError::usage("--proof needs --key VKEY: the log's verifier key (`locker key show`)")
+    let trust = trust.trust(None)?.ok_or_else(|| {
+        OpError::usage(
+            "--proof needs --key VKEY (the log's verifier key, `locker key show`) or a witness \
+             policy naming the log",
+        )
     })?;
-    let pins = trust.pins()?;
-    let report = with_fetch(ctx, &v, |fetch| pin::verify_proof(bytes, &v, pins.as_ref(), fetch))?;
+    let report = with_fetch(ctx, &trust.key, |fetch| pin::verify_proof(bytes, &trust, fetch))?;
     ctx.printer.emit(&report)?;
     Ok(report.ok)
 }
@@ -329,6 +330,9 @@ impl Render for ProofReport {
                 e.actor,
                 crate::output::rfc3339(e.time)
             )?;
+        }
+        if let Some(p) = &self.policy {
+            render_quorum(w, p)?;
         }
         if self.size.is_some() {
             render_pin(w, &self.pin, self.evidence.as_ref())?;

@@ -7,11 +7,12 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::input::{read_payload, TicketArgs};
+use super::trust::check_bundle;
 use super::{CmdResult, CommandCtx};
 use crate::api::{ReadPad, VerifyPad, VerifyRepository};
 use crate::domain::bundle::MAX_BUNDLE_BYTES;
 use crate::domain::check::Check;
-use crate::ops::pad::bundle::{self, BundleReport};
+use crate::ops::pad::bundle::BundleReport;
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::output::Render;
 
@@ -62,31 +63,44 @@ pub struct VerifyArgs {
     /// signature: each unsigned one is a problem (exit 1)
     #[arg(long, conflicts_with_all = ["pad", "bundle"])]
     pub require_signed: bool,
+    /// Also require every signature to come from a key its agent registered itself (with its
+    /// own token, `locker key register`): each one by a key the operator registered is a
+    /// problem (exit 1). The report says, per agent, which keys its signatures come from
+    #[arg(long, conflicts_with_all = ["pad", "bundle"])]
+    pub require_self_keys: bool,
     /// Verify this proof file (from `locker proof`) with --key, with no repository
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle"])]
     pub proof: Option<PathBuf>,
     #[command(flatten)]
-    pub trust: super::tlog::TrustArgs,
-    /// Require the checkpoint to satisfy this witness policy (C2SP tlog-policy: `log`,
-    /// `witness`, `group` and `quorum` lines): signed by the policy's log key and cosigned by
-    /// a quorum of its witnesses. The checkpoint is --checkpoint FILE, else the repository's
-    /// (or --remote's) latest. Exit 1 when it falls short
+    pub trust: super::trust::TrustArgs,
+    /// Check this signed checkpoint (a note, as `locker checkpoint` prints it) against the
+    /// witness policy alone: signed by the policy's log key and cosigned by a quorum of its
+    /// witnesses. `verify --policy FILE` with nothing else to verify checks the repository's
+    /// (or --remote's) latest checkpoint the same way. Exit 1 when it falls short
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pad", "bundle", "proof"])]
-    pub policy: Option<PathBuf>,
-    /// With --policy: the signed checkpoint (a note, as `locker checkpoint` prints it) to check
-    #[arg(long, value_name = "FILE", requires = "policy")]
     pub checkpoint: Option<PathBuf>,
 }
 
 pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(verify::parse_expected_head).transpose()?;
     let remote = ctx.remote()?.is_some();
-    let ok = if let Some(policy) = &a.policy {
-        let text = std::fs::read_to_string(policy).map_err(|e| {
-            crate::ops::OpError::bad_request(format!("cannot read {}: {e}", policy.display()))
-        })?;
-        let policy = crate::domain::witness::Policy::parse(&text).map_err(|e| {
-            crate::ops::OpError::bad_request(format!("the policy {}: {e}", policy.display()))
+    let remote_pad = remote && a.pad.is_some() && a.ticket.secret()?.is_some();
+    // `--policy` alone (nothing else to verify) or `--checkpoint`: the policy check by itself.
+    // A policy from the environment or the config never turns `locker verify` into it.
+    if a.pad.is_some() && !remote_pad && a.trust.policy.is_some() {
+        return Err(crate::ops::OpError::usage(
+            "--policy checks a log's checkpoint: with PAD it needs --remote URL and a ticket \
+             (the pad is then checked against the server's log)",
+        )
+        .into());
+    }
+    let policy_only = a.checkpoint.is_some()
+        || (a.trust.policy.is_some() && a.proof.is_none() && a.bundle.is_none() && a.pad.is_none());
+    let ok = if policy_only {
+        let policy = a.trust.policy()?.ok_or_else(|| {
+            crate::ops::OpError::usage(
+                "--checkpoint needs a witness policy: --policy FILE (or LOCKER_POLICY)",
+            )
         })?;
         let note = match &a.checkpoint {
             Some(file) => {
@@ -104,18 +118,14 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
         super::tlog::verify_proof(ctx, &bytes, &a.trust)?
     } else if let Some(file) = &a.bundle {
         let bytes = read_payload(Some(file), MAX_BUNDLE_BYTES)?;
-        let key = a.trust.verifier()?;
         let name = file.display().to_string();
-        let mut report = bundle::verify_with_key(&bytes, Some(&name), expect, key.as_ref())?;
-        pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
+        let report = check_bundle(ctx, &bytes, Some(&name), expect, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let (Some(pad), true, Some(ticket)) = (&a.pad, remote, a.ticket.secret()?) {
         let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: Some(&ticket) })?;
-        let key = a.trust.verifier()?;
         let bytes = crate::domain::bundle::encode(&b);
-        let mut report = bundle::verify_with_key(&bytes, None, expect, key.as_ref())?;
-        pin_bundle(ctx, &bytes, &mut report, &a.trust)?;
+        let report = check_bundle(ctx, &bytes, None, expect, &a.trust)?;
         ctx.printer.emit(&report)?;
         report.ok
     } else if let Some(pad) = &a.pad {
@@ -124,13 +134,24 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
         report.ok
     } else {
         let progress = ctx.printer.progress();
-        let r = VerifyRepository { expect_head: expect, require_signed: a.require_signed };
-        // A store too damaged to open is a finding too, as when it breaks mid-walk.
+        let r = VerifyRepository {
+            expect_head: expect,
+            require_signed: a.require_signed,
+            require_self_keys: a.require_self_keys,
+        };
+        // A repository whose database lost entries the log key signed is verified anyway, and
+        // reported broken; a store too damaged to open is a finding too, as when it breaks
+        // mid-walk.
+        ctx.inspect_repository()?;
         let report = match ctx.locker().and_then(|mut l| l.verify(r, progress.as_ref())) {
+            Ok(report) => report,
             Err(e) if e.code == crate::ops::CORRUPT_STORE => {
                 crate::ops::verify::corrupt_store(&e.detail)
             }
-            other => other?,
+            Err(e) if matches!(e.code.as_ref(), "rolled_back" | "empty_store") => {
+                RepoReport::unreadable("rollback", e.detail)
+            }
+            Err(e) => return Err(e.into()),
         };
         ctx.printer.emit(&report)?;
         report.ok
@@ -142,48 +163,12 @@ impl Render for crate::ops::log::cosign::PolicyReport {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w, "checkpoint: {} at size {}, root {}", self.origin, self.size, self.root)?;
         writeln!(w, "log signature: {}", self.log_signature)?;
-        let by: Vec<String> =
-            self.quorum.cosigned_by.iter().map(|(n, t)| format!("{n} (time {t})")).collect();
-        writeln!(
-            w,
-            "quorum `{}`: {} (cosigned by: {}; missing: {})",
-            self.quorum.quorum,
-            if self.quorum.satisfied { "satisfied" } else { "NOT satisfied" },
-            if by.is_empty() { "none".to_owned() } else { by.join(", ") },
-            if self.quorum.missing.is_empty() {
-                "none".to_owned()
-            } else {
-                self.quorum.missing.join(", ")
-            }
-        )?;
+        super::tlog::render_quorum(w, self)?;
         match &self.failure {
             Some(f) => writeln!(w, "FAILED: {f}"),
             None => writeln!(w, "ok"),
         }
     }
-}
-
-/// With a trusted key, checks a verified bundle's checkpoint against the pinned one.
-fn pin_bundle(
-    ctx: &mut CommandCtx,
-    bytes: &[u8],
-    report: &mut BundleReport,
-    trust: &super::tlog::TrustArgs,
-) -> Result<(), crate::ops::OpError> {
-    let Some(v) = trust.verifier()? else { return Ok(()) };
-    if !report.ok {
-        return Ok(());
-    }
-    let Some(note) = bundle::parse(bytes)?.header.log.map(|l| l.checkpoint) else { return Ok(()) };
-    let Ok(signed) = crate::domain::note::SignedCheckpoint::verify(&note, &v) else {
-        return Ok(());
-    };
-    let pins = trust.pins()?;
-    let (pin, evidence) = super::tlog::with_fetch(ctx, &v, |fetch| {
-        crate::ops::log::pin::check(pins.as_ref(), &v, &signed, fetch)
-    })?;
-    report.apply_pin(pin, evidence);
-    Ok(())
 }
 
 impl Render for RepoReport {
@@ -270,6 +255,17 @@ impl Render for RepoReport {
             signers.join(", "),
             sig.broken
         )?;
+        for (agent, a) in &sig.agents {
+            let whose = if a.self_keys_only {
+                "every one by a key it registered itself".to_owned()
+            } else {
+                format!(
+                    "{} by keys the OPERATOR registered, {} by its own",
+                    a.by_operator_registered_keys, a.by_self_registered_keys
+                )
+            };
+            writeln!(w, "  signer {agent}: {} signature(s), {whose}", a.signed)?;
+        }
         let m = &self.merkle;
         if m.pending {
             writeln!(w, "merkle:  not built yet (built on the next write or `locker checkpoint`)")?;
@@ -283,6 +279,9 @@ impl Render for RepoReport {
                 m.checkpoints,
                 if m.signatures_checked { ", signatures checked" } else { "" }
             )?;
+        }
+        if self.mark.present {
+            writeln!(w, "mark:    {} ({})", mark(self.mark.ok), self.mark.detail)?;
         }
         if let Some(at) = self.gc.last_at {
             writeln!(

@@ -18,12 +18,58 @@ use crate::witness::{self as w, WitnessInitialized};
 pub enum WitnessCommand {
     Init(InitArgs),
     Serve(ServeArgs),
+    Show(ShowArgs),
 }
 
 pub fn run(ctx: &mut CommandCtx, cmd: WitnessCommand) -> CmdResult {
     match cmd {
         WitnessCommand::Init(a) => init(ctx, &a),
         WitnessCommand::Serve(a) => serve(ctx, &a),
+        WitnessCommand::Show(a) => show(ctx, &a),
+    }
+}
+
+/// Show a witness's state: its key, and per followed log the newest checkpoint it cosigned
+///
+/// For each log: its origin and verifier key, the size and root of the newest checkpoint the
+/// witness cosigned and when, how many inconsistent checkpoints it refused and kept as
+/// evidence, and the path where `locker witness serve` publishes that checkpoint for readers
+/// to compare (`GET /<sha256 of the origin>/checkpoint`). Reads the state only; safe while the
+/// witness serves.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The witness directory (from `locker witness init`)
+    pub dir: PathBuf,
+}
+
+fn show(ctx: &mut CommandCtx, a: &ShowArgs) -> CmdResult {
+    let out = w::Witness::open(&a.dir)?.show(&a.dir)?;
+    ctx.printer.emit(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Render for w::WitnessShown {
+    fn render_human(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "witness: {} ({})", self.name, self.dir.display())?;
+        writeln!(out, "key:     {}", self.vkey)?;
+        if self.logs.is_empty() {
+            writeln!(out, "follows no log (add `log <verifier key>` lines to its `logs` file)")?;
+        }
+        for l in &self.logs {
+            writeln!(out, "log {}", l.origin)?;
+            writeln!(out, "  key:        {}", l.vkey)?;
+            match (l.size, l.root, l.cosigned_at) {
+                (Some(size), Some(root), Some(at)) => writeln!(
+                    out,
+                    "  cosigned:   size {size}, root {root}, at {}",
+                    crate::output::rfc3339(at)
+                )?,
+                _ => writeln!(out, "  cosigned:   nothing yet")?,
+            }
+            writeln!(out, "  evidence:   {} refused inconsistent checkpoint(s)", l.evidence)?;
+            writeln!(out, "  monitoring: GET {}", l.monitoring_path)?;
+        }
+        Ok(())
     }
 }
 
@@ -64,7 +110,12 @@ impl Render for WitnessInitialized {
 /// the witness holds (`text/x.tlog.size`); 404 for a log it does not follow; 403 without a
 /// valid signature by the log's key; 400 for a malformed request; 422 for a checkpoint
 /// inconsistent with the one it cosigned (kept as evidence). The new checkpoint is stored
-/// durably before the answer.
+/// durably before the answer. One witness follows every log in its `logs` file (read at start).
+///
+/// Checkpoint monitoring: `GET /<hex SHA-256 of the log's origin>/checkpoint` answers the
+/// newest checkpoint cosigned for that log, with the log's signature and the witness's
+/// cosignature (404 before the first), so readers can compare what they were served with
+/// what the witness saw.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The witness directory (from `locker witness init`)

@@ -12,7 +12,7 @@ use crate::domain::digest::Digest;
 use crate::domain::sign::Statement;
 use crate::ops::artifact::audit::AuditLog;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published};
-use crate::ops::keys::{KeyList, SIGNATURE_HEADER, SIGNER_HEADER};
+use crate::ops::keys::{KeyList, KeyRegistered, SIGNATURE_HEADER, SIGNER_HEADER};
 use crate::ops::log::journal::LogPage;
 use crate::ops::log::{
     CheckpointOutcome, ConsistencyOutcome, InclusionOutcome, KeyOutcome, Target,
@@ -170,6 +170,10 @@ impl Locker for Client {
         if kind == "locker" {
             let blocks = Some(b.blocks.len() as u64);
             b.header.log = self.pad_log_proofs(PadLogProofs { pad: r.pad, blocks }).ok();
+            // Who signed the blocks, as those proofs record it, with the signers' keys.
+            if let Ok(keys) = self.key_list() {
+                bundle::attach_signers(&mut b, &keys);
+            }
         }
         Ok(b)
     }
@@ -362,6 +366,15 @@ impl Locker for Client {
         self.call("GET", "/v1/keys", self.token.as_ref(), Body::None)
     }
 
+    /// `POST /v1/keys` with the agent's token.
+    fn key_register(&mut self, r: RegisterKey<'_>) -> OpResult<KeyRegistered> {
+        let body = crate::api::wire::RegisterKeyRequest {
+            public_key: r.public_key.to_owned(),
+            rotation_signature: r.rotation_signature.map(str::to_owned),
+        };
+        self.post_json("/v1/keys", self.token.as_ref(), &body)
+    }
+
     /// `GET /v1/journal`.
     fn journal(&mut self, q: &JournalQuery) -> OpResult<LogPage> {
         let mut s = form_urlencoded::Serializer::new(String::new());
@@ -383,7 +396,8 @@ impl Locker for Client {
         self.call("GET", &format!("/v1/journal?{}", s.finish()), self.token.as_ref(), Body::None)
     }
 
-    /// `GET /v1/verify?expect_head=&require_signed=1` (the server shows no progress).
+    /// `GET /v1/verify?expect_head=&require_signed=1&require_self_keys=1` (the server shows no
+    /// progress).
     fn verify(&mut self, r: VerifyRepository, _progress: &dyn Progress) -> OpResult<RepoReport> {
         let mut q = form_urlencoded::Serializer::new(String::new());
         if let Some(h) = r.expect_head {
@@ -391,6 +405,9 @@ impl Locker for Client {
         }
         if r.require_signed {
             q.append_pair("require_signed", "1");
+        }
+        if r.require_self_keys {
+            q.append_pair("require_self_keys", "1");
         }
         let q = q.finish();
         let path = if q.is_empty() { "/v1/verify".to_owned() } else { format!("/v1/verify?{q}") };

@@ -61,6 +61,10 @@ pub struct Header {
     /// recorded the blocks (absent in bundles written before signed checkpoints, or by a peer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<LogProofs>,
+    /// Who signed each signed block, with the key and signature (absent when no block is
+    /// signed, and in bundles written before they carried signers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signers: Option<super::bundle_signers::Signers>,
 }
 
 /// A bundle's transparency-log evidence: checked against the log's verifier key, it proves
@@ -103,6 +107,59 @@ impl EntryProof {
             checkpoint: checkpoint.to_owned(),
         })
     }
+}
+
+/// The journal entries a bundle's log proofs carry, as far as they decode.
+fn logged_entries(log: &LogProofs) -> Vec<super::journal::Entry> {
+    let b64 = &base64::engine::general_purpose::STANDARD;
+    log.entries
+        .iter()
+        .filter_map(|e| b64.decode(&e.entry_b64).ok())
+        .filter_map(|bytes| super::journal::Entry::decode(&bytes).ok())
+        .collect()
+}
+
+/// Adds who signed each block, as the bundle's log proofs record it, with each signer's key
+/// from `key` (agent, key id → verifier key, who registered it). Nothing is added when no block
+/// is signed or the bundle carries no log proofs.
+pub fn attach_signers(
+    b: &mut Bundle,
+    repository_id: &str,
+    key: impl Fn(&str, &str) -> Option<(String, Option<String>)>,
+) {
+    let Some(log) = &b.header.log else { return };
+    let recorded =
+        super::bundle_signers::recorded_signatures(&logged_entries(log), &b.header.pad_id);
+    let blocks: Vec<super::bundle_signers::BlockSignature> = recorded
+        .into_iter()
+        .filter_map(|r| {
+            let (vkey, registered_by) = key(&r.signer, &r.key_id)?;
+            Some(super::bundle_signers::BlockSignature {
+                seq: r.seq,
+                entry: r.entry,
+                signer: r.signer,
+                key_id: r.key_id,
+                vkey,
+                signature: r.signature,
+                registered_by,
+            })
+        })
+        .collect();
+    if !blocks.is_empty() {
+        let repository_id = repository_id.to_owned();
+        b.header.signers = Some(super::bundle_signers::Signers { repository_id, blocks });
+    }
+}
+
+/// The `signers` check of a bundle that carries its signers (see [`super::bundle_signers`]):
+/// `None` when it carries none.
+pub fn signers_check(p: &Parsed) -> Option<Check> {
+    let s = p.header.signers.as_ref()?;
+    let digest = |seq: u64| p.blocks.iter().find(|b| b.seq == seq).map(|b| Digest::of(&b.payload));
+    let logged = p.header.log.as_ref().map(|log| {
+        super::bundle_signers::recorded_signatures(&logged_entries(log), &p.header.pad_id)
+    });
+    Some(super::bundle_signers::check(&p.header.pad_id, s, digest, logged.as_deref()))
 }
 
 /// Checks a bundle's log evidence: with `key`, the checkpoint's signature and that every block
@@ -648,6 +705,7 @@ mod tests {
                     exporter: "locker test".into(),
                 },
                 log: None,
+                signers: None,
             },
             blocks,
         }

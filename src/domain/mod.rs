@@ -2,6 +2,7 @@
 
 pub mod artifact;
 pub mod bundle;
+pub mod bundle_signers;
 pub mod chain;
 pub mod check;
 pub mod digest;

@@ -8,12 +8,16 @@
 //! ```text
 //! locker.signed-write/v1
 //! repository <repository id>
-//! action pad.append | artifact.publish | step.record
-//! subject <JSON strings, space-separated: pad id | scope key | scope work lease step>
-//! seq <block number | new version | lease fencing token>
-//! sha256 <hex SHA-256 of the payload | content | step record>
+//! action pad.append | artifact.publish | step.record | key.register
+//! subject <JSON strings, space-separated: pad id | scope key | scope work lease step
+//!          | agent old-key-id>
+//! seq <block number | new version | lease fencing token | 0>
+//! sha256 <hex SHA-256 of the payload | content | step record | new verifier key>
 //! fence none | fence <JSON work item> <token>
 //! ```
+//!
+//! A key rotation (`key.register` with the old key's id) is signed by the agent's current key:
+//! only whoever holds it can hand the agent's name over to a new key.
 //!
 //! Keys are Ed25519 keys (type 0x01) in the signed-note encodings of [`super::key`]: the
 //! verifier key `<agent>+<hex key id>+<base64(0x01 ‖ public key)>` and the private key
@@ -37,6 +41,8 @@ pub enum Action {
     PadAppend,
     ArtifactPublish,
     StepRecord,
+    /// A key rotation: the agent's current key names its successor.
+    KeyRotation,
 }
 
 impl Action {
@@ -46,6 +52,7 @@ impl Action {
             Self::PadAppend => super::event::kind::PAD_APPEND,
             Self::ArtifactPublish => super::event::kind::ARTIFACT_PUBLISH,
             Self::StepRecord => super::event::kind::STEP_RECORD,
+            Self::KeyRotation => super::event::kind::KEY_REGISTER,
         }
     }
 }
@@ -120,6 +127,19 @@ impl Statement {
             seq: fence,
             digest: *record,
             fence: Some((work.to_owned(), fence)),
+        }
+    }
+
+    /// A key rotation: `agent`'s key `old_key_id` hands over to the verifier key `new_vkey`
+    /// (signed by the old key).
+    pub fn key_rotation(repository: &str, agent: &str, old_key_id: &str, new_vkey: &str) -> Self {
+        Self {
+            repository: repository.to_owned(),
+            action: Action::KeyRotation,
+            subject: vec![agent.to_owned(), old_key_id.to_owned()],
+            seq: 0,
+            digest: Digest::of(new_vkey.as_bytes()),
+            fence: None,
         }
     }
 

@@ -160,6 +160,29 @@ pub fn add_signatures(note: &str, lines: &[String]) -> String {
     s
 }
 
+/// The lowercase hex SHA-256 of a log's origin line: its path under a witness's checkpoint
+/// monitoring prefix (`GET <prefix>/<origin hash>/checkpoint`, c2sp.org/tlog-witness).
+pub fn origin_hash(origin: &str) -> String {
+    Digest::of(origin.as_bytes()).to_hex()
+}
+
+/// What a witness's monitoring endpoint serves for a log: the checkpoint it cosigned, with the
+/// log's own signature lines (those named `log_name`) and the witness's `cosignature` line;
+/// any other signature the submitted note carried is left out, as the witness vouches only for
+/// its own.
+pub fn monitored_note(note: &str, log_name: &str, cosignature: &str) -> String {
+    let (text, sigs) = note.split_once("\n\n").unwrap_or((note, ""));
+    let mut out = format!("{text}\n\n");
+    let own = format!("{DASH}{log_name} ");
+    for line in sigs.lines().filter(|l| l.starts_with(&own)) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(cosignature);
+    out.push('\n');
+    out
+}
+
 // ---------------------------------------------------------------------------------------------
 // The add-checkpoint request and the witness's decision.
 
@@ -582,6 +605,24 @@ mod tests {
         for body in ["", "old x\n\n", "old 01\n\nx", "old 1\nnot-base64!\n\nx"] {
             assert!(AddCheckpoint::parse(body.as_bytes()).is_err(), "{body:?}");
         }
+    }
+
+    #[test]
+    fn the_monitored_note_keeps_the_log_signature_and_adds_the_cosignature() {
+        let (s, mut t) = log();
+        t.push(merkle::leaf_hash(b"x"));
+        let (_, note) = checkpoint(&s, &mut t, 1);
+        let text = Note::parse(note.as_bytes()).unwrap().text;
+        let other = Cosigner::from_seed("other.example", &[7; 32]).unwrap();
+        let submitted = add_signatures(&note, &[other.cosign(&text, 5)]);
+        let w = Cosigner::from_seed("w.example", &[9; 32]).unwrap();
+        let line = w.cosign(&text, 42);
+        let served = monitored_note(&submitted, &s.name, &line);
+        let parsed = Note::parse(served.as_bytes()).unwrap();
+        parsed.verify(&s.verifier()).unwrap();
+        assert_eq!(w.public().verify(&parsed).unwrap(), Some(42));
+        assert_eq!(other.public().verify(&parsed).unwrap(), None, "only its own cosignature");
+        assert_eq!(origin_hash("a"), Digest::of(b"a").to_hex());
     }
 
     #[test]

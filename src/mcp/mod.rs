@@ -79,13 +79,20 @@ impl McpServer {
     }
 
     /// Runs one operation with the session's [`Locker`]: who acts is resolved at every call,
-    /// so a revoked token stops working at once.
+    /// so a revoked token stops working at once. On a local repository, a checkpoint is signed
+    /// afterwards if the journal grew (best effort: the operation's own work is durable).
     fn run<T>(&self, f: impl FnOnce(&mut dyn Locker) -> OpResult<T>) -> OpResult<T> {
         let mut session = self.session.lock().map_err(|_| {
             OpError::internal("a previous tool call panicked while holding the repository")
         })?;
-        let mut locker = session.locker()?;
-        f(&mut *locker)
+        let result = {
+            let mut locker = session.locker()?;
+            f(&mut *locker)
+        };
+        if let Session::Local(l) = &mut *session {
+            let _ = l.publish();
+        }
+        result
     }
 
     fn call(&self, request: CallToolRequestParams) -> Result<CallToolResult, ErrorData> {

@@ -117,11 +117,18 @@ impl Clock for FixedClock {
 pub struct Settings {
     /// Seconds a `read_once` ticket stays usable after its first read.
     pub read_lease_seconds: i64,
+    /// Whether asking for a checkpoint or a proof may sign a new checkpoint (the CLI and `locker
+    /// mcp`, which hold the key and act for its owner). `locker serve` answers its readers with
+    /// checkpoints already stored and signs only when the journal grows, in its signer.
+    pub sign_checkpoints: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { read_lease_seconds: i64::from(crate::domain::limits::DEFAULT_READ_LEASE_SECONDS) }
+        Self {
+            read_lease_seconds: i64::from(crate::domain::limits::DEFAULT_READ_LEASE_SECONDS),
+            sign_checkpoints: true,
+        }
     }
 }
 
@@ -201,5 +208,11 @@ impl LogIdentity {
     /// The signing key (created on first use).
     pub fn signer(&self) -> OpResult<Signer> {
         Ok(crate::repo::log_signer(&self.dot, &self.origin)?)
+    }
+
+    /// The verifier key, if the repository has a log key (never creates one: what a reader of
+    /// the repository, such as `locker verify`, uses).
+    pub fn verifier(&self) -> OpResult<Option<crate::domain::note::Verifier>> {
+        Ok(crate::repo::log_verifier(&self.dot, &self.origin)?)
     }
 }

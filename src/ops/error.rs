@@ -240,6 +240,13 @@ impl From<StoreError> for OpError {
             }
             StoreError::Damaged(_) => Self::new(ErrorKind::Internal, CORRUPT_STORE, e.to_string())
                 .hint("Run `locker verify` to check the repository; restore it from a backup (`locker restore`)."),
+            StoreError::Uninitialized(_) => {
+                Self::new(ErrorKind::Unprocessable, "empty_store", e.to_string()).hint(
+                    "Only `locker init` creates a repository's schema; this one is refused rather \
+                     than made anew. Run `locker doctor`, and restore the newest backup \
+                     (`locker restore BACKUP --yes`).",
+                )
+            }
             StoreError::Corrupt(_) | StoreError::Duplicate(_) | StoreError::Backend { .. } => {
                 Self::internal(e.to_string())
                     .hint("Run `locker verify` to check the repository's integrity.")
@@ -261,9 +268,24 @@ impl From<RepoError> for OpError {
                 Self::new(ErrorKind::Unavailable, "bad_repository", e.to_string())
             }
             RepoError::Io { .. } => Self::new(ErrorKind::Unavailable, "io", e.to_string()),
+            RepoError::RolledBack(rb) => rolled_back(&rb),
             RepoError::Store(s) => s.into(),
         }
     }
+}
+
+/// The refusal of a database that lost entries the log key already signed (exit 6).
+pub fn rolled_back(rb: &crate::repo::mark::Rollback) -> OpError {
+    OpError::new(ErrorKind::Unprocessable, "rolled_back", rb.to_string())
+        .with("journal_entries", rb.journal_entries)
+        .with("mark_size", rb.mark_size)
+        .with("mark_root", rb.mark_root.to_hex())
+        .hint("Run `locker doctor`: restore the newest backup (`locker restore BACKUP --yes`).")
+        .hint(
+            "If this state is a restore you made on purpose, accept it with `locker checkpoint \
+             --accept-rollback` (journaled, and signed with the log key); readers who pinned a \
+             later checkpoint will then see a fork.",
+        )
 }
 
 pub type OpResult<T> = Result<T, OpError>;

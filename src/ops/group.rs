@@ -74,6 +74,19 @@ where
 /// a storage failure ended the transaction early; run them again in a new group (at least
 /// one job always runs, so this makes progress).
 pub fn apply(store: &mut dyn Store, env: &Env, jobs: Vec<Box<dyn Job>>) -> Vec<Box<dyn Job>> {
+    apply_sealed(store, env, jobs, &mut |_| {})
+}
+
+/// [`apply`], with `seal` run on the group's store after the operations and before the commit
+/// (when the group is still open): what must be durable with them (`locker serve` signs the
+/// checkpoint of the journal they grew). It runs in nested transactions of its own, like any
+/// operation.
+pub fn apply_sealed(
+    store: &mut dyn Store,
+    env: &Env,
+    jobs: Vec<Box<dyn Job>>,
+    seal: &mut dyn FnMut(&mut dyn Store),
+) -> Vec<Box<dyn Job>> {
     let mut group = match store.group() {
         Ok(g) => g,
         Err(e) => {
@@ -94,6 +107,10 @@ pub fn apply(store: &mut dyn Store, env: &Env, jobs: Vec<Box<dyn Job>>) -> Vec<B
             lost = true;
             break;
         }
+    }
+    if !lost {
+        seal(group.store());
+        lost = !group.is_open();
     }
     let undone = if lost {
         drop(group);

@@ -11,13 +11,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::event::{Event, KeyRegister, KeyRevoke, RepoSetting, Signed};
+use crate::domain::event::{Event, KeyRegister, KeyRevoke, KeyRotation, RepoSetting, Signed};
 use crate::domain::journal::Entry;
 use crate::domain::sign::{self, PrivateKey, PublicKey, Statement};
 use crate::domain::token::check_agent;
 use crate::ops::auth::operator_only;
 use crate::ops::log::journal;
-use crate::ops::{Actor, Ctx, ErrorKind, OpError, OpResult};
+use crate::ops::{Actor, ActorKind, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{AgentKeyRow, Flow, JournalQuery, Tx};
 
 /// The setting that makes unsigned appends, publishes and steps be refused.
@@ -212,6 +212,10 @@ pub struct KeyView {
     pub state: String,
     pub created_at: i64,
     pub revoked_at: Option<i64>,
+    /// Who registered it, as the journal says: `self` (the agent, with its token) or
+    /// `operator`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registered_by: Option<String>,
 }
 
 /// The registered keys and the signing policy: what a client needs to sign.
@@ -221,6 +225,9 @@ pub struct KeyList {
     pub repository_id: String,
     /// The caller's scope: the scope its artifact and step signatures name.
     pub scope: String,
+    /// The caller's agent, when it presented a token (the name its keys must carry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
     /// Whether unsigned appends, publishes and steps are refused.
     pub require_signed_appends: bool,
     pub keys: Vec<KeyView>,
@@ -234,46 +241,174 @@ pub struct PolicySet {
     pub changed: bool,
 }
 
-/// Registers the public half of `key` (made by [`PrivateKey::generate`] and kept by the agent)
-/// for its agent (operator only). An agent with an active key must have it revoked first.
-pub fn register(ctx: &mut Ctx<'_>, key: &PrivateKey) -> OpResult<KeyGenerated> {
-    operator_only(&ctx.actor, "register signing keys")?;
-    let agent = key.name.as_str();
-    check_agent(agent)
-        .map_err(|e| OpError::new(ErrorKind::BadRequest, "invalid", e.to_string()))?;
+/// A registered key (`locker key register`, `POST /v1/keys`, `locker_key_register`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct KeyRegistered {
+    pub agent: String,
+    pub key_id: String,
+    /// The verifier key, in signed-note form.
+    pub vkey: String,
+    /// Who registered it: `self` (the agent, with its own token) or `operator`.
+    pub registered_by: String,
+    /// A rotation: the key this one replaced (and which signed the hand-over); now revoked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotated: Option<String>,
+    pub created_at: i64,
+}
+
+/// `self` when `actor` is `agent` itself, else `operator` (who the journal says registered a
+/// key, by its `key.register` entry's actor).
+pub fn registered_by(actor: &str, agent: &str) -> &'static str {
+    if actor == agent {
+        "self"
+    } else {
+        "operator"
+    }
+}
+
+/// Registers the verifier key `vkey` for the agent it names. An agent (with its token)
+/// registers its own key only; the operator any agent's. An agent with an active key gets a
+/// new one only by a rotation: `rotation_signature`, by the active key, over
+/// [`Statement::key_rotation`], which revokes the old key in the same journal entry. The entry's
+/// actor records who registered the key.
+pub fn register_key(
+    ctx: &mut Ctx<'_>,
+    vkey: &str,
+    rotation_signature: Option<&str>,
+) -> OpResult<KeyRegistered> {
+    let invalid_key = |why: String| OpError::new(ErrorKind::BadRequest, "invalid_key", why);
+    let public = PublicKey::parse(vkey.trim()).map_err(|e| {
+        invalid_key(e.to_string())
+            .hint("A verifier key is the `<agent>+<key id>+<base64>` line `locker key new` prints.")
+    })?;
+    let agent = public.name.clone();
+    check_agent(&agent).map_err(|e| invalid_key(e.to_string()))?;
+    let actor = ctx.actor.clone();
+    match actor.kind {
+        ActorKind::Operator => {}
+        ActorKind::Agent if actor.name == agent => {}
+        ActorKind::Agent => {
+            return Err(OpError::forbidden(format!(
+                "agent {} cannot register a key for agent {agent}: an agent registers its own \
+                 key only",
+                actor.name
+            ))
+            .hint("Make the key with `locker key new --agent YOUR-NAME`."))
+        }
+        ActorKind::Anonymous => {
+            return Err(OpError::unauthorized("registering a key needs the agent's token")
+                .hint("Send the agent's token (`LOCKER_TOKEN`, or `Authorization: Bearer`)."))
+        }
+    }
+    let signature = rotation_signature
+        .map(|s| sign::decode_signature(s.trim()).map_err(|e| invalid_signature(e.to_string())))
+        .transpose()?;
     let now = ctx.now();
-    let public = key.public();
-    let row = AgentKeyRow {
-        agent: agent.to_owned(),
-        key_id: public.key_id(),
-        vkey: public.vkey(),
-        created_at: now,
-        revoked_at: None,
-    };
     let mut tx = ctx.store.write()?;
-    if tx.agent_keys(agent)?.iter().any(|k| k.revoked_at.is_none()) {
+    crate::ops::auth::authorize(tx.as_ref(), &actor)?;
+    let (key_id, vkey) = (public.key_id(), public.vkey());
+    let keys = tx.agent_keys(&agent)?;
+    if keys.iter().any(|k| k.key_id == key_id) {
         return Err(OpError::new(
             ErrorKind::Conflict,
             "key_exists",
-            format!("agent {agent} already has an active signing key"),
+            format!("key {key_id} of agent {agent} is already registered"),
         )
-        .hint(format!("Revoke it first with `locker key revoke --agent {agent}`.")));
+        .hint("A key is registered once; make a new one with `locker key new`."));
     }
+    let active: Vec<AgentKeyRow> = keys.into_iter().filter(|k| k.revoked_at.is_none()).collect();
+    let rotates = match (active.first(), signature) {
+        (None, None) => None,
+        (None, Some(_)) => {
+            return Err(OpError::new(
+                ErrorKind::Conflict,
+                "no_active_key",
+                format!("agent {agent} has no active key to rotate from"),
+            )
+            .hint("Register the key without a rotation signature."))
+        }
+        (Some(_), None) => {
+            return Err(OpError::new(
+                ErrorKind::Conflict,
+                "key_exists",
+                format!("agent {agent} already has an active signing key"),
+            )
+            .hint("Rotate to the new key with the old one: `locker key register --public-key VKEY --rotate-with OLD-KEY-FILE`.")
+            .hint(format!("Or the operator revokes it first: `locker key revoke --agent {agent}`.")))
+        }
+        (Some(_), Some(sig)) => {
+            let repo = repository_id(tx.as_ref())?;
+            let old = active.iter().find(|k| {
+                let st = Statement::key_rotation(&repo, &agent, &k.key_id, &vkey);
+                PublicKey::parse(&k.vkey).is_ok_and(|pk| pk.verify(&st.message(), &sig).is_ok())
+            });
+            let Some(old) = old else {
+                let current: Vec<&str> = active.iter().map(|k| k.key_id.as_str()).collect();
+                return Err(OpError::new(
+                    ErrorKind::Forbidden,
+                    "bad_signature",
+                    format!(
+                        "the rotation is not signed by agent {agent}'s current key {}",
+                        current.join(", ")
+                    ),
+                )
+                .with("signer", agent.as_str())
+                .hint("Sign with the agent's current private key (`--rotate-with FILE`)."));
+            };
+            Some((old.clone(), sig))
+        }
+    };
+    if let Some((old, _)) = &rotates {
+        let mut revoked = old.clone();
+        revoked.revoked_at = Some(now);
+        tx.update_agent_key(&revoked)?;
+    }
+    let row = AgentKeyRow {
+        agent: agent.clone(),
+        key_id: key_id.clone(),
+        vkey: vkey.clone(),
+        created_at: now,
+        revoked_at: None,
+    };
     tx.insert_agent_key(&row)?;
     journal::append(
         tx.as_mut(),
-        &ctx.actor,
+        &actor,
         now,
-        KeyRegister { agent: agent.to_owned(), key_id: row.key_id.clone(), vkey: row.vkey.clone() },
+        KeyRegister {
+            agent: agent.clone(),
+            key_id: key_id.clone(),
+            vkey: vkey.clone(),
+            rotates: rotates.as_ref().map(|(old, sig)| KeyRotation {
+                key_id: old.key_id.clone(),
+                signature: sign::encode_signature(sig),
+            }),
+        },
     )?;
     tx.commit()?;
+    Ok(KeyRegistered {
+        registered_by: registered_by(&actor.name, &agent).to_owned(),
+        agent,
+        key_id,
+        vkey,
+        rotated: rotates.map(|(old, _)| old.key_id),
+        created_at: now,
+    })
+}
+
+/// Registers the public half of `key` (made by [`PrivateKey::generate`] and kept by the agent)
+/// for its agent (operator only: `locker key generate`). An agent with an active key must have
+/// it revoked first.
+pub fn register(ctx: &mut Ctx<'_>, key: &PrivateKey) -> OpResult<KeyGenerated> {
+    operator_only(&ctx.actor, "register signing keys")?;
+    let r = register_key(ctx, &key.public().vkey(), None)?;
     Ok(KeyGenerated {
-        agent: agent.to_owned(),
-        key_id: row.key_id,
-        vkey: row.vkey,
+        agent: r.agent,
+        key_id: r.key_id,
+        vkey: r.vkey,
         private_key: None,
         private_key_file: None,
-        created_at: now,
+        created_at: r.created_at,
     })
 }
 
@@ -322,13 +457,32 @@ pub fn revoke(ctx: &mut Ctx<'_>, agent: &str) -> OpResult<KeyRevoked> {
     })
 }
 
+/// Who registered each key, by its `key.register` entry's actor: (agent, key id) → `self` or
+/// `operator`.
+fn registrars(tx: &dyn Tx) -> OpResult<std::collections::HashMap<(String, String), String>> {
+    let mut by = std::collections::HashMap::new();
+    let q = JournalQuery {
+        kind: Some(crate::domain::event::kind::KEY_REGISTER.into()),
+        ..JournalQuery::default()
+    };
+    journal::for_each_entry(tx, &q, &mut |_, e| {
+        let Ok(e) = e else { return };
+        if let Ok(Event::KeyRegister(k)) = e.event() {
+            by.insert((k.agent.clone(), k.key_id), registered_by(&e.actor, &k.agent).to_owned());
+        }
+    })?;
+    Ok(by)
+}
+
 /// Lists the registered keys and the policy (public: anyone may read them).
 pub fn list(ctx: &mut Ctx<'_>) -> OpResult<KeyList> {
     let tx = ctx.store.read()?;
+    let by = registrars(tx.as_ref())?;
     let mut keys = Vec::new();
     tx.for_each_agent_key(&mut |k| {
         keys.push(KeyView {
             state: if k.revoked_at.is_some() { "revoked" } else { "active" }.into(),
+            registered_by: by.get(&(k.agent.clone(), k.key_id.clone())).cloned(),
             agent: k.agent,
             key_id: k.key_id,
             vkey: k.vkey,
@@ -340,6 +494,7 @@ pub fn list(ctx: &mut Ctx<'_>) -> OpResult<KeyList> {
     Ok(KeyList {
         repository_id: repository_id(tx.as_ref())?,
         scope: ctx.actor.scope.clone(),
+        agent: (ctx.actor.kind == ActorKind::Agent).then(|| ctx.actor.name.clone()),
         require_signed_appends: required(tx.as_ref())?,
         keys,
     })

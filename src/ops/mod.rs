@@ -25,7 +25,7 @@ pub use context::{
     Actor, ActorKind, Clock, Ctx, Env, FixedClock, LogIdentity, NoProgress, Progress, Settings,
     SystemClock,
 };
-pub use error::{ErrorKind, OpError, OpResult, CORRUPT_STORE};
+pub use error::{rolled_back, ErrorKind, OpError, OpResult, CORRUPT_STORE};
 
 /// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
 /// that property tests do not wait for the disk.

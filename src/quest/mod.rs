@@ -60,7 +60,7 @@ pub const STEPS: [&str; 9] = [
     "Retried an acknowledged publish; the original result came back, no version 3",
     "Altered one byte of a block behind locker's back; verify found it and named it",
     "The plan diff and the journal show what happened",
-    "Rewrote an old journal entry and re-signed the head; a pinned verifier caught the fork",
+    "Rewrote an old journal entry: locker refused it; re-signed without its mark, a pinned verifier caught the fork",
 ];
 
 /// How far the clock moves to let worker A's lease expire.
@@ -748,8 +748,10 @@ impl<'o> Quest<'o> {
     }
 
     /// Step 9: a verifier pins the log's signed checkpoint; the operator rewrites an old journal
-    /// entry with plain SQLite, recomputes every hash and has locker re-sign the head with the
-    /// repository's own key; the pinned verifier reports the fork with both checkpoints.
+    /// entry with plain SQLite and recomputes every hash: locker refuses the database (it does not
+    /// extend the log key's high-water mark). The operator, who owns the files, deletes the mark
+    /// too and has locker re-sign the head with the repository's own key; the pinned verifier
+    /// reports the fork with both checkpoints.
     fn rewrite(&mut self) -> StepResult {
         use crate::ops::log::pin::{CheckpointCheck, PinStatus};
         use crate::ops::log::{CheckpointOutcome, KeyOutcome};
@@ -763,6 +765,9 @@ impl<'o> Quest<'o> {
         })?;
         let db = self.repo.join(crate::repo::DOT_LOCKER).join(crate::repo::DB_FILE);
         let r = tamper::rewrite_journal(&db, 2)?;
+        let refused = self.local(&["--json", "checkpoint"])?;
+        expect_code("checkpoint (the rewritten database)", &refused, 6)?;
+        tamper::forget_mark(&self.repo)?;
         let resigned: CheckpointOutcome =
             ok_json("checkpoint (re-sign)", &self.local(&["--json", "checkpoint"])?)?;
         let after = self.local(&verify)?;
@@ -780,9 +785,10 @@ impl<'o> Quest<'o> {
         )?;
         let detail = format!(
             "a verifier pinned checkpoint {} (key {}); the operator rewrote journal entry {} \
-             with plain SQLite, recomputed all {} chain hashes and had locker rebuild the tree \
-             and re-sign (root {}); the pinned verifier exited 1 with both signed checkpoints \
-             as evidence: {}",
+             with plain SQLite and recomputed all {} chain hashes: locker refused the database \
+             (exit 6, it does not extend the log key's high-water mark); with the mark deleted \
+             too, locker rebuilt the tree and re-signed (root {}); the pinned verifier exited 1 \
+             with both signed checkpoints as evidence: {}",
             pinned.size.unwrap_or(0),
             key.key_id,
             r.seq,

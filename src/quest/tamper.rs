@@ -104,3 +104,11 @@ pub fn rewrite_journal(db: &Path, seq: u64) -> Result<Rewritten, String> {
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
+
+/// Deletes the log key's high-water mark (`.locker/keys/log.checkpoint`), as an operator who
+/// owns the files could, so that locker no longer remembers what its key signed.
+pub fn forget_mark(repo: &Path) -> Result<(), String> {
+    let dot = repo.join(crate::repo::DOT_LOCKER);
+    std::fs::remove_file(crate::repo::mark::path(&dot))
+        .map_err(|e| format!("cannot delete the high-water mark: {e}"))
+}

@@ -7,6 +7,7 @@
 //!   objects/          0700  content-addressed blobs too large to keep inline
 //!   keys/             0700
 //!     log.key         0600  the log's Ed25519 signing key (`PRIVATE+KEY+<origin>+…`)
+//!     log.checkpoint  0600  the newest checkpoint it signed here: the high-water mark ([`mark`])
 //! ```
 //!
 //! With a PostgreSQL store (`locker init --store postgres://…`), `.locker/` holds only
@@ -23,6 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{event, note};
 use crate::store::{self, Store, StoreError};
+
+pub mod mark;
 
 /// The repository directory's name.
 pub const DOT_LOCKER: &str = ".locker";
@@ -82,6 +85,9 @@ pub enum RepoError {
     FormatTooNew { found: u32, supported: u32 },
     #[error("{}: {source}", .path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    /// The database lost entries the log key here already signed (see [`mark`]).
+    #[error("{0}")]
+    RolledBack(mark::Rollback),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -98,6 +104,21 @@ pub struct Repo {
     pub dot: PathBuf,
     pub config: Config,
     pub store: Box<dyn Store>,
+    /// What the database lost against the log key's high-water mark, when it was opened with
+    /// [`Opening::Inspect`] (a checked opening refuses such a database instead).
+    pub rollback: Option<mark::Rollback>,
+}
+
+/// How a repository is opened.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Opening {
+    /// Refuse a database that lost entries the log key signed (every command but the few
+    /// below).
+    #[default]
+    Checked,
+    /// Open it anyway, recording what it lost in [`Repo::rollback`]: for `locker verify`
+    /// (which reports it), `locker doctor` and accepting a deliberate restore.
+    Inspect,
 }
 
 impl std::fmt::Debug for Repo {
@@ -150,25 +171,60 @@ fn refuse_symlink(path: &Path) -> Result<(), RepoError> {
 impl Repo {
     /// Finds and opens the repository at `loc`.
     pub fn open(loc: &Location) -> Result<Self, RepoError> {
+        Self::open_with(loc, Opening::Checked)
+    }
+
+    /// Finds and opens the repository at `loc`, as `how` says.
+    pub fn open_with(loc: &Location, how: Opening) -> Result<Self, RepoError> {
         let root = discover(loc)?;
-        Self::open_root(&root)
+        Self::open_root_with(&root, how)
     }
 
     /// Opens the repository whose `.locker/` is in `root`.
     pub fn open_root(root: &Path) -> Result<Self, RepoError> {
+        Self::open_root_with(root, Opening::Checked)
+    }
+
+    /// Opens the repository whose `.locker/` is in `root`, as `how` says. The database is
+    /// checked against the log key's high-water mark ([`mark`]), read before the database.
+    pub fn open_root_with(root: &Path, how: Opening) -> Result<Self, RepoError> {
         let dot = root.join(DOT_LOCKER);
         refuse_symlink(&dot)?;
         let config = read_config(&dot)?;
+        let high = mark::load(&dot)?;
+        let store = Self::open_store_of(&dot, &config).map_err(|e| match (e, &high) {
+            // Only `init` makes a schema: an emptied database is a rollback to nothing.
+            (RepoError::Store(StoreError::Uninitialized(_)), Some(m)) => {
+                RepoError::RolledBack(mark::Rollback {
+                    mark_size: m.size(),
+                    mark_root: m.root(),
+                    journal_entries: 0,
+                    journal_root: None,
+                })
+            }
+            (e, _) => e,
+        })?;
+        let mut repo = Self { root: root.to_owned(), dot, config, store, rollback: None };
+        if let Some(m) = &high {
+            repo.rollback = mark::check(repo.store.as_mut(), m)?;
+        }
+        match (&repo.rollback, how) {
+            (Some(rb), Opening::Checked) => Err(RepoError::RolledBack(rb.clone())),
+            _ => Ok(repo),
+        }
+    }
+
+    /// Opens the store `config` names, inside `dot`.
+    fn open_store_of(dot: &Path, config: &Config) -> Result<Box<dyn Store>, RepoError> {
         if store::postgres::is_url(&config.store) {
-            let store = store::open(&config.store_location(), &dot)?;
-            return Ok(Self { root: root.to_owned(), dot, config, store });
+            return Ok(store::open(&config.store_location(), dot)?);
         }
         match config.store.strip_prefix("sqlite:") {
             Some(rel) => {
                 // The database lives inside `.locker/`: a bare file name, never a path.
                 if rel.is_empty() || rel.contains(['/', '\\']) || rel == "." || rel == ".." {
                     return Err(RepoError::Invalid {
-                        path: dot.clone(),
+                        path: dot.to_owned(),
                         reason: format!(
                             "its store `{}` must name a file inside .locker/",
                             config.store
@@ -179,20 +235,19 @@ impl Repo {
                 refuse_symlink(&db)?;
                 if !db.is_file() {
                     return Err(RepoError::Invalid {
-                        path: dot.clone(),
+                        path: dot.to_owned(),
                         reason: format!("its database `{rel}` is missing"),
                     });
                 }
             }
             None => {
                 return Err(RepoError::Invalid {
-                    path: dot.clone(),
+                    path: dot.to_owned(),
                     reason: format!("unknown store `{}` in {CONFIG_FILE}", config.store),
                 })
             }
         }
-        let store = store::open(&config.store_location(), &dot)?;
-        Ok(Self { root: root.to_owned(), dot, config, store })
+        Ok(store::open(&config.store_location(), dot)?)
     }
 
     /// Opens the repository a shared store holds, without a `.locker/` directory
@@ -209,7 +264,7 @@ impl Repo {
             store_password_file: loc.password_file.clone(),
             origin: None,
         };
-        Ok(Self { root: root.to_owned(), dot, config, store })
+        Ok(Self { root: root.to_owned(), dot, config, store, rollback: None })
     }
 
     /// The blob directory.
@@ -301,7 +356,7 @@ pub fn init_with(
             Some(loc) => {
                 config.store.clone_from(&loc.url);
                 config.store_password_file.clone_from(&loc.password_file);
-                let mut store = store::open(loc, &tmp)?;
+                let mut store = store::create_shared(loc)?;
                 seed(store.as_mut(), &config)?;
                 // The repository the database holds (made just now, or earlier by another
                 // `locker init --store` naming it) is the one this `.locker/` joins.
@@ -389,6 +444,16 @@ pub fn log_signer(dot: &Path, origin: &str) -> Result<note::Signer, RepoError> {
         signer
             .renamed(origin)
             .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })
+    }
+}
+
+/// The log's verifier key named `origin`, if the repository has a log key (never creates one).
+pub fn log_verifier(dot: &Path, origin: &str) -> Result<Option<note::Verifier>, RepoError> {
+    let path = dot.join(KEYS_DIR).join(LOG_KEY_FILE);
+    refuse_symlink(&path)?;
+    match fs::symlink_metadata(&path) {
+        Ok(_) => log_signer(dot, origin).map(|s| Some(s.verifier())),
+        Err(_) => Ok(None),
     }
 }
 

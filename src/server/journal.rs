@@ -40,7 +40,8 @@ pub async fn page(
     http::respond(200, act(&s, &headers, move |ctx| ctx.journal(&query)).await)
 }
 
-/// `GET /v1/verify?expect_head=&require_signed=`: the whole repository, like `locker verify`.
+/// `GET /v1/verify?expect_head=&require_signed=&require_self_keys=`: the whole repository, like
+/// `locker verify`.
 /// The report's `ok` says whether everything is intact; the status is 200 either way.
 pub async fn verify(
     State(s): State<AppState>,
@@ -52,6 +53,10 @@ pub async fn verify(
         Ok(e) => e,
         Err(e) => return http::error_response(&e),
     };
-    let r = VerifyRepository { expect_head, require_signed: q.flag("require_signed") };
+    let r = VerifyRepository {
+        expect_head,
+        require_signed: q.flag("require_signed"),
+        require_self_keys: q.flag("require_self_keys"),
+    };
     http::respond(200, act(&s, &headers, move |ctx| ctx.verify(r, &NoProgress)).await)
 }

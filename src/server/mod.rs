@@ -13,15 +13,16 @@
 //!
 //! The edge itself is hardened: a header-read timeout and a body deadline (a slow client
 //! cannot hold a connection), bodies capped while streaming (413 before more than the cap is
-//! read), the browser guard ([`guard`]: `Host`, `Origin`, JSON-only writes), fair admission
-//! ([`admission`]: a slot only once a request is read, each peer's share of connections and
-//! requests, `/health` never waiting), JSON for every refusal (hyper's own included: [`conn`]),
+//! read), the browser guard (`guard`: `Host`, `Origin`, JSON-only writes), fair admission
+//! (`admission`: a slot only once a request is read, each peer's share of connections and
+//! requests, `/health` never waiting), JSON for every refusal (hyper's own included: `conn`),
 //! graceful shutdown on SIGTERM and SIGINT that finishes the requests in flight, and one JSON
 //! access-log line per request on stderr with no secret and no raw query value.
 //!
 //! One module per resource: `pads`, `tickets`, `artifacts`, `leases`, `plans`, `journal`,
 //! `keys`, `tlog` (checkpoints and proofs) and `health`; `routes` is the table of every route,
 //! [`wire`] the request bodies of the compatible APIs, `http` the helpers every handler uses.
+//! `publish` is the signer: requests never sign a checkpoint; it does, as the journal grows.
 
 mod access;
 mod admission;
@@ -38,6 +39,7 @@ mod leases;
 mod pads;
 mod payments;
 mod plans;
+mod publish;
 mod routes;
 mod state;
 mod surface;

@@ -158,6 +158,8 @@ pub async fn blocks(
             ctx.pad_read(ReadBlocks { pad: &id, ticket: ticket.as_ref(), from, to })
         })
         .await;
+    // A first read with a `read_once` ticket journals its read lease: that grew the journal.
+    s.journal_may_have_grown();
     http::respond(200, result)
 }
 
@@ -251,9 +253,11 @@ pub async fn export(
 ) -> Response {
     let q = Query::parse(raw.as_deref());
     let ticket = http::read_ticket(&headers, q.get("ticket"));
+    s.caught_up().await;
     let exported = s
         .run(anonymous(), move |ctx| ctx.pad_export(ReadPad { pad: &id, ticket: ticket.as_ref() }))
         .await;
+    s.journal_may_have_grown();
     match exported {
         Ok(b) => {
             let mut r = Response::new(Body::from(crate::domain::bundle::encode(&b)));
@@ -280,6 +284,7 @@ pub async fn log_proofs(
         Ok(b) => b,
         Err(e) => return http::error_response(&e),
     };
+    s.caught_up().await;
     let result =
         s.run(anonymous(), move |ctx| ctx.pad_log_proofs(PadLogProofs { pad: &id, blocks })).await;
     http::respond(200, result)

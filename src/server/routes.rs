@@ -73,6 +73,7 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/journal", get(journal::page)),
         r("get", "/v1/verify", get(journal::verify)),
         r("get", "/v1/keys", get(keys::list)),
+        r("post", "/v1/keys", post(keys::register)),
         // The transparency log.
         r("get", "/v1/checkpoint", get(tlog::checkpoint)),
         r("get", "/v1/key", get(tlog::key)),

@@ -54,8 +54,7 @@ pub struct ServerOptions {
     pub log: Option<ops::log::LogIdentity>,
     /// Stop when stdin reaches its end (the parent that started the server is gone).
     pub exit_with_stdin: bool,
-    /// Witnesses asked to cosign each checkpoint `GET /v1/checkpoint` signs
-    /// (`--witness URL`).
+    /// Witnesses asked to cosign each checkpoint the server signs (`--witness URL`).
     pub witnesses: Vec<String>,
 }
 
@@ -84,8 +83,7 @@ impl Default for ServerOptions {
     }
 }
 
-/// Opens another store on the served repository.
-pub type StoreOpener = Box<dyn Fn() -> OpResult<Box<dyn Store>> + Send + Sync>;
+pub use super::publish::StoreOpener;
 
 /// Most operations committed in one group.
 const MAX_GROUP: usize = 256;
@@ -111,6 +109,8 @@ pub(super) struct Inner {
     health: tokio::sync::Mutex<Option<Box<dyn Store>>>,
     /// The queue of the writer thread (see [`writer`]).
     writes: std::sync::mpsc::Sender<Box<dyn Job>>,
+    /// The signer: checkpoints as the journal grows (requests never sign).
+    publisher: Arc<super::publish::Publisher>,
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
@@ -127,14 +127,21 @@ impl AppState {
         let pool = opts.pool_size.max(1);
         let in_flight = opts.max_in_flight.max(1);
         let open = Arc::new(open);
+        // Requests never sign a checkpoint: the signer does, when the journal grows.
+        let settings = ops::Settings { sign_checkpoints: false, ..settings };
         let env = Env { clock, settings, log: opts.log.clone() };
+        let publisher = Arc::new(super::publish::Publisher::start(
+            Arc::clone(&open),
+            &env,
+            opts.witnesses.clone(),
+        ));
         let (writes, queue) = std::sync::mpsc::channel();
         let (kick, kicks) = std::sync::mpsc::sync_channel(1);
         let writer = {
-            let (open, env) = (Arc::clone(&open), env.clone());
+            let (open, env, publisher) = (Arc::clone(&open), env.clone(), Arc::clone(&publisher));
             std::thread::Builder::new()
                 .name("locker-writer".into())
-                .spawn(move || writer(&queue, &open, &env, &kick))
+                .spawn(move || writer(&queue, &open, &env, &kick, &publisher))
                 .ok()
         };
         {
@@ -158,6 +165,7 @@ impl AppState {
             stores: Arc::new(Semaphore::new(pool)),
             in_flight: Arc::new(Semaphore::new(in_flight)),
             writes,
+            publisher,
             writer: Arc::new(Mutex::new(writer)),
             opts,
         }))
@@ -254,6 +262,18 @@ impl AppState {
         self.0.env.clock.now()
     }
 
+    /// A read that may have journaled something (a `read_once` ticket's first read opens its
+    /// read lease) outside a group commit: the publisher signs what grew.
+    pub fn journal_may_have_grown(&self) {
+        self.0.publisher.grew();
+    }
+
+    /// Waits (briefly) until the signer has signed a checkpoint covering every write committed
+    /// before now: what a reader of checkpoints and proofs does first.
+    pub async fn caught_up(&self) {
+        self.0.publisher.caught_up().await;
+    }
+
     /// Runs an operation on a blocking thread with a pooled store. The operation runs to its
     /// end even if the client goes away, so a write is either committed or not, never torn.
     pub async fn run<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
@@ -314,6 +334,7 @@ fn writer(
     open: &StoreOpener,
     env: &Env,
     kick: &std::sync::mpsc::SyncSender<()>,
+    publisher: &super::publish::Publisher,
 ) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut pending: Vec<Box<dyn Job>> = Vec::new();
@@ -349,12 +370,26 @@ fn writer(
                 }
             },
         };
-        pending = group::apply(s.as_mut(), env, std::mem::take(&mut pending));
+        // The checkpoint of the journal the group grew is signed in the group, durable with
+        // its writes (the high-water mark follows on the signer thread).
+        let mut seal = |store: &mut dyn Store| {
+            let Some(log) = env.log.as_ref() else { return };
+            let mut ctx = env.ctx(store, ops::Actor::operator());
+            if let Err(e) = ops::log::checkpoint::sign_in_group(&mut ctx, log) {
+                crate::output::log_line(&format!(
+                    "locker: the journal grew but no checkpoint was signed: {}",
+                    e.detail
+                ));
+            }
+        };
+        pending = group::apply_sealed(s.as_mut(), env, std::mem::take(&mut pending), &mut seal);
         if !pending.is_empty() {
             // A storage failure ended the group early: start again on a fresh connection.
             store = None;
         }
-        // Housekeeping is due (the maintainer coalesces kicks).
+        // The journal may have grown: a checkpoint is due; and housekeeping (both coalesce
+        // kicks).
+        publisher.grew();
         let _ = kick.try_send(());
     }
 }

@@ -67,6 +67,10 @@ pub enum StoreError {
     Backend { backend: &'static str, detail: String },
     #[error("{0}")]
     Unsupported(String),
+    /// The database holds no repository: no schema, or not the tables one needs. Only `locker
+    /// init` creates a schema, so this is refused rather than initialised.
+    #[error("the database holds no locker repository: {0}")]
+    Uninitialized(String),
     #[error("blob {digest} is missing from the store ({location})")]
     BlobMissing { digest: Digest, location: String },
 }
@@ -200,8 +204,17 @@ pub fn inspect(loc: &StoreUrl, dot_locker: &Path) -> Result<StoreInfo> {
     }
 }
 
+/// Opens a PostgreSQL database for a new repository (or one joining it), creating its schema
+/// if it has none: what `locker init --store` and `locker store copy --to` do. (A new SQLite
+/// database is [`sqlite::create`]d.)
+pub fn create_shared(loc: &StoreUrl) -> Result<Box<dyn Store>> {
+    Ok(Box::new(postgres::PgStore::create(&loc.url, loc.password_file.as_deref())?))
+}
+
 /// Opens the store a repository's config names (a SQLite file relative to its `.locker/`
-/// directory, or a PostgreSQL database), bringing its schema up to date.
+/// directory, or a PostgreSQL database), bringing its schema up to date. A store that holds
+/// no repository (no schema, no journal) is refused with [`StoreError::Uninitialized`]: only
+/// `locker init` creates one.
 pub fn open(loc: &StoreUrl, dot_locker: &Path) -> Result<Box<dyn Store>> {
     if loc.is_postgres() {
         return Ok(Box::new(postgres::PgStore::open(&loc.url, loc.password_file.as_deref())?));

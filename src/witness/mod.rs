@@ -15,6 +15,13 @@
 //! stores the new checkpoint; it commits (`synchronous=FULL`) before it answers with its
 //! cosignature, so an acknowledged checkpoint survives a crash and no two requests can both
 //! move the same origin forward from the same size.
+//!
+//! `GET /<hex SHA-256 of the origin>/checkpoint` (the spec's checkpoint monitoring endpoint)
+//! serves the newest checkpoint it cosigned for a followed log, with the log's signature and
+//! its own cosignature (made again from the stored time: Ed25519 is deterministic, so it is
+//! the very line the log received), so that readers can compare the view they were served
+//! with the witness's. One witness follows any number of logs, each on its own.
+//! `locker witness show` prints the same state.
 
 pub mod client;
 
@@ -70,6 +77,22 @@ fn write_private(path: &Path, text: &str) -> OpResult<()> {
     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io_err(path))
 }
 
+/// Refuses two followed logs with one origin (a witness could not tell them apart).
+fn check_origins(logs: &[Verifier]) -> OpResult<()> {
+    let mut seen = std::collections::HashSet::new();
+    match logs.iter().find(|v| !seen.insert(v.name.as_str())) {
+        Some(v) => Err(OpError::new(
+            crate::ops::ErrorKind::BadRequest,
+            "invalid",
+            format!(
+                "two followed logs have the origin `{}`: a witness follows one key per log",
+                v.name
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Creates a witness directory with a new key, the followed logs and an empty state.
 pub fn init(dir: &Path, name: &str, logs: &[String]) -> OpResult<WitnessInitialized> {
     use std::os::unix::fs::DirBuilderExt as _;
@@ -79,6 +102,7 @@ pub fn init(dir: &Path, name: &str, logs: &[String]) -> OpResult<WitnessInitiali
     for l in logs {
         parsed.push(parse_log_key(l)?);
     }
+    check_origins(&parsed)?;
     if dir.join(KEY_FILE).exists() {
         return Err(OpError::conflict(format!("{} is already a witness", dir.display())));
     }
@@ -115,7 +139,14 @@ impl Witness {
     /// Opens the witness in `dir`.
     pub fn open(dir: &Path) -> OpResult<Self> {
         let key_path = dir.join(KEY_FILE);
-        let text = std::fs::read_to_string(&key_path).map_err(io_err(&key_path))?;
+        let text = std::fs::read_to_string(&key_path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => OpError::not_found(format!(
+                "{} is not a witness: it has no {KEY_FILE}",
+                dir.display()
+            ))
+            .hint("`locker witness init DIR --name NAME --log VKEY` makes one."),
+            _ => io_err(&key_path)(e),
+        })?;
         let key = Cosigner::parse(&text).map_err(|e| {
             OpError::new(crate::ops::ErrorKind::BadRequest, "invalid_key", e.to_string())
         })?;
@@ -139,8 +170,50 @@ impl Witness {
                 }
             }
         }
+        check_origins(&logs)?;
         let state = State::open(&dir.join(STATE_FILE))?;
         Ok(Self { key, logs, state: Mutex::new(state) })
+    }
+
+    /// The monitoring endpoint's answer for the log whose origin hashes to `origin_hash`: the
+    /// newest checkpoint cosigned for it, with the log's signature and this witness's
+    /// cosignature; `None` for a log not followed or never cosigned.
+    pub fn monitored(&self, origin_hash: &str) -> OpResult<Option<String>> {
+        let Some(log) = self.logs.iter().find(|v| rules::origin_hash(&v.name) == origin_hash)
+        else {
+            return Ok(None);
+        };
+        let state = self.state.lock().map_err(|_| OpError::internal("the witness state lock"))?;
+        let Some(row) = state.row(&log.name)? else { return Ok(None) };
+        let text = Note::parse(row.note.as_bytes())
+            .map_err(|e| OpError::internal(format!("the witness state holds a bad note: {e}")))?
+            .text;
+        let time = u64::try_from(row.cosigned_at).unwrap_or(0).max(1);
+        Ok(Some(rules::monitored_note(&row.note, &log.name, &self.key.cosign(&text, time))))
+    }
+
+    /// What `locker witness show` prints: the witness, and per followed log what it cosigned.
+    pub fn show(&self, dir: &Path) -> OpResult<WitnessShown> {
+        let state = self.state.lock().map_err(|_| OpError::internal("the witness state lock"))?;
+        let mut logs = Vec::new();
+        for v in &self.logs {
+            let row = state.row(&v.name)?;
+            logs.push(FollowedLog {
+                origin: v.name.clone(),
+                vkey: v.to_vkey(),
+                monitoring_path: format!("/{}/checkpoint", rules::origin_hash(&v.name)),
+                size: row.as_ref().map(|r| r.size),
+                root: row.as_ref().map(|r| r.root),
+                cosigned_at: row.as_ref().map(|r| r.cosigned_at),
+                evidence: state.evidence(&v.name)?,
+            });
+        }
+        Ok(WitnessShown {
+            dir: dir.to_owned(),
+            name: self.key.name.clone(),
+            vkey: self.key.public().to_vkey(),
+            logs,
+        })
     }
 
     /// Handles one `add-checkpoint` body at `now`: the cosignature lines (each ending in a
@@ -155,6 +228,41 @@ impl Witness {
         let time = u64::try_from(now).unwrap_or(0).max(1);
         Ok(format!("{}\n", self.key.cosign(&text, time)))
     }
+}
+
+/// `locker witness show`: the witness and what it cosigned for each log it follows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WitnessShown {
+    pub dir: PathBuf,
+    pub name: String,
+    /// The witness's cosigner verifier key, for `witness` lines of a policy.
+    pub vkey: String,
+    pub logs: Vec<FollowedLog>,
+}
+
+/// A log a witness follows, and the newest checkpoint it cosigned for it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FollowedLog {
+    pub origin: String,
+    /// The log's verifier key.
+    pub vkey: String,
+    /// Where the monitoring endpoint serves its newest cosigned checkpoint.
+    pub monitoring_path: String,
+    /// The newest checkpoint cosigned (absent before the first).
+    pub size: Option<u64>,
+    pub root: Option<Digest>,
+    /// When it was cosigned (the cosignature's time).
+    pub cosigned_at: Option<i64>,
+    /// Validly signed checkpoints refused as inconsistent, kept as evidence.
+    pub evidence: u64,
+}
+
+/// One stored checkpoint.
+struct Row {
+    size: u64,
+    root: Digest,
+    note: String,
+    cosigned_at: i64,
 }
 
 /// The witness's durable state.
@@ -207,6 +315,22 @@ impl State {
                 let root = Digest::parse(&root)
                     .map_err(|_| OpError::internal("the witness state holds a malformed root"))?;
                 Ok((Witnessed { size: u64::try_from(size).unwrap_or(0), root }, note))
+            })
+            .transpose()
+    }
+
+    fn row(&self, origin: &str) -> OpResult<Option<Row>> {
+        let sql = "SELECT size, root, note, updated_at FROM witnessed WHERE origin = ?1";
+        self.conn
+            .query_row(sql, [origin], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?))
+            })
+            .optional()
+            .map_err(db_err)?
+            .map(|(size, root, note, cosigned_at)| {
+                let root = Digest::parse(&root)
+                    .map_err(|_| OpError::internal("the witness state holds a malformed root"))?;
+                Ok(Row { size: u64::try_from(size).unwrap_or(0), root, note, cosigned_at })
             })
             .transpose()
     }
@@ -336,11 +460,31 @@ async fn handle(
             }
         }
         ("GET", "/health") => text(200, "text/plain; charset=utf-8", "ok\n".into()),
+        ("GET", p) if monitoring_path(p).is_some() => {
+            let hash = monitoring_path(p).unwrap_or_default().to_owned();
+            let w = Arc::clone(&w);
+            match tokio::task::spawn_blocking(move || w.monitored(&hash)).await {
+                Ok(Ok(Some(note))) => text(200, "text/plain; charset=utf-8", note),
+                Ok(Ok(None)) => text(
+                    404,
+                    "text/plain; charset=utf-8",
+                    "no checkpoint cosigned for this log\n".into(),
+                ),
+                _ => text(500, "text/plain; charset=utf-8", "internal error\n".into()),
+            }
+        }
         (_, "/add-checkpoint") => text(405, "text/plain; charset=utf-8", "use POST\n".into()),
         _ => text(404, "text/plain; charset=utf-8", "not found\n".into()),
     };
     crate::output::log_line(&format!("locker witness: {method} {path} {}", resp.status().as_u16()));
     Ok(resp)
+}
+
+/// The origin hash of a monitoring path `/<64 lowercase hex>/checkpoint`.
+fn monitoring_path(path: &str) -> Option<&str> {
+    let hash = path.strip_prefix('/')?.strip_suffix("/checkpoint")?;
+    let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    (hash.len() == 64 && hash.chars().all(hex)).then_some(hash)
 }
 
 /// Serves `w` on `listener` until `shutdown` resolves.

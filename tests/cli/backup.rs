@@ -205,12 +205,31 @@ fn test_restore_into_a_new_directory_and_replacing_only_with_yes() {
     assert_eq!(e["error"], "repository_exists");
     assert_eq!(env.snapshot(), moved_on);
 
-    let out = env.json(&["restore", bk, "--to", env.path().to_str().unwrap(), "--yes"]);
+    // The backup is older than what the log key signed since: a rollback, refused unless
+    // accepted, and then journaled and signed.
+    let to = env.path().to_str().unwrap();
+    let e = env.json_err(&["restore", bk, "--to", to, "--yes"], 6);
+    assert_eq!(e["error"], "rolled_back", "{e}");
+    assert!(e["mark_size"].as_u64().unwrap() > e["journal_entries"].as_u64().unwrap(), "{e}");
+    assert_eq!(env.snapshot(), moved_on);
+    let out = env.json(&["restore", bk, "--to", to, "--yes", "--accept-rollback"]);
     let aside = PathBuf::from(out["replaced"].as_str().unwrap());
     assert!(aside.starts_with(env.path()));
     assert!(aside.file_name().unwrap().to_string_lossy().starts_with(".locker.replaced-"));
-    // The repository is the backup again; the one it replaced is kept, intact.
-    assert_eq!(journal_head(&env), head);
+    // The repository is the backup again, plus the entry accepting the rollback; the one it
+    // replaced is kept, intact.
+    let restored = out["rollback"]["restored_size"].as_u64().unwrap();
+    assert_eq!(out["rollback"]["journal_seq"], restored + 1);
+    let entries: Vec<Value> = String::from_utf8(
+        env.locker().args(["--json", "log", "--reverse"]).output().unwrap().stdout,
+    )
+    .unwrap()
+    .lines()
+    .map(|l| serde_json::from_str(l).unwrap())
+    .collect();
+    assert_eq!(entries[restored as usize - 1]["hash"], head);
+    assert_eq!(entries[restored as usize]["kind"], "repo.rollback");
+    assert_eq!(journal_head(&env), out["head_hash"]);
     let old = env.locker().args(["--json", "verify"]).current_dir(env.path()).output().unwrap();
     assert_eq!(old.status.code(), Some(0));
     let kept = rusqlite::Connection::open(aside.join("locker.db")).unwrap();

@@ -398,12 +398,37 @@ fn abandoned_setup() -> (TestEnv, String) {
     (env, old)
 }
 
+/// `old-job` is taken up again: a new lease (fencing token 2) commits plan v2, so the plan of
+/// the abandoned lease is no longer the work item's current plan. Returns the new lease.
+fn supersede(env: &TestEnv) -> String {
+    let next = env.json(&["lease", "acquire", "old-job", "--holder", "d", "--ttl", "86400"]);
+    assert_eq!(next["fence"], 2);
+    let lease = next["lease_id"].as_str().unwrap().to_owned();
+    let plan = env.json(&["manifest", "commit", "old-job", "--lease", &lease, "fetch"]);
+    assert_eq!(plan["version"], 2, "plan versions number on");
+    lease
+}
+
+/// The lease `id` as `lease list` shows it.
+fn listed(env: &TestEnv, id: &str) -> Value {
+    let list = env.json(&["lease", "list"]);
+    list["leases"].as_array().unwrap().iter().find(|l| l["lease_id"] == id).unwrap().clone()
+}
+
 #[test]
 fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
     let (mut env, old) = abandoned_setup();
     // Abandoned an hour ago: younger than 2h, older than 30m.
     env.now = NOW + 100 + 3600;
     assert_eq!(env.json(&["gc", "--abandoned-older-than", "2h"])["leases"], Value::Array(vec![]));
+    // Its plan is still old-job's current plan: kept whole, so `manifest diff` still gates.
+    let out = env.json(&["gc", "--abandoned-older-than", "30m"]);
+    assert_eq!(
+        (out["leases"].as_array().unwrap().len(), out["current_plans_kept"].as_u64()),
+        (0, Some(1))
+    );
+    assert_eq!(env.run(&["manifest", "diff", "old-job"]).status.code(), Some(1));
+    supersede(&env);
     let out = env.json(&["gc", "--abandoned-older-than", "30m"]);
     assert_eq!(out["abandoned_older_than"], 1800);
     let leases = out["leases"].as_array().unwrap();
@@ -436,13 +461,15 @@ fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
     }
     // Nor is any copy left in the SQLite files' free space or write-ahead log.
     assert_gone_from_files(&env, &["half way", "fetched 3 files"]);
-    let show = env.json(&["lease", "show", "old-job"]);
+    let show = listed(&env, &old);
     assert_eq!(show["pruned_at"], NOW + 100 + 3600);
     assert_eq!(show["heartbeat_details"], Value::Null);
     assert_eq!((show["fence"].as_u64(), show["heartbeats"].as_u64()), (Some(1), Some(1)));
-    let plan = env.json(&["manifest", "show", "old-job"]);
+    let plan = env.json(&["manifest", "show", "old-job", "--version", "1"]);
     assert_eq!(plan["steps"], Value::Array(vec![]));
     assert_eq!(plan["pruned_at"], NOW + 100 + 3600);
+    // The current plan (v2) keeps its steps.
+    assert_eq!(env.json(&["manifest", "show", "old-job"])["steps"], serde_json::json!(["fetch"]));
     // Completed and active work keeps its text.
     assert_eq!(env.json(&["lease", "show", "done-job"])["heartbeat_details"], "kept");
     assert_eq!(env.json(&["lease", "show", "done-job"]).get("pruned_at"), None);
@@ -463,12 +490,6 @@ fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
     assert_eq!(entry["seq"], seq, "{entry}");
     assert!(entry.to_string().contains(&old), "{entry}");
 
-    // The work item goes on: fencing tokens and plan versions number on from the pruned rows.
-    let next = env.json(&["lease", "acquire", "old-job", "--holder", "d", "--ttl", "60"]);
-    assert_eq!(next["fence"], 2);
-    let lease = next["lease_id"].as_str().unwrap().to_owned();
-    let plan = env.json(&["manifest", "commit", "old-job", "--lease", &lease, "fetch"]);
-    assert_eq!(plan["version"], 2);
     // Nothing is pruned twice.
     env.now += 7200;
     assert_eq!(env.json(&["gc", "--abandoned-older-than", "1s"])["leases"], Value::Array(vec![]));
@@ -478,6 +499,7 @@ fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
 #[test]
 fn test_gc_dry_run_of_abandoned_work_changes_nothing() {
     let (mut env, old) = abandoned_setup();
+    supersede(&env);
     env.now = NOW + 100 + 60;
     let before = env.snapshot();
     let out = env.json(&["gc", "--dry-run", "--abandoned-older-than", "0s"]);
@@ -520,6 +542,7 @@ fn test_verify_catches_tampering_with_abandoned_work() {
     }
     // After a real gc: putting text back into a pruned row is caught too.
     let (mut env, _old) = abandoned_setup();
+    supersede(&env);
     env.now = NOW + 200;
     env.json(&["gc", "--abandoned-older-than", "0s"]);
     assert_eq!(env.verify().0, 0);
@@ -528,4 +551,80 @@ fn test_verify_catches_tampering_with_abandoned_work() {
     assert_eq!(code, 1, "{v}");
     let detail = v["first_broken"]["step"]["detail"].as_str().unwrap_or_default().to_owned();
     assert!(v.to_string().contains("forged"), "{v}{detail}");
+}
+
+/// See: #17. The gate: a plan committed under a lease that was later abandoned is still
+/// the work item's current plan; gc used to empty it while a newer lease was active, and
+/// `manifest diff` flipped from "holes" (exit 1) to "clean" (exit 0).
+#[test]
+fn test_gc_never_turns_a_failing_manifest_diff_green() {
+    let (mut env, _old) = abandoned_setup();
+    // A newer lease on old-job, with no plan of its own: the abandoned lease's plan is current.
+    let next = env.json(&["lease", "acquire", "old-job", "--holder", "d", "--ttl", "2592000"]);
+    let lease = next["lease_id"].as_str().unwrap().to_owned();
+    let diff = |env: &TestEnv| {
+        let out = env.run(&["manifest", "diff", "old-job"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), v)
+    };
+    let (code, before) = diff(&env);
+    assert_eq!(code, Some(1));
+    assert_eq!(before["holes"], serde_json::json!(["fetch", "build"]), "{before}");
+    // Thirty-one days on, the newer lease kept alive by a heartbeat on the way.
+    env.now += 20 * 86_400;
+    env.json(&["lease", "heartbeat", "old-job", "--lease", &lease]);
+    env.now += 11 * 86_400;
+    let out = env.json(&["gc", "--abandoned-older-than", "30d"]);
+    assert_eq!(out["current_plans_kept"], 1, "{out}");
+    assert_eq!(out["leases"], Value::Array(vec![]));
+    assert_eq!(listed(&env, &lease)["state"], "active");
+    let (code, after) = diff(&env);
+    assert_eq!(code, Some(1), "still failing: {after}");
+    assert_eq!((&after["holes"], &after["lease_id"]), (&before["holes"], &next["lease_id"]));
+    assert_eq!(env.verify().0, 0);
+}
+
+/// See: #17. A current plan pruned anyway (by an older locker's gc) makes `manifest diff` fail
+/// closed: "plan pruned", exit 1, never "clean".
+#[test]
+fn test_manifest_diff_of_a_pruned_plan_fails_closed() {
+    let (env, _old) = abandoned_setup();
+    env.sql()
+        .execute("UPDATE plans SET steps = '[]', pruned_at = 1 WHERE work = 'old-job'", [])
+        .unwrap();
+    let out = env.run(&["manifest", "diff", "old-job"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["clean"].as_bool(), v["plan_pruned"].as_bool()), (Some(false), Some(true)));
+    let text = String::from_utf8(
+        env.locker().args(["manifest", "diff", "old-job"]).output().unwrap().stdout,
+    )
+    .unwrap();
+    assert!(text.contains("plan pruned"), "{text}");
+    // Over HTTP too.
+    let s = env.serve(&[]);
+    let d = s.curl_json("/v1/manifest/diff?work=old-job", &[], 200);
+    assert_eq!((d["clean"].as_bool(), d["plan_pruned"].as_bool()), (Some(false), Some(true)));
+}
+
+/// See: #17. The other gates gc could weaken fail closed too: `review` of a pruned pad cannot
+/// pass (its payloads are gone: exit 7, `pruned`), and `verify --expect-head` still checks the
+/// head of a pruned pad against the journal.
+#[test]
+fn test_gc_never_turns_a_failing_review_or_verify_green() {
+    let (env, sealed, _open, _expiring) = setup();
+    let later = NOW + 100;
+    env.json_at(later, &["gc", "--pads-older-than", "60s"]);
+    let out = env
+        .locker()
+        .env("LOCKER_NOW", later.to_string())
+        .args(["--json", "review", &sealed.id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(e["error"], "pruned", "{e}");
+    let wrong = "1".repeat(64);
+    let out = env.run(&["verify", &sealed.id, "--expect-head", &wrong]);
+    assert_eq!(out.status.code(), Some(1));
 }

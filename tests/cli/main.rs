@@ -1,11 +1,13 @@
 //! The one integration-test binary: every test runs the real `locker` binary.
 
+mod agent_keys;
 mod architecture;
 mod artifact;
 mod backup;
 mod blob;
 mod bundle;
 mod bundle_remote;
+mod checkpoints;
 mod common;
 mod concurrency;
 mod crash;
@@ -24,11 +26,13 @@ mod manifest;
 mod mcp;
 mod pad;
 mod payment;
+mod policy;
 mod postgres_multi;
 mod postgres_tamper;
 mod quest;
 mod remote_only;
 mod review;
+mod rollback;
 mod schema_drift;
 mod security;
 mod serve;

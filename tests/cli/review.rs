@@ -584,3 +584,163 @@ fn test_review_root_commits_and_shallow_clones() {
     assert!(detail(&r, "allowed_paths").contains("fetch-depth: 0"), "{r}");
     assert_eq!(status(&r, "commit"), "pass");
 }
+
+/// See: #17. `review --policy`: the bundle's checkpoint must verify with the policy's log key,
+/// prove every block, and carry the quorum (`log`, `policy`, `pin` checks); short of the quorum
+/// the review fails naming the missing witness and pins nothing. A local pad's review holds the
+/// repository's latest checkpoint to the same rule.
+#[test]
+fn test_review_with_a_witness_policy() {
+    use crate::policy::{cosign, log_key, policy, witness};
+    let w = Work::new(&[]);
+    let (pad, head) = w.deposit(Some(&w.attestation()));
+    let vk = log_key(&w.env);
+    let (w1, w1vk) = witness(&w.env, &vk, "w1.example");
+    let p = policy(&w.env, "one.policy", &vk, &[&w1vk], "all");
+    let state = w.env.path().join("reviewer");
+    let st = state.to_str().unwrap();
+    let file = w.bundle(&pad);
+    let (code, r) =
+        w.review(&["--bundle", &file, "--expect-head", &head, "--policy", &p, "--state", st]);
+    fails_with(code, &r, &["policy"]);
+    assert!(detail(&r, "policy").contains("missing A"), "{r}");
+    assert_eq!((status(&r, "log"), status(&r, "pin")), ("pass", "skip"));
+    assert!(!state.join("pins").exists(), "nothing pinned");
+    // Without a key or policy there are no log checks at all (as before).
+    let (code, r) = w.review(&["--bundle", &file, "--expect-head", &head]);
+    assert_eq!(code, 0, "{r}");
+    assert!(r["checks"].as_array().unwrap().iter().all(|c| c["name"] != "log"));
+
+    cosign(&w.env, w.env.path(), &[&w1.url()]);
+    let file = w.bundle(&pad);
+    let (code, r) =
+        w.review(&["--bundle", &file, "--expect-head", &head, "--policy", &p, "--state", st]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(
+        (status(&r, "log"), status(&r, "policy"), status(&r, "pin")),
+        ("pass", "pass", "pass")
+    );
+    assert!(detail(&r, "pin").contains("pinned"), "{r}");
+    // The local pad, with the policy from the environment.
+    let out = w
+        .env
+        .locker()
+        .current_dir(&w.repo)
+        .env("LOCKER_POLICY", &p)
+        .args(["--json", "review", &pad, "--expect-head", &head, "--state", st])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((status(&r, "log"), status(&r, "policy")), ("pass", "pass"));
+}
+
+/// Rewrites a bundle's header with `edit` and fixes its trailer's digest, as a forger would.
+fn forge_header(file: &str, edit: impl FnOnce(&mut Value)) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut header: Value = serde_json::from_str(&lines[0]).unwrap();
+    edit(&mut header);
+    lines[0] = header.to_string();
+    let n = lines.len();
+    let before: String = lines[..n - 1].iter().map(|l| format!("{l}\n")).collect();
+    let mut trailer: Value = serde_json::from_str(&lines[n - 1]).unwrap();
+    trailer["sha256"] = sha256_hex(before.as_bytes()).into();
+    std::fs::write(file, format!("{before}{trailer}\n")).unwrap();
+}
+
+/// See: #17. A bundle carries its block signers (signer, key, signature, who registered the
+/// key), so an offline review reports them per agent and re-checks every signature with no
+/// repository; a forged signer fails the `signatures` check. The same through `--remote`.
+#[test]
+fn test_bundles_carry_block_signers_and_an_offline_review_reports_them() {
+    let w = Work::new(&[]);
+    let env = &w.env;
+    let token = env.json(&["token", "create", "--agent", "worker", "--scope", "default"])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let key_file = env.path().join("worker.key").to_str().unwrap().to_owned();
+    let vkey = env.json(&["key", "new", "--agent", "worker", "-o", &key_file])["vkey"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = env
+        .locker()
+        .env("LOCKER_TOKEN", &token)
+        .args(["key", "register", "--public-key", &vkey])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pad = env.create_pad(&[]);
+    for data in [ENVELOPE.to_owned(), w.attestation().to_string()] {
+        env.json(&["append", &pad.id, "--key", &pad.key, "--sign-key", &key_file, "-d", &data]);
+    }
+    let head =
+        env.json(&["seal", &pad.id, "--key", &pad.key])["head_hash"].as_str().unwrap().to_owned();
+    let file = w.bundle(&pad.id);
+    let header: Value =
+        serde_json::from_str(std::fs::read_to_string(&file).unwrap().lines().next().unwrap())
+            .unwrap();
+    let carried = &header["signers"]["blocks"];
+    assert_eq!(carried.as_array().map(Vec::len), Some(2), "{header:#}");
+    assert_eq!(
+        (carried[0]["signer"].as_str(), carried[0]["registered_by"].as_str()),
+        (Some("worker"), Some("self"))
+    );
+
+    // Offline, in the checkout, with no repository.
+    let ci = TestEnv::new();
+    let (code, r) = review_in(
+        &ci,
+        &w.repo,
+        &["--bundle", &file, "--expect-head", &head, "--require-self-keys"],
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(status(&r, "signatures"), "pass", "{r:#}");
+    assert!(detail(&r, "signatures").contains("as the log's journal entries record"), "{r:#}");
+    assert_eq!(status(&r, "self_keys"), "pass");
+    assert_eq!(r["agents"]["worker"]["signed"], 2);
+    assert_eq!(r["agents"]["worker"]["self_keys_only"], true);
+    assert_eq!(r["signers"][1]["seq"], 1);
+    let text = String::from_utf8(
+        ci.locker()
+            .current_dir(&w.repo)
+            .args(["review", "--bundle", &file])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("signer worker: 2 block(s), every one by a key it registered itself"),
+        "{text}"
+    );
+    // verify --bundle checks them too.
+    let v = ci.json(&["verify", "--bundle", &file]);
+    let signers = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "signers").unwrap();
+    assert_eq!(signers["status"], "pass", "{v:#}");
+
+    // A forger names another signer (or breaks a signature): the signatures check fails.
+    let forged = env.path().join("forged.bundle").to_str().unwrap().to_owned();
+    std::fs::copy(&file, &forged).unwrap();
+    forge_header(&forged, |h| {
+        let sig = h["signers"]["blocks"][0]["signature"].clone();
+        h["signers"]["blocks"][1]["signature"] = sig;
+    });
+    let (code, r) = review_in(&ci, &w.repo, &["--bundle", &forged, "--expect-head", &head]);
+    assert_eq!(code, 1, "{r:#}");
+    assert_eq!(status(&r, "signatures"), "fail", "{r:#}");
+    assert!(detail(&r, "signatures").contains("block 1"), "{r:#}");
+
+    // Fetched from a server with a ticket: the same signers.
+    let s = env.serve(&[]);
+    let (code, r) = review_in(
+        &ci,
+        &w.repo,
+        &[&pad.id, "--remote", &s.url(), "--ticket", &pad.ticket, "--expect-head", &head],
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["agents"]["worker"]["signed"], 2, "{r:#}");
+    assert_eq!(status(&r, "signatures"), "pass");
+}

@@ -61,9 +61,11 @@ fn test_serve_pad_round_trip_with_curl() {
     let s = env.serve(&[]);
     let health = s.curl_json("/health", &[], 200);
     assert_eq!(health["status"], "ok");
+    let sqlite = !crate::common::on_postgres();
     assert_eq!(
         health["database"],
-        serde_json::json!({"backend": "sqlite", "writable": true, "wal_mode": true})
+        serde_json::json!({"backend": if sqlite { "sqlite" } else { "postgres" },
+                           "writable": true, "wal_mode": sqlite})
     );
     assert_eq!(health["pads"], serde_json::json!({"total": 1, "unsealed": 0, "sealed": 1}));
     // What is true of this server: no payment block when payments are off; the journal's

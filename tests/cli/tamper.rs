@@ -53,11 +53,15 @@ fn fixture() -> Fixture {
     let (files, s) = TEMPLATE.get_or_init(|| {
         let fx = build_fixture();
         let mut files = Vec::new();
-        for entry in std::fs::read_dir(fx.env.path().join(".locker")).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name();
-            if entry.file_type().unwrap().is_file() && !name.to_string_lossy().ends_with("-shm") {
-                files.push((name, std::fs::read(entry.path()).unwrap()));
+        // The files of .locker/ and of its keys/ (the log key and its high-water mark).
+        for sub in ["", "keys"] {
+            for entry in std::fs::read_dir(fx.env.path().join(".locker").join(sub)).unwrap() {
+                let entry = entry.unwrap();
+                let name = std::path::Path::new(sub).join(entry.file_name()).into_os_string();
+                if entry.file_type().unwrap().is_file() && !name.to_string_lossy().ends_with("-shm")
+                {
+                    files.push((name, std::fs::read(entry.path()).unwrap()));
+                }
             }
         }
         let s = [
@@ -74,6 +78,7 @@ fn fixture() -> Fixture {
     let env = TestEnv::new();
     let dot = env.path().join(".locker");
     std::fs::create_dir_all(dot.join(crate::common::OBJECTS)).unwrap();
+    std::fs::create_dir_all(dot.join("keys")).unwrap();
     for (name, bytes) in files {
         std::fs::write(dot.join(name), bytes).unwrap();
     }

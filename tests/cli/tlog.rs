@@ -46,10 +46,17 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// What a malicious operator with the database and the key does: rewrites journal entry `seq`
-/// (replacing `from` by `to` in its bytes), recomputes every chain hash after it, throws away
-/// the Merkle tree and the signed checkpoints, and has locker rebuild the tree and re-sign
-/// the head with the repository's own key.
+/// What an operator with the files does to forget what the log key signed: deletes its
+/// high-water mark (`.locker/keys/log.checkpoint`), which locker would otherwise check the
+/// database against and refuse a rewritten one.
+pub fn forget_mark(env: &TestEnv) {
+    std::fs::remove_file(env.path().join(".locker/keys/log.checkpoint")).unwrap();
+}
+
+/// What a malicious operator with the database, the key and its high-water mark does: rewrites
+/// journal entry `seq` (replacing `from` by `to` in its bytes), recomputes every chain hash
+/// after it, throws away the Merkle tree, the signed checkpoints and the mark, and has locker
+/// rebuild the tree and re-sign the head with the repository's own key.
 fn rewrite_and_resign(env: &TestEnv, seq: i64, from: &str, to: &str) {
     let conn = env.sql();
     let entry: Vec<u8> =
@@ -91,7 +98,12 @@ fn rewrite_and_resign(env: &TestEnv, seq: i64, from: &str, to: &str) {
     }
     conn.execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
     drop(conn);
-    // locker rebuilds the tree from the rewritten journal and signs it: a re-signed head.
+    // With the mark in place, locker refuses the rewritten database outright.
+    let e = env.json_err(&["checkpoint"], 6);
+    assert_eq!(e["error"], "rolled_back", "{e}");
+    forget_mark(env);
+    // Without it, locker rebuilds the tree from the rewritten journal and signs it: a
+    // re-signed head, which only readers (pins, witnesses) can catch.
     env.json(&["checkpoint"]);
 }
 
@@ -117,7 +129,9 @@ fn test_checkpoint_is_a_signed_note_verifiable_with_key_show() {
     let cp = env.json(&["checkpoint"]);
     let head = env.verify().1["journal"]["head_seq"].as_u64().unwrap();
     assert_eq!(cp["size"], head);
-    assert_eq!(cp["signed_now"], true);
+    // Every command that wrote signed a checkpoint of the journal it left (at most one per
+    // size): this one was signed already.
+    assert_eq!(cp["signed_now"], false);
     let note = cp["note"].as_str().unwrap();
     assert!(note.starts_with(&format!("{origin}\n{head}\n")), "{note}");
     assert!(note.contains(&format!("\n\n\u{2014} {origin} ")), "{note}");
@@ -138,8 +152,10 @@ fn test_checkpoint_is_a_signed_note_verifiable_with_key_show() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["merkle"]["ok"], true);
     assert_eq!(v["merkle"]["leaves"], head);
-    assert_eq!(v["merkle"]["checkpoints"], 1);
+    assert_eq!(v["merkle"]["checkpoints"], head);
     assert_eq!(v["merkle"]["signatures_checked"], true);
+    assert_eq!(v["mark"]["ok"], true);
+    assert_eq!(v["mark"]["size"], head);
 }
 
 #[test]
@@ -295,7 +311,11 @@ fn test_verify_names_a_tampered_merkle_hash_and_checkpoint() {
         .query_row("SELECT note FROM checkpoints ORDER BY size DESC", [], |r| r.get(0))
         .unwrap();
     let forged = note.replacen("\n\n", "\nextension\n\n", 1);
-    conn.execute("UPDATE checkpoints SET note = ?1", [&forged]).unwrap();
+    conn.execute(
+        "UPDATE checkpoints SET note = ?1 WHERE size = (SELECT MAX(size) FROM checkpoints)",
+        [&forged],
+    )
+    .unwrap();
     let (code, v) = env.verify();
     assert_eq!(code, 1, "{v}");
     assert!(
@@ -380,6 +400,9 @@ fn test_bundle_with_a_forged_checkpoint_fails_against_the_key() {
     let mut c: Value = serde_json::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
     c["origin"] = origin.clone().into();
     std::fs::write(&cfg, serde_json::to_vec(&c).unwrap()).unwrap();
+    // It forgets what it signed under its own origin, and signs under that one.
+    forger.sql().execute("DELETE FROM checkpoints", []).unwrap();
+    forget_mark(&forger);
     let forged_note = forger.json(&["checkpoint"])["note"].as_str().unwrap().to_owned();
     assert!(forged_note.starts_with(&format!("{origin}\n")));
     let file = env.path().join("pad.bundle");

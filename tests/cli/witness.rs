@@ -178,8 +178,8 @@ fn test_witness_refuses_a_rewritten_log_and_bad_requests() {
     let origin = honest["origin"].as_str().unwrap().to_owned();
     let size = honest["size"].as_i64().unwrap();
 
-    // A malicious operator rewrites an old entry, re-hashes the chain, drops the tree and the
-    // checkpoints, lets locker re-sign, and grows the log.
+    // A malicious operator rewrites an old entry, re-hashes the chain, drops the tree, the
+    // checkpoints and the log key's high-water mark, lets locker re-sign, and grows the log.
     let seq = {
         let out = env.locker().args(["--json", "log", "--kind", "pad.append"]).output().unwrap();
         let last: Value =
@@ -192,6 +192,7 @@ fn test_witness_refuses_a_rewritten_log_and_bad_requests() {
     conn.execute("DELETE FROM merkle_hashes", []).unwrap();
     conn.execute("DELETE FROM checkpoints", []).unwrap();
     drop(conn);
+    crate::tlog::forget_mark(&env);
     env.create_pad(&[]);
     let (code, forged) = cosign(&env, &[&url]);
     assert_eq!(code, 1, "the witness refuses: {forged:#}");
@@ -231,4 +232,108 @@ fn test_serve_collects_cosignatures_from_its_witnesses() {
     let log_vk = env.json(&["key", "show"])["vkey"].as_str().unwrap().to_owned();
     let policy = env.file("p", format!("log {log_vk}\nwitness A {wvk}\nquorum A\n").as_bytes());
     assert_eq!(env.json(&["verify", "--policy", &policy])["ok"], true);
+}
+
+fn sha256_hex(s: &str) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// See: #17. One witness follows two logs, each cosigned on its own; the C2SP checkpoint
+/// monitoring endpoint (`GET /<sha256(origin)>/checkpoint`) serves the newest checkpoint it
+/// cosigned per log, with the log's signature and its cosignature (a policy accepts it), so a
+/// reader can compare views; `locker witness show` prints the same state, human and JSON.
+#[test]
+fn test_one_witness_follows_several_logs_with_monitoring_and_show() {
+    let a = TestEnv::init();
+    let b = TestEnv::init();
+    let va = a.json(&["key", "show"])["vkey"].as_str().unwrap().to_owned();
+    let vb = b.json(&["key", "show"])["vkey"].as_str().unwrap().to_owned();
+    let dir = a.path().join("w");
+    let dir = dir.to_str().unwrap();
+    let init = a.json(&["witness", "init", dir, "--name", "w.example", "--log", &va, "--log", &vb]);
+    let wvk = init["vkey"].as_str().unwrap().to_owned();
+    assert_eq!(init["logs"].as_array().unwrap().len(), 2);
+    let w = serve_witness(&a, dir);
+    let origin = |env: &TestEnv| env.json(&["checkpoint"])["origin"].as_str().unwrap().to_owned();
+    let (oa, ob) = (origin(&a), origin(&b));
+    let monitored = |o: &str| w.curl(&format!("/{}/checkpoint", sha256_hex(o)), &[]);
+
+    let shown = a.json(&["witness", "show", dir]);
+    assert_eq!(
+        (shown["name"].as_str(), shown["vkey"].as_str()),
+        (Some("w.example"), Some(wvk.as_str()))
+    );
+    assert_eq!(shown["logs"][0]["size"], Value::Null, "{shown:#}");
+    assert_eq!(monitored(&oa).0, 404, "nothing cosigned yet");
+
+    let (code, ca) = cosign(&a, &[&w.url()]);
+    assert_eq!(code, 0, "{ca:#}");
+    let (code, cb) = cosign(&b, &[&w.url()]);
+    assert_eq!(code, 0, "{cb:#}");
+    b.pad_with_envelope(&[]);
+    let (code, cb2) = cosign(&b, &[&w.url()]);
+    assert_eq!(code, 0, "{cb2:#}");
+    assert!(cb2["size"].as_u64() > cb["size"].as_u64());
+
+    // Each log's newest cosigned checkpoint, as the witness saw it: the log's stored note
+    // carries the very cosignature line the monitoring endpoint serves.
+    for (env, o, vk, cp) in [(&a, &oa, &va, &ca), (&b, &ob, &vb, &cb2)] {
+        let (status, note) = monitored(o);
+        assert_eq!(status, 200, "{note}");
+        assert!(note.starts_with(&format!("{o}\n{}\n", cp["size"])), "{note}");
+        let line = note.lines().last().unwrap();
+        assert!(line.starts_with("\u{2014} w.example "), "{note}");
+        assert!(cp["note"].as_str().unwrap().contains(line), "{cp:#}\n{note}");
+        let policy =
+            env.file("w.policy", format!("log {vk}\nwitness W {wvk}\nquorum W\n").as_bytes());
+        let file = env.file("monitored.note", note.as_bytes());
+        let r = env.json(&["verify", "--policy", &policy, "--checkpoint", &file]);
+        assert_eq!(r["ok"], true, "{r:#}");
+    }
+    assert_eq!(w.curl(&format!("/{}/checkpoint", sha256_hex("unknown.example/log")), &[]).0, 404);
+
+    let shown = a.json(&["witness", "show", dir]);
+    let logs = shown["logs"].as_array().unwrap();
+    assert_eq!(logs.len(), 2);
+    let by = |o: &str| logs.iter().find(|l| l["origin"] == o).unwrap().clone();
+    assert_eq!(
+        (by(&oa)["size"].clone(), by(&ob)["size"].clone()),
+        (ca["size"].clone(), cb2["size"].clone())
+    );
+    assert_eq!(by(&ob)["root"], cb2["root"]);
+    assert_eq!(by(&oa)["evidence"], 0);
+    assert_eq!(by(&oa)["monitoring_path"], format!("/{}/checkpoint", sha256_hex(&oa)));
+    let out = a.locker().args(["witness", "show", dir]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("log {ob}")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "cosigned:   size {}, root {}",
+            cb2["size"],
+            cb2["root"].as_str().unwrap()
+        )),
+        "{text}"
+    );
+
+    // Not a witness directory, and one log followed twice: refused.
+    let e = a.json_err(&["witness", "show", a.path().to_str().unwrap()], 3);
+    assert!(e["detail"].as_str().unwrap().contains("is not a witness"), "{e}");
+    let twice = a.path().join("w2");
+    let e = a.json_err(
+        &[
+            "witness",
+            "init",
+            twice.to_str().unwrap(),
+            "--name",
+            "x.example",
+            "--log",
+            &va,
+            "--log",
+            &va,
+        ],
+        6,
+    );
+    assert!(e["detail"].as_str().unwrap().contains("two followed logs"), "{e}");
+    assert!(!twice.exists());
 }

@@ -21,12 +21,26 @@ pub struct TokenRevoke {
     pub token_id: Digest,
 }
 
-/// `key.register`: an agent's public signing key (signed-note `vkey` form).
+/// `key.register`: an agent's public signing key (signed-note `vkey` form). Who registered it
+/// is the entry's actor: the agent itself (with its token) or the operator.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyRegister {
     pub agent: String,
     pub key_id: String,
     pub vkey: String,
+    /// A rotation: the agent's key this one replaces (revoked by this entry), and that old
+    /// key's signature over the rotation. Only in rotations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotates: Option<KeyRotation>,
+}
+
+/// The key a rotation replaces, and its signature over the rotation statement
+/// ([`crate::domain::sign::Statement::key_rotation`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRotation {
+    pub key_id: String,
+    /// Standard base64 of the old key's 64-byte Ed25519 signature.
+    pub signature: String,
 }
 
 /// `key.revoke`: an agent's active keys revoked.

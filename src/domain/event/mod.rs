@@ -14,6 +14,9 @@
 //! recorded by SHA-256 only; artifact publishes from before fences; gc runs from before the
 //! abandoned-work policy).
 //!
+//! Kinds and fields are only ever added: `repo.rollback` and a `key.register`'s `rotates` came
+//! after the golden fixture was made, and appear only in entries that use them.
+//!
 //! `tests/fixtures/golden/` holds a repository with every kind and shape the code writes; the
 //! `golden` test decodes each of its entries into its [`Event`] and re-encodes it byte for byte.
 //!
@@ -30,13 +33,15 @@ pub mod work;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-pub use agent::{KeyRegister, KeyRevoke, Signed, TokenCreate, TokenRevoke};
+pub use agent::{KeyRegister, KeyRevoke, KeyRotation, Signed, TokenCreate, TokenRevoke};
 pub use artifact::{ArtifactPublish, ArtifactReject, ArtifactReplay};
 pub use pad::{
     BlockRecord, PadAppend, PadCreate, PadDeposit, PadImport, PadReadLease, PadSeal, PadTicket,
     PadTicketRevoke, Payment,
 };
-pub use repo::{GcBlob, GcLease, GcPad, GcPolicy, GcStrayFile, RepoGc, RepoInit, RepoSetting};
+pub use repo::{
+    GcBlob, GcLease, GcPad, GcPolicy, GcStrayFile, RepoGc, RepoInit, RepoRollback, RepoSetting,
+};
 pub use work::{
     LeaseAbandon, LeaseAcquire, LeaseComplete, LeaseHeartbeat, LeaseRelease, ManifestCommit,
     StepRecord,
@@ -47,6 +52,8 @@ pub mod kind {
     pub const REPO_INIT: &str = "repo.init";
     pub const REPO_SETTING: &str = "repo.setting";
     pub const REPO_GC: &str = "repo.gc";
+    /// A deliberate restore accepted: the checkpoint the log key gave up.
+    pub const REPO_ROLLBACK: &str = "repo.rollback";
     pub const PAD_CREATE: &str = "pad.create";
     pub const PAD_APPEND: &str = "pad.append";
     pub const PAD_SEAL: &str = "pad.seal";
@@ -98,6 +105,7 @@ pub mod kind {
         ARTIFACT_PUBLISH,
         ARTIFACT_REPLAY,
         ARTIFACT_REJECT,
+        REPO_ROLLBACK,
     ];
 }
 
@@ -224,6 +232,8 @@ events! {
     ArtifactPublish(ArtifactPublish) = ARTIFACT_PUBLISH => |b| subject::artifact(&b.key);
     ArtifactReplay(ArtifactReplay) = ARTIFACT_REPLAY => |b| subject::artifact(&b.key);
     ArtifactReject(ArtifactReject) = ARTIFACT_REJECT => |b| subject::artifact(&b.key);
+    /// A deliberate restore accepted (`locker checkpoint --accept-rollback`).
+    RepoRollback(RepoRollback) = REPO_ROLLBACK => |_b| subject::REPO.to_owned();
 }
 
 impl Event {

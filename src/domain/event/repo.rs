@@ -1,4 +1,4 @@
-//! The repository: `repo.init`, `repo.setting` and `repo.gc`.
+//! The repository: `repo.init`, `repo.setting`, `repo.gc` and `repo.rollback`.
 
 use serde::{Deserialize, Serialize};
 
@@ -90,4 +90,19 @@ pub struct GcLease {
     pub plans: u64,
     pub steps: u64,
     pub bytes: u64,
+}
+
+/// `repo.rollback`: the operator accepted a database that lost entries the log key had already
+/// signed (a deliberate restore of an older backup): the checkpoint given up (the log key's
+/// high-water mark, verbatim) and the journal as it was restored. The log key signs the
+/// journal that follows this entry; a reader pinned beyond the restored size sees a fork, and
+/// this entry says why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepoRollback {
+    pub abandoned_size: u64,
+    pub abandoned_root: Digest,
+    /// The abandoned checkpoint: its signed note.
+    pub abandoned_checkpoint: String,
+    pub restored_size: u64,
+    pub restored_root: Digest,
 }

@@ -128,7 +128,7 @@ fn kind_subject_and_body_come_from_one_event() {
     for (e, subject) in subjects {
         assert_eq!(e.subject(), subject);
     }
-    assert_eq!(kind::ALL.len(), 25);
+    assert_eq!(kind::ALL.len(), 26);
 }
 
 #[test]
@@ -147,4 +147,20 @@ fn malformed_bodies_and_unknown_kinds_are_errors() {
     for k in kind::ALL {
         assert!(!matches!(Event::decode(k, &v), Err(DecodeError::UnknownKind(_))), "{k}");
     }
+}
+
+#[test]
+fn kinds_and_fields_added_after_the_fixture() {
+    // A registration without a rotation keeps the bytes it always had.
+    let plain = r#"{"agent":"alice","key_id":"0a0b0c0d","vkey":"alice+0a0b0c0d+AQ"}"#;
+    let Event::KeyRegister(k) = round_trip(kind::KEY_REGISTER, plain) else { panic!() };
+    assert_eq!(k.rotates, None);
+    let rotated = r#"{"agent":"alice","key_id":"0a0b0c0d","vkey":"alice+0a0b0c0d+AQ","rotates":{"key_id":"01020304","signature":"c2ln"}}"#;
+    let Event::KeyRegister(k) = round_trip(kind::KEY_REGISTER, rotated) else { panic!() };
+    assert_eq!(k.rotates.map(|r| r.key_id), Some("01020304".to_owned()));
+    let rollback = format!(
+        r#"{{"abandoned_size":9,"abandoned_root":"{D1}","abandoned_checkpoint":"o\n9\nx\n\n","restored_size":4,"restored_root":"{D2}"}}"#
+    );
+    let e = round_trip(kind::REPO_ROLLBACK, &rollback);
+    assert_eq!(e.subject(), "repo");
 }

@@ -54,7 +54,39 @@ pub(super) fn tools() -> Vec<ToolDef> {
             VERIFY_PROOF,
             verify_proof,
         ),
+        def(
+            "locker_key_register",
+            "Register your own signing key",
+            Effect::Additive,
+            KEY_REGISTER,
+            key_register,
+        ),
     ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent keys.
+
+const KEY_REGISTER: &str = "Register the verifier key of a key pair you made yourself (`locker key new --agent NAME -o FILE` prints it; the private key never leaves you) as your signing key. With LOCKER_TOKEN the agent registers its own key only, and the journal records that it did; without it the operator registers any agent's. To replace an active key, pass rotation_signature: your current key's signature over the rotation (`locker key register --rotate-with OLD-KEY-FILE` makes it); the old key is revoked in the same entry.";
+
+/// `locker_key_register`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct KeyRegisterIn {
+    /// The verifier key: `<agent>+<key id>+<base64>`
+    public_key: String,
+    /// A rotation: the current key's signature (standard base64) over the hand-over
+    #[serde(default)]
+    rotation_signature: Option<String>,
+}
+
+fn key_register(server: &McpServer, a: KeyRegisterIn) -> OpResult<crate::ops::keys::KeyRegistered> {
+    server.run(|l| {
+        l.key_register(crate::api::RegisterKey {
+            public_key: &a.public_key,
+            rotation_signature: a.rotation_signature.as_deref(),
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,7 +212,7 @@ fn proof_consistency(
     server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
-const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that).";
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that); with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
 
 /// `locker_verify_proof`'s arguments.
 #[derive(Deserialize, JsonSchema)]
@@ -190,14 +222,25 @@ struct VerifyProofIn {
     proof: String,
     /// The log's verifier key (name+keyid+AQ…)
     key: String,
+    /// A witness policy's text (C2SP tlog-policy): the proof's checkpoint must carry its
+    /// quorum of valid cosignatures
+    #[serde(default)]
+    policy: Option<String>,
 }
 
 fn verify_proof(
     _server: &McpServer,
     a: VerifyProofIn,
 ) -> OpResult<crate::ops::log::pin::ProofReport> {
-    let v = log::parse_verifier(&a.key)?;
-    crate::ops::log::pin::verify_proof(a.proof.as_bytes(), &v, None, None)
+    let key = log::parse_verifier(&a.key)?;
+    let policy = a
+        .policy
+        .as_deref()
+        .map(crate::domain::witness::Policy::parse)
+        .transpose()
+        .map_err(|e| crate::ops::OpError::bad_request(format!("the witness policy: {e}")))?;
+    let trust = crate::ops::log::pin::Trust { key, pins: None, policy };
+    crate::ops::log::pin::verify_proof(a.proof.as_bytes(), &trust, None)
 }
 
 /// `locker_verify`'s arguments.
@@ -212,7 +255,8 @@ struct VerifyIn {
 fn verify_repo(server: &McpServer, a: VerifyIn) -> OpResult<RepoReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
     server.run(|l| {
-        l.verify(VerifyRepository { expect_head: expect, require_signed: false }, &NoProgress)
+        let r = VerifyRepository { expect_head: expect, ..VerifyRepository::default() };
+        l.verify(r, &NoProgress)
     })
 }
 

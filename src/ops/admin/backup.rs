@@ -11,6 +11,12 @@
 //! Neither is journaled. A backup changes nothing in the source (and an entry recording it
 //! could never be in the backup it describes); a restore puts back exactly the backed-up
 //! journal, so `locker verify --expect-head` with the backup's head still holds.
+//!
+//! The log key's high-water mark ([`crate::repo::mark`]) goes with the key into a backup (read
+//! before the database's snapshot, so it never runs ahead of it). A restore over a repository
+//! keeps the newer of the two marks: restoring a backup older than the checkpoints the key
+//! signed since is refused as a rollback (exit 6), unless the operator accepts it
+//! (`accept_rollback`), which journals a `repo.rollback` entry and signs the restored journal.
 
 use std::fs;
 use std::os::unix::fs::DirBuilderExt as _;
@@ -21,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
 use crate::ops::verify::{self, RepoReport};
-use crate::ops::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
+use crate::ops::{Actor, Clock, Ctx, ErrorKind, LogIdentity, NoProgress, OpError, OpResult};
 use crate::repo::{self, Repo, RepoError, CONFIG_FILE, DOT_LOCKER};
 use crate::store::StoreError;
 
@@ -80,6 +86,10 @@ pub struct Restored {
     pub backup: PathBuf,
     /// Where the repository that was there before now is (`--yes`), if there was one.
     pub replaced: Option<PathBuf>,
+    /// The rollback accepted, when the backup was older than the checkpoints the log key had
+    /// signed since (`--accept-rollback`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rollback: Option<crate::ops::log::rollback::RollbackAccepted>,
     pub verified: bool,
     #[serde(flatten)]
     pub summary: CopySummary,
@@ -89,7 +99,8 @@ fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
     move |e| OpError::unavailable(format!("{}: {e}", what.display()))
 }
 
-/// Verifies the repository whose root is `root` (a copy being assembled).
+/// Verifies the repository whose root is `root` (a copy being assembled), its checkpoints'
+/// signatures and its high-water mark included.
 fn verify_copy(root: &Path, clock: &dyn Clock) -> OpResult<(Repo, RepoReport)> {
     let mut copy = Repo::open_root(root)?;
     // The copy is moved into place once dropped: it must be one self-contained database file
@@ -97,11 +108,30 @@ fn verify_copy(root: &Path, clock: &dyn Clock) -> OpResult<(Repo, RepoReport)> {
     if let Some(m) = copy.store.maintenance() {
         m.settle_on_close()?;
     }
+    let log = LogIdentity::new(&copy.dot, &copy.config);
+    let key = repo::log_verifier(&copy.dot, &log.origin)?;
     let report = {
         let mut ctx = Ctx::new(copy.store.as_mut(), Actor::operator(), clock);
-        verify::repository(&mut ctx, None, &NoProgress)?
+        ctx.log = Some(&log);
+        verify::repository_with_key(&mut ctx, None, &NoProgress, key.as_ref())?
     };
     Ok((copy, report))
+}
+
+/// Copies the log key's high-water mark at `from` (a repository's `.locker/`) into `to`, when
+/// it is newer than `to`'s own and the key is the same: a restore must not forget what the key
+/// signed since the backup was taken.
+fn carry_mark(from: &Path, to: &Path) -> OpResult<()> {
+    let Some(theirs) = repo::mark::load(from)? else { return Ok(()) };
+    let key = |dot: &Path| fs::read(dot.join(repo::KEYS_DIR).join(repo::LOG_KEY_FILE)).ok();
+    if key(from).is_none() || key(from) != key(to) {
+        return Ok(());
+    }
+    let ours = repo::mark::load(to)?;
+    if ours.is_none_or(|m| theirs.size() > m.size()) {
+        repo::mark::replace(to, &theirs.note)?;
+    }
+    Ok(())
 }
 
 /// The first problems of a report, for an error's fields.
@@ -173,6 +203,10 @@ pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<Backu
             fs::DirBuilder::new().mode(0o700).create(&keys).map_err(io_err(&keys))?;
             let bytes = fs::read(&key).map_err(io_err(&repo.dot))?;
             repo::write_new_file(&keys.join(repo::LOG_KEY_FILE), &bytes)?;
+            // Its high-water mark too, read before the snapshot below, so never ahead of it.
+            if let Some(m) = repo::mark::load(&repo.dot)? {
+                repo::write_new_file(&keys.join(repo::mark::MARK_FILE), m.note.as_bytes())?;
+            }
             repo::sync_dir(&keys)?;
         }
         let stats = repo.store.maintenance().ok_or_else(not_file_by_file)?.backup(&tmp_dot)?;
@@ -228,11 +262,14 @@ fn exists(dest: &Path) -> OpError {
 /// Restores the backup in `backup` (a directory holding `.locker/`, or that `.locker/`
 /// itself) into the repository root `target`. An existing repository there is replaced only
 /// when `replace` is set, and then atomically: the backup is copied and verified beside it
-/// first, the old `.locker/` is renamed aside (and kept), and the copy renamed into place.
+/// first, the old `.locker/` is renamed aside (and kept), and the copy renamed into place. A
+/// backup older than the checkpoints the replaced repository's log key signed is refused as a
+/// rollback unless `accept_rollback` (see the module documentation).
 pub fn restore(
     backup: &Path,
     target: &Path,
     replace: bool,
+    accept_rollback: bool,
     clock: &dyn Clock,
 ) -> OpResult<Restored> {
     let backup = absolute(backup)?;
@@ -284,6 +321,27 @@ pub fn restore(
         fs::DirBuilder::new().mode(0o700).create(&tmp).map_err(io_err(&tmp))?;
         let tmp_dot = tmp.join(DOT_LOCKER);
         repo::copy_tree(&src_dot, &tmp_dot).map_err(bad_backup)?;
+        if occupied {
+            carry_mark(&target_dot, &tmp_dot)?;
+        }
+        let rollback = match Repo::open_root_with(&tmp, repo::Opening::Inspect) {
+            Ok(mut copy) => match copy.rollback.clone() {
+                None => None,
+                Some(rb) if !accept_rollback => {
+                    return Err(crate::ops::rolled_back(&rb).hint(
+                        "The backup is older than checkpoints the log key signed since: pass \
+                         `--accept-rollback` to restore it anyway (journaled and signed).",
+                    ))
+                }
+                Some(rb) => {
+                    let log = LogIdentity::new(&copy.dot, &copy.config);
+                    let mut ctx = Ctx::new(copy.store.as_mut(), Actor::operator(), clock);
+                    Some(crate::ops::log::rollback::accept(&mut ctx, &log, &rb)?)
+                }
+            },
+            // Reported by the verification below.
+            Err(_) => None,
+        };
         let (copy, report) = verify_copy(&tmp, clock).map_err(|e| match e.code.as_ref() {
             "bad_repository" | "internal" | "symlink" | crate::ops::CORRUPT_STORE => OpError::new(
                 ErrorKind::Unprocessable,
@@ -330,6 +388,7 @@ pub fn restore(
             restored_to: target.clone(),
             backup: backup.clone(),
             replaced,
+            rollback,
             verified: true,
             summary: CopySummary::of(&repository_id, &report),
         })

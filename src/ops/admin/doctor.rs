@@ -53,7 +53,7 @@ impl Severity {
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
-    /// `repository`, `config`, `modes`, `owner`, `leftovers`, `schema`, `wal`, `disk`,
+    /// `repository`, `config`, `modes`, `owner`, `leftovers`, `schema`, `wal`, `mark`, `disk`,
     /// `clock`, `token`, `server`.
     pub check: String,
     pub status: Severity,
@@ -175,6 +175,7 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
             ),
         }
     }
+    check_mark(&mut r, &root, &dot, usable, config.as_ref());
     check_disk(&mut r, &dot, db_bytes);
     // Opened for use only to look the token up (and only when the schema needs no upgrade).
     if usable && input.token.is_some() {
@@ -376,10 +377,104 @@ fn check_stray_blobs(r: &mut DoctorReport, dot: &Path) {
     );
 }
 
+/// What to do about a database that lost entries the log key signed.
+const ROLLBACK_FIX: &str = "Restore the newest backup: `locker restore BACKUP --yes` (a backup \
+     older than the mark is refused unless you add `--accept-rollback`). If the state the \
+     database is in is a restore you made on purpose, accept it: `locker checkpoint \
+     --accept-rollback` journals a `repo.rollback` entry naming the checkpoint given up and signs \
+     the restored journal with the log key; readers pinned beyond it will see a fork.";
+
+/// The database against the log key's high-water mark (`.locker/keys/log.checkpoint`).
+fn check_mark(
+    r: &mut DoctorReport,
+    root: &Path,
+    dot: &Path,
+    usable: bool,
+    config: Option<&repo::Config>,
+) {
+    let m = match repo::mark::load(dot) {
+        Ok(Some(m)) => m,
+        Ok(None) => {
+            r.push(
+                "mark",
+                Severity::Ok,
+                "no high-water mark yet: the log key has signed no checkpoint here".into(),
+                None,
+            );
+            return;
+        }
+        Err(e) => {
+            r.push(
+                "mark",
+                Severity::Problem,
+                e.to_string(),
+                some("Restore .locker/keys/ from the newest backup."),
+            );
+            return;
+        }
+    };
+    if let Some(c) = config {
+        let signed = repo::log_verifier(dot, &c.origin())
+            .ok()
+            .flatten()
+            .map(|v| crate::domain::note::SignedCheckpoint::verify(&m.note, &v));
+        if let Some(Err(e)) = signed {
+            r.push(
+                "mark",
+                Severity::Problem,
+                format!("the high-water mark is not signed by the log key beside it: {e}"),
+                some("Restore .locker/keys/ from the newest backup: the key or the mark was replaced."),
+            );
+            return;
+        }
+    }
+    if !usable {
+        r.push(
+            "mark",
+            Severity::Skipped,
+            format!(
+                "the log key's high-water mark is size {}; the database is checked against it \
+                 once its schema is readable",
+                m.size()
+            ),
+            None,
+        );
+        return;
+    }
+    match Repo::open_root_with(root, repo::Opening::Inspect) {
+        Ok(repo) => match repo.rollback {
+            None => r.push(
+                "mark",
+                Severity::Ok,
+                format!(
+                    "the journal extends the log key's high-water mark (a checkpoint of {} \
+                     entries)",
+                    m.size()
+                ),
+                None,
+            ),
+            Some(rb) => r.push("mark", Severity::Problem, rb.to_string(), some(ROLLBACK_FIX)),
+        },
+        Err(e) => r.push("mark", Severity::Problem, e.to_string(), some(ROLLBACK_FIX)),
+    }
+}
+
 /// Returns whether the store can be opened without migrating it.
 fn check_schema(r: &mut DoctorReport, info: &crate::store::StoreInfo) -> bool {
     let (found, supported) = (info.schema_version, info.supported_schema);
-    if found > supported {
+    if found == 0 {
+        r.push(
+            "schema",
+            Severity::Problem,
+            format!(
+                "the {} database has no schema: it is empty, truncated, or lost its write-ahead \
+                 log; locker refuses it (only `locker init` creates a schema)",
+                info.kind
+            ),
+            some("Restore the newest backup: `locker restore BACKUP --yes` (add `--accept-rollback` if it is older than the log key's high-water mark)."),
+        );
+        false
+    } else if found > supported {
         r.push(
             "schema",
             Severity::Problem,

@@ -11,11 +11,13 @@
 //!
 //! - **Abandoned work**: leases abandoned (expired without being completed or released) at
 //!   least `abandoned_older_than` ago lose their text, and so do the plans committed and the
-//!   steps logged under them: heartbeat details, plan steps, planned and executed. The rows
-//!   stay with their fencing tokens, versions, step names and times (later leases and plans
-//!   number on from them), marked `pruned_at`. The journal records these texts by digest only
-//!   (see `verify::work::text_sha256`), so nothing of them is left; entries written before that
-//!   hold the text itself and keep it.
+//!   steps logged under them: heartbeat details, plan steps, planned and executed. A lease
+//!   whose plan is still its work item's current plan is kept whole: retention never weakens
+//!   the `manifest diff` gate (and a plan pruned by an older locker makes the diff fail
+//!   closed). The rows stay with their fencing tokens, versions, step names and times (later
+//!   leases and plans number on from them), marked `pruned_at`. The journal records these
+//!   texts by digest only (see `verify::work::text_sha256`), so nothing of them is left;
+//!   entries written before that hold the text itself and keep it.
 //!
 //! Every run that is not a dry run writes one `repo.gc` journal entry listing what went, in
 //! the same transaction, then checkpoints the store's write-ahead log. At most
@@ -126,6 +128,10 @@ pub struct GcOutcome {
     pub work_bytes: u64,
     /// More was eligible than one run removes: run gc again.
     pub more: bool,
+    /// Abandoned leases kept because a plan committed under them is still their work item's
+    /// current plan (what `manifest diff` compares): pruned once a newer plan replaces it.
+    #[serde(default)]
+    pub current_plans_kept: u64,
     /// The `repo.gc` journal entry (absent in a dry run).
     pub journal_seq: Option<u64>,
     pub checkpoint: Option<WalCheckpoint>,
@@ -181,13 +187,31 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
     }
 
     let mut leases = Vec::new();
+    let mut kept_current_plans = 0u64;
     if let Some(age) = policy.abandoned_older_than {
         let cutoff = now.saturating_sub(age);
+        // The lease each work item's current plan was committed under: that plan is what
+        // `manifest diff` gates on, so neither it nor its lease is pruned (until a newer plan
+        // replaces it). Known before the scan, so kept leases never use up a run's quota.
+        let mut current = std::collections::HashSet::new();
+        let mut last: Option<(String, String, String)> = None;
+        tx.for_each_plan(&mut |p| {
+            if last.as_ref().is_some_and(|(s, w, _)| (s, w) != (&p.scope, &p.work)) {
+                current.extend(last.take().map(|(_, _, lease)| lease));
+            }
+            last = Some((p.scope, p.work, p.lease_id));
+            Flow::Continue(())
+        })?;
+        current.extend(last.map(|(_, _, lease)| lease));
         let mut found = Vec::new();
         tx.for_each_lease(&mut |l| {
             let abandoned = l.state == LeaseState::Abandoned && l.pruned_at.is_none();
             match l.ended_at {
                 Some(at) if abandoned && at <= cutoff => {
+                    if current.contains(&l.id) {
+                        kept_current_plans += 1;
+                        return Flow::Continue(());
+                    }
                     if found.len() >= MAX_ITEMS {
                         more = true;
                         return Flow::Break(());
@@ -272,6 +296,7 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
         blob_bytes,
         work_bytes,
         more,
+        current_plans_kept: kept_current_plans,
         journal_seq: None,
         checkpoint: None,
     };

@@ -55,10 +55,17 @@ pub fn init_with(
         tx.commit()?;
         Ok(())
     })?;
-    let (repo, created) = match result {
+    let (mut repo, created) = match result {
         Initialized::Created(r) => (r, true),
         Initialized::Existing(r) => (r, false),
     };
+    if created && !joined {
+        // The first checkpoint, signed at once: from now on the log key's high-water mark
+        // stands beside the key, and a database that loses entries is refused.
+        let log = crate::ops::LogIdentity::new(&repo.dot, &repo.config);
+        let mut ctx = crate::ops::Ctx::new(repo.store.as_mut(), Actor::operator(), clock);
+        crate::ops::log::checkpoint::publish(&mut ctx, &log)?;
+    }
     let outcome = InitOutcome {
         path: repo.dot.clone(),
         repository_id: repo.config.repository_id.clone(),

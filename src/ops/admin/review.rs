@@ -38,6 +38,7 @@ use crate::domain::envelope::{self, Envelope};
 use crate::domain::glob::Globs;
 use crate::domain::secret::Secret;
 use crate::domain::{chain, check};
+use crate::ops::verify::signatures::{AgentSignatures, BlockSigner};
 use crate::ops::{Ctx, OpError, OpResult};
 
 /// The largest dependency manifest re-hashed.
@@ -56,6 +57,9 @@ pub struct ReviewOptions {
     pub expect_head: Option<Digest>,
     /// Count skipped checks as failures.
     pub strict: bool,
+    /// Fail a block signed with a key the operator registered (not its agent itself): the
+    /// `self_keys` check.
+    pub require_self_keys: bool,
 }
 
 /// `locker review`'s report.
@@ -78,9 +82,29 @@ pub struct ReviewReport {
     pub failed: u64,
     pub skipped: u64,
     pub first_failure: Option<Check>,
-    /// Who signed each appended block (a local pad only; empty for a bundle).
+    /// Who signed each appended block (a local pad, or a bundle that carries its signers).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub signers: Vec<crate::ops::verify::signatures::BlockSigner>,
+    /// Per signing agent: whether every signature comes from a key it registered itself.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub agents: std::collections::BTreeMap<String, AgentSignatures>,
+}
+
+impl ReviewReport {
+    /// Adds checks made outside the review (the reader's trust in the log: `log`, `policy`,
+    /// `pin`), and counts them like its own.
+    pub fn add_checks(&mut self, checks: Vec<Check>) {
+        self.checks.extend(checks);
+        let count = |s: Status| self.checks.iter().filter(|c| c.status == s).count() as u64;
+        (self.passed, self.failed, self.skipped) =
+            (count(Status::Pass), count(Status::Fail), count(Status::Skip));
+        self.first_failure = self
+            .checks
+            .iter()
+            .find(|c| c.failed() || (self.strict && c.status == Status::Skip))
+            .cloned();
+        self.ok = self.first_failure.is_none();
+    }
 }
 
 /// Checks `A..B` / `A...B` for `--range` (two revisions, neither starting with `-`).
@@ -139,38 +163,67 @@ pub fn pad(
         .filter_map(|s| s.signer.as_ref().map(|who| format!("block {} by {who}", s.seq)))
         .collect();
     if !sig_problems.is_empty() {
-        add_check(&mut report, Check::fail("signatures", check::summarise(&sig_problems)), opts);
+        report.add_checks(vec![Check::fail("signatures", check::summarise(&sig_problems))]);
     } else if !signed.is_empty() {
         let unsigned = signers.len() - signed.len();
-        add_check(
-            &mut report,
-            Check::pass(
+        report.add_checks(vec![Check::pass(
                 "signatures",
                 format!(
                     "{} signed block(s) verified against the registered agent keys ({}); {unsigned} unsigned",
                     signed.len(),
-                    check::summarise(&signed)
-                ),
+                check::summarise(&signed)
             ),
-            opts,
-        );
+        )]);
     }
-    report.signers = signers;
+    add_signers(&mut report, signers, opts);
     Ok(report)
 }
 
-/// Adds one check to a finished report and recounts it.
-fn add_check(report: &mut ReviewReport, c: Check, opts: &ReviewOptions) {
-    report.checks.push(c);
-    let count = |s: Status| report.checks.iter().filter(|c| c.status == s).count() as u64;
-    (report.passed, report.failed, report.skipped) =
-        (count(Status::Pass), count(Status::Fail), count(Status::Skip));
-    report.first_failure = report
-        .checks
-        .iter()
-        .find(|c| c.failed() || (opts.strict && c.status == Status::Skip))
-        .cloned();
-    report.ok = report.first_failure.is_none();
+/// Adds who signed the blocks: per agent, which keys its signatures come from, and with
+/// `require_self_keys` the `self_keys` check.
+pub(crate) fn add_signers(
+    report: &mut ReviewReport,
+    signers: Vec<BlockSigner>,
+    opts: &ReviewOptions,
+) {
+    let mut agents = std::collections::BTreeMap::<String, AgentSignatures>::new();
+    let mut operators = Vec::new();
+    for s in &signers {
+        let Some(who) = &s.signer else { continue };
+        let by = s.registered_by.as_deref().unwrap_or("operator");
+        agents.entry(who.clone()).or_default().count(by);
+        if by != "self" {
+            operators.push(format!(
+                "block {} by {who} with key {}",
+                s.seq,
+                s.key_id.as_deref().unwrap_or("?")
+            ));
+        }
+    }
+    if opts.require_self_keys {
+        report.add_checks(vec![if agents.is_empty() {
+            Check::skip("self_keys", "no block is signed")
+        } else if operators.is_empty() {
+            let names: Vec<&str> = agents.keys().map(String::as_str).collect();
+            Check::pass(
+                "self_keys",
+                format!(
+                    "every signature comes from a key its agent registered itself ({})",
+                    names.join(", ")
+                ),
+            )
+        } else {
+            Check::fail(
+                "self_keys",
+                format!(
+                    "signed with keys the operator registered, not the agents: {}",
+                    check::summarise(&operators)
+                ),
+            )
+        }]);
+    }
+    report.signers = signers;
+    report.agents = agents;
 }
 
 /// Reviews a bundle's bytes (no repository needed): a file, or a pad fetched from a server
@@ -195,7 +248,7 @@ pub fn bundle(
         ),
         Some(c) => Check::fail("chain", format!("`{}`: {}", c.name, c.detail)),
     };
-    Ok(review(
+    let mut report = review(
         &parsed.header.pad_id,
         source,
         file,
@@ -203,7 +256,27 @@ pub fn bundle(
         chain_check,
         &parsed.blocks,
         opts,
-    ))
+    );
+    // The signers the bundle carries: every signature re-checked with its stated key (and
+    // against the log's entries when it carries them), then reported as for a local pad.
+    if let Some(c) = bundle::signers_check(&parsed) {
+        report.add_checks(vec![Check { name: "signatures".into(), ..c }]);
+    }
+    let signers = parsed.header.signers.as_ref().map_or_else(Vec::new, |s| {
+        s.blocks
+            .iter()
+            .map(|b| BlockSigner {
+                seq: b.seq,
+                entry: b.entry,
+                signer: Some(b.signer.clone()),
+                key_id: Some(b.key_id.clone()),
+                registered_by: b.registered_by.clone(),
+                signature: Some(b.signature.clone()),
+            })
+            .collect()
+    });
+    add_signers(&mut report, signers, opts);
+    Ok(report)
 }
 
 /// The attestation's fields, as far as they are present.
@@ -297,6 +370,7 @@ fn review(
         skipped,
         first_failure,
         signers: Vec::new(),
+        agents: std::collections::BTreeMap::new(),
     }
 }
 

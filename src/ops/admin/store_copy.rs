@@ -215,7 +215,7 @@ pub fn copy(repo: &mut Repo, to: &StoreUrl, clock: &dyn Clock) -> OpResult<CopyO
         if to.url == repo.config.store {
             return Err(OpError::usage("the destination is the repository's own store"));
         }
-        let mut dst = store::open(to, &repo.dot)?;
+        let mut dst = store::create_shared(to)?;
         let (rows, report, seq, head) = copy_into(repo.store.as_mut(), dst.as_mut(), clock)?;
         (rows, report, seq, head, to.url.clone())
     } else {
@@ -274,6 +274,11 @@ fn copy_to_dir(
                     .create(tmp.join(repo::KEYS_DIR))
                     .map_err(io_err(&tmp))?;
                 repo::write_new_file(&tmp.join(repo::KEYS_DIR).join(repo::LOG_KEY_FILE), &bytes)?;
+                // And its high-water mark, read before the copy's snapshot (never ahead of it).
+                if let Some(m) = repo::mark::load(&repo.dot)? {
+                    let mark = tmp.join(repo::KEYS_DIR).join(repo::mark::MARK_FILE);
+                    repo::write_new_file(&mark, m.note.as_bytes())?;
+                }
             }
             Err(_) => repo::create_log_key(&tmp, &config.origin())?,
         }

@@ -16,17 +16,63 @@ use crate::ops::LogIdentity;
 use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{CheckpointRow, Tx};
 
-fn refuse(detail: String) -> OpError {
+pub(super) fn refuse(detail: String) -> OpError {
     OpError::new(crate::ops::ErrorKind::Conflict, "inconsistent_tree", detail).hint(
         "The stored tree does not extend the last checkpoint this log signed: the journal or \
          its tree was changed behind locker's back. Run `locker verify`.",
     )
 }
 
+/// Proves the stored tree's root `root` at `size` consistent with the checkpoint `(c_size,
+/// c_root)` signed before, whichever is larger.
+pub(super) fn prove_consistent(
+    tx: &dyn Tx,
+    size: u64,
+    root: &Digest,
+    c_size: u64,
+    c_root: &Digest,
+) -> Result<(), String> {
+    let (old, new, old_root, new_root) =
+        if c_size <= size { (c_size, size, c_root, root) } else { (size, c_size, root, c_root) };
+    let proof = merkle::consistency_proof(&mut TxHashes(tx), old, new).map_err(|e| e.detail)?;
+    merkle::verify_consistency(old, new, old_root, new_root, &proof).map_err(|e| e.to_string())
+}
+
+/// Checks a checkpoint `row` about to be signed or served against the log key's high-water
+/// mark ([`crate::repo::mark`]): it must be proved consistent with the mark (else it is
+/// refused, exit 4). Before the signature is shown to anyone, [`cover`] moves the mark to it.
+fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow) -> OpResult<()> {
+    if let Some(m) = crate::repo::mark::load(&log.dot)? {
+        prove_consistent(tx, row.size, &row.root, m.size(), &m.root()).map_err(|e| {
+            refuse(format!(
+                "the tree at size {} (root {}) is not proved to extend the log key's \
+                 high-water mark, the checkpoint it signed at size {} (root {}): {e}",
+                row.size,
+                row.root,
+                m.size(),
+                m.root()
+            ))
+            .with("mark_size", m.size())
+        })?;
+    }
+    Ok(())
+}
+
+/// Moves the high-water mark to `row` (checked by [`against_mark`] and durable in the store)
+/// if it is newer: what every path does before a signature leaves locker (printed, served,
+/// sent to a witness). Done after the transaction commits, outside the store's write lock; a
+/// crash before it leaves the mark behind, which is safe.
+pub fn cover(log: &LogIdentity, row: &CheckpointRow) -> OpResult<()> {
+    crate::repo::mark::advance(&log.dot, &row.note)?;
+    Ok(())
+}
+
 /// The signed checkpoint at `size` leaves: the stored one, or a new one signed after proving
-/// the stored tree at `size` consistent with the newest checkpoint signed so far.
+/// the stored tree at `size` consistent with the newest checkpoint signed so far and with the
+/// log key's high-water mark. [`cover`] it once `tx` commits, before showing it.
 pub(super) fn signed_at(
     tx: &mut dyn Tx,
+    log: &LogIdentity,
     signer: &Signer,
     size: u64,
     now: i64,
@@ -40,6 +86,7 @@ pub(super) fn signed_at(
                 row.root
             )));
         }
+        against_mark(tx, log, &row)?;
         return Ok((row, false));
     }
     let root = root_at(tx, size)?;
@@ -51,13 +98,7 @@ pub(super) fn signed_at(
             ))
         })?;
         let c = signed.checkpoint;
-        let (old, new, old_root, new_root) = if c.size <= size {
-            (c.size, size, c.root, root)
-        } else {
-            (size, c.size, root, c.root)
-        };
-        let proof = merkle::consistency_proof(&mut TxHashes(tx), old, new)?;
-        merkle::verify_consistency(old, new, &old_root, &new_root, &proof).map_err(|e| {
+        prove_consistent(tx, size, &root, c.size, &c.root).map_err(|e| {
             refuse(format!(
                 "the tree at size {size} is not consistent with the checkpoint signed at size {}: \
                  {e}",
@@ -68,8 +109,35 @@ pub(super) fn signed_at(
     let checkpoint = Checkpoint { origin: signer.name.clone(), size, root };
     let note = signer.sign(&checkpoint.to_text());
     let row = CheckpointRow { size, root, note, signed_at: now };
+    against_mark(tx, log, &row)?;
     tx.insert_checkpoint(&row)?;
     Ok((row, true))
+}
+
+/// The newest checkpoint stored (signed here or by another host of a shared database), checked
+/// against the stored tree and the mark: what a server's readers are served, since reading
+/// never signs. [`cover`] it before showing it.
+pub(super) fn newest_stored(tx: &dyn Tx, log: &LogIdentity) -> OpResult<CheckpointRow> {
+    let row = tx.latest_checkpoint()?.ok_or_else(|| {
+        OpError::new(
+            crate::ops::ErrorKind::NotFound,
+            "no_checkpoint",
+            "the log has signed no checkpoint yet",
+        )
+        .hint("The log signs one when its journal grows; retry shortly.")
+    })?;
+    // The database must still hold the tree it signed (not one rolled back under a running
+    // server).
+    let size = tree_size(tx)?;
+    if size < row.size || root_at(tx, row.size)? != row.root {
+        return Err(refuse(format!(
+            "the newest stored checkpoint covers {} entries with root {}, but the stored tree \
+             ({size} entries) does not give that root: the database was rolled back or rewritten",
+            row.size, row.root
+        )));
+    }
+    against_mark(tx, log, &row)?;
+    Ok(row)
 }
 
 /// `locker checkpoint`: the log's latest signed checkpoint.
@@ -87,7 +155,7 @@ pub struct CheckpointOutcome {
     pub signed_now: bool,
 }
 
-fn outcome(row: CheckpointRow, signer: &Signer, signed_now: bool) -> CheckpointOutcome {
+pub(super) fn outcome(row: CheckpointRow, signer: &Signer, signed_now: bool) -> CheckpointOutcome {
     CheckpointOutcome {
         origin: signer.name.clone(),
         size: row.size,
@@ -99,19 +167,56 @@ fn outcome(row: CheckpointRow, signer: &Signer, signed_now: bool) -> CheckpointO
     }
 }
 
-/// Signs (if needed) and returns the checkpoint of the whole journal.
+/// The checkpoint of the whole journal: signed now if the journal grew, where this process
+/// may sign ([`crate::ops::Settings::sign_checkpoints`]); else the newest one stored (`locker
+/// serve`'s readers: a read never signs).
 pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOutcome> {
+    let signer = log.signer()?;
+    if !ctx.settings.sign_checkpoints {
+        let row = newest_stored(ctx.store.read()?.as_ref(), log)?;
+        cover(log, &row)?;
+        return Ok(outcome(row, &signer, false));
+    }
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let (row, new) = latest_in(tx.as_mut(), log, &signer, now)?;
+    tx.commit()?;
+    cover(log, &row)?;
+    Ok(outcome(row, &signer, new))
+}
+
+/// Signs a checkpoint of the whole journal when it grew past the newest one stored (at most
+/// once per size); `None` when there was nothing new to sign. What every write leads to: the
+/// CLI and `locker mcp` after a command, `locker serve`'s signer after each group commit.
+pub fn publish(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<CheckpointOutcome>> {
+    {
+        let tx = ctx.store.read()?;
+        let head = tx.journal_head()?.map_or(0, |h| h.seq);
+        let newest = tx.latest_checkpoint()?.map(|c| c.size);
+        if head == 0 {
+            return Ok(None);
+        }
+        if newest.is_some_and(|n| n >= head) {
+            // Signed already (in a group commit, or by another host): the mark follows it.
+            let row = newest_stored(tx.as_ref(), log)?;
+            drop(tx);
+            cover(log, &row)?;
+            return Ok(None);
+        }
+    }
     let signer = log.signer()?;
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    let (row, new) = latest_in(tx.as_mut(), &signer, now)?;
+    let (row, new) = latest_in(tx.as_mut(), log, &signer, now)?;
     tx.commit()?;
-    Ok(outcome(row, &signer, new))
+    cover(log, &row)?;
+    Ok(new.then(|| outcome(row, &signer, true)))
 }
 
 /// The checkpoint of the whole journal, in `tx` (catching the tree up first).
 pub(super) fn latest_in(
     tx: &mut dyn Tx,
+    log: &LogIdentity,
     signer: &Signer,
     now: i64,
 ) -> OpResult<(CheckpointRow, bool)> {
@@ -120,7 +225,30 @@ pub(super) fn latest_in(
     if size < head {
         catch_up(tx, size, head)?;
     }
-    signed_at(tx, signer, head, now)
+    signed_at(tx, log, signer, head, now)
+}
+
+/// Inside a group commit (`locker serve`'s writer), after its operations: signs a checkpoint
+/// of the journal they grew, in a nested transaction of its own (a refusal undoes only the
+/// checkpoint, never the writes), so the checkpoint is durable with them. The high-water mark
+/// moves once the group is durable (the publisher thread, or the first read that serves it,
+/// [`cover`]s it). `None` when the journal did not grow.
+pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<CheckpointRow>> {
+    let signer = log.signer()?;
+    let now = ctx.now();
+    let mut tx = ctx.store.write()?;
+    let head = tx.journal_head()?.map_or(0, |h| h.seq);
+    let newest = tx.latest_checkpoint()?.map(|c| c.size);
+    if head == 0 || newest.is_some_and(|n| n >= head) {
+        return Ok(None);
+    }
+    let size = tree_size(tx.as_ref())?;
+    if size < head {
+        catch_up(tx.as_mut(), size, head)?;
+    }
+    let (row, _) = signed_at(tx.as_mut(), log, &signer, head, now)?;
+    tx.commit()?;
+    Ok(Some(row))
 }
 
 /// `locker key show`.

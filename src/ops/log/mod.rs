@@ -1,7 +1,7 @@
 //! The journal as a transparency log: the hash-chained journal itself ([`journal`]), its
 //! RFC 6962 Merkle tree ([`merkle`]), signed checkpoints ([`mod@checkpoint`]), inclusion and
-//! consistency proofs ([`proof`]), witness cosignatures ([`cosign`]) and the reader's pinned
-//! checkpoints ([`pin`]).
+//! consistency proofs ([`proof`]), witness cosignatures ([`cosign`]), the reader's pinned
+//! checkpoints ([`pin`]) and accepting a deliberate restore ([`rollback`]).
 
 pub mod checkpoint;
 pub mod cosign;
@@ -9,6 +9,7 @@ pub mod journal;
 pub mod merkle;
 pub mod pin;
 pub mod proof;
+pub mod rollback;
 
 pub use crate::ops::LogIdentity;
 pub use checkpoint::{checkpoint, key, parse_verifier, CheckpointOutcome, KeyOutcome};

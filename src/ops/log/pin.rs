@@ -4,6 +4,12 @@
 //!
 //! Pins live in the user's state directory (`$XDG_STATE_HOME/locker/pins/` on Linux), one
 //! file per origin named by the SHA-256 of the origin, holding the signed note verbatim.
+//!
+//! [`accept`] is the one rule every reader flow follows (`checkpoint --key`, `verify --proof`,
+//! `verify --bundle`, `review`, remote `pad read`): a checkpoint verified with the trusted key
+//! must first carry the witness policy's quorum of valid cosignatures, when the reader has a
+//! policy, or it is neither accepted nor pinned (so a first use needs a quorum-cosigned
+//! checkpoint too); then it is checked against, and advances, the pin.
 
 use std::fs;
 use std::io::Write as _;
@@ -12,10 +18,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::check::Check;
 use crate::domain::digest::Digest;
 use crate::domain::merkle;
 use crate::domain::note::{SignedCheckpoint, Verifier};
 use crate::domain::proof::{self, ConsistencyProof, InclusionProof, ProofFileError};
+use crate::domain::witness::Policy;
+use crate::ops::log::cosign::{check_policy, PolicyReport};
 use crate::ops::{OpError, OpResult};
 
 /// The state directory of pins.
@@ -94,6 +103,9 @@ pub enum PinStatus {
     Unproven,
     /// Pinning was turned off (`--no-pin`).
     Disabled,
+    /// Not accepted: the checkpoint lacks the reader's witness policy's quorum of valid
+    /// cosignatures, so the pin was neither consulted nor moved.
+    Refused,
 }
 
 /// The pin part of a report.
@@ -108,7 +120,7 @@ pub struct PinReport {
 
 impl PinReport {
     pub fn ok(&self) -> bool {
-        !matches!(self.status, PinStatus::Fork | PinStatus::Unproven)
+        !matches!(self.status, PinStatus::Fork | PinStatus::Unproven | PinStatus::Refused)
     }
 
     pub fn disabled() -> Self {
@@ -248,6 +260,105 @@ pub fn check(
     Ok((report, None))
 }
 
+/// What a reader trusts a log's checkpoints with: the log's verifier key, its pinned
+/// checkpoints (none with `--no-pin`) and, optionally, a witness policy.
+#[derive(Debug, Clone)]
+pub struct Trust {
+    pub key: Verifier,
+    pub pins: Option<PinStore>,
+    pub policy: Option<Policy>,
+}
+
+impl Trust {
+    /// The key alone: no pin, no policy.
+    pub fn key_only(key: Verifier) -> Self {
+        Self { key, pins: None, policy: None }
+    }
+}
+
+/// How a reader took a checkpoint (see [`accept`]).
+#[derive(Debug, Clone)]
+pub struct Accepted {
+    pub pin: PinReport,
+    pub evidence: Option<ForkEvidence>,
+    /// The checkpoint against the reader's witness policy, when there is one.
+    pub policy: Option<PolicyReport>,
+}
+
+impl Accepted {
+    /// Accepted: the policy's quorum (if any) is there and the pin holds.
+    pub fn ok(&self) -> bool {
+        self.pin.ok() && self.policy.as_ref().is_none_or(|p| p.ok)
+    }
+
+    /// Why it was not accepted.
+    pub fn failure(&self) -> Option<String> {
+        (!self.ok()).then(|| self.pin.detail.clone())
+    }
+
+    /// The verdict as checks: `policy` (with a policy), then `pin`.
+    pub fn checks(&self) -> Vec<Check> {
+        trust_checks(&self.pin, self.policy.as_ref())
+    }
+}
+
+/// A reader's verdict on a checkpoint as checks: `policy` (with a policy), then `pin` (skipped
+/// when the policy refused the checkpoint, since the pin was not consulted).
+fn trust_checks(pin: &PinReport, policy: Option<&PolicyReport>) -> Vec<Check> {
+    let mut checks = Vec::new();
+    if let Some(p) = policy {
+        checks.push(match &p.failure {
+            None => Check::pass("policy", policy_summary(p)),
+            Some(f) => Check::fail("policy", f.clone()),
+        });
+    }
+    checks.push(match (pin.ok(), pin.status) {
+        (_, PinStatus::Refused) => Check::skip("pin", pin.detail.clone()),
+        (true, _) => Check::pass("pin", pin.detail.clone()),
+        (false, _) => Check::fail("pin", pin.detail.clone()),
+    });
+    checks
+}
+
+/// `quorum `q` satisfied: cosigned by A (time t), B (time u)`.
+pub fn policy_summary(p: &PolicyReport) -> String {
+    let by: Vec<String> =
+        p.quorum.cosigned_by.iter().map(|(n, t)| format!("{n} (time {t})")).collect();
+    format!(
+        "the witness policy's quorum `{}` is satisfied: cosigned by {}",
+        p.quorum.quorum,
+        if by.is_empty() { "no witness (none required)".to_owned() } else { by.join(", ") }
+    )
+}
+
+/// The one rule by which a reader takes a checkpoint `presented` (already verified with
+/// `trust.key`): with a witness policy, it must carry the policy's quorum of valid
+/// cosignatures, or it is neither accepted nor pinned (first use included: a lone operator
+/// cannot feed a new reader a private history); then [`check`] holds it against the pin and
+/// advances the pin.
+pub fn accept(
+    trust: &Trust,
+    presented: &SignedCheckpoint,
+    fetch: Option<&mut Fetch<'_>>,
+) -> OpResult<Accepted> {
+    let policy = trust.policy.as_ref().map(|p| check_policy(p, &presented.note)).transpose()?;
+    if let Some(failure) = policy.as_ref().and_then(|p| p.failure.clone()) {
+        let pin = PinReport {
+            status: PinStatus::Refused,
+            state_dir: trust.pins.as_ref().map(|p| p.dir.display().to_string()),
+            pinned_size: None,
+            pinned_root: None,
+            detail: format!(
+                "the checkpoint of size {} was neither accepted nor pinned: {failure}",
+                presented.checkpoint.size
+            ),
+        };
+        return Ok(Accepted { pin, evidence: None, policy });
+    }
+    let (pin, evidence) = check(trust.pins.as_ref(), &trust.key, presented, fetch)?;
+    Ok(Accepted { pin, evidence, policy })
+}
+
 /// A journal entry a proof proves, as it decodes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ProvedEntry {
@@ -282,15 +393,20 @@ pub struct ProofReport {
     pub failure: Option<String>,
     pub pin: PinReport,
     pub evidence: Option<ForkEvidence>,
+    /// The checkpoint against the reader's witness policy, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyReport>,
 }
 
-/// Verifies a proof file with nothing but the log's verifier key (and the pin, if any).
+/// Verifies a proof file with nothing but the log's verifier key (and the reader's pin and
+/// policy, if any: see [`accept`]).
 pub fn verify_proof(
     bytes: &[u8],
-    v: &Verifier,
-    pins: Option<&PinStore>,
+    trust: &Trust,
     fetch: Option<&mut Fetch<'_>>,
 ) -> OpResult<ProofReport> {
+    let v = &trust.key;
+    let pins = trust.pins.as_ref();
     let bad = |e: ProofFileError| {
         OpError::new(crate::ops::ErrorKind::BadRequest, "bad_proof", e.to_string())
             .hint("`locker proof inclusion` and `locker proof consistency` write proof files.")
@@ -308,6 +424,7 @@ pub fn verify_proof(
         failure: None,
         pin: PinReport::disabled(),
         evidence: None,
+        policy: None,
     };
     // A consistency proof file carries the proof between its two checkpoints: a verifier
     // pinned at the older one needs nothing else to advance (offline).
@@ -370,13 +487,12 @@ pub fn verify_proof(
         Some((old, _, _)) if pinned_size == Some(*old) => Some(&mut from_file),
         _ => fetch,
     };
-    let (pin, evidence) = check(pins, v, &checkpoint, fetch)?;
-    report.ok = pin.ok();
-    if !pin.ok() {
-        report.failure = Some(pin.detail.clone());
-    }
-    report.pin = pin;
-    report.evidence = evidence;
+    let accepted = accept(trust, &checkpoint, fetch)?;
+    report.ok = accepted.ok();
+    report.failure = accepted.failure();
+    report.pin = accepted.pin;
+    report.evidence = accepted.evidence;
+    report.policy = accepted.policy;
     Ok(report)
 }
 
@@ -392,15 +508,34 @@ pub struct CheckpointCheck {
     pub failure: Option<String>,
     pub pin: PinReport,
     pub evidence: Option<ForkEvidence>,
+    /// The checkpoint against the reader's witness policy, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyReport>,
 }
 
-/// Verifies a log's checkpoint with `v` and against the pin.
+impl CheckpointCheck {
+    /// The verdict as checks: `log` (the trusted key's signature), `policy` and `pin`.
+    pub fn checks(&self) -> Vec<Check> {
+        let Some(size) = self.size else {
+            let why = self.failure.clone().unwrap_or_default();
+            return vec![Check::fail("log", why)];
+        };
+        let mut checks = vec![Check::pass(
+            "log",
+            format!("checkpoint {} of size {size} signed by the trusted key", self.origin),
+        )];
+        checks.extend(trust_checks(&self.pin, self.policy.as_ref()));
+        checks
+    }
+}
+
+/// Verifies a log's checkpoint with the trusted key, and takes it as [`accept`] says.
 pub fn check_checkpoint(
     note: &str,
-    v: &Verifier,
-    pins: Option<&PinStore>,
+    trust: &Trust,
     fetch: Option<&mut Fetch<'_>>,
 ) -> OpResult<CheckpointCheck> {
+    let v = &trust.key;
     let mut out = CheckpointCheck {
         ok: false,
         origin: v.name.clone(),
@@ -410,6 +545,7 @@ pub fn check_checkpoint(
         failure: None,
         pin: PinReport::disabled(),
         evidence: None,
+        policy: None,
     };
     let signed = match SignedCheckpoint::verify(note, v) {
         Ok(s) => s,
@@ -420,12 +556,11 @@ pub fn check_checkpoint(
     };
     out.size = Some(signed.checkpoint.size);
     out.root = Some(signed.checkpoint.root);
-    let (pin, evidence) = check(pins, v, &signed, fetch)?;
-    out.ok = pin.ok();
-    if !pin.ok() {
-        out.failure = Some(pin.detail.clone());
-    }
-    out.pin = pin;
-    out.evidence = evidence;
+    let accepted = accept(trust, &signed, fetch)?;
+    out.ok = accepted.ok();
+    out.failure = accepted.failure();
+    out.pin = accepted.pin;
+    out.evidence = accepted.evidence;
+    out.policy = accepted.policy;
     Ok(out)
 }

@@ -7,7 +7,7 @@ use crate::domain::digest::Digest;
 use crate::domain::merkle;
 use crate::domain::note::Signer;
 use crate::domain::proof::{ConsistencyProof, InclusionProof};
-use crate::ops::log::checkpoint::{latest_in, signed_at};
+use crate::ops::log::checkpoint::{cover, latest_in, newest_stored, signed_at};
 use crate::ops::log::merkle::{sync, tree_size, TxHashes};
 use crate::ops::LogIdentity;
 use crate::ops::{Ctx, OpError, OpResult};
@@ -102,8 +102,37 @@ fn recorded_block(row: &JournalRow, seq: u64) -> Option<Digest> {
     crate::domain::proof::recorded_block(&e, seq)
 }
 
+/// The checkpoint proofs are made against: the whole journal's, signed now if it grew and this
+/// process may sign; else the newest stored one.
+fn proving_checkpoint(
+    tx: &mut dyn Tx,
+    log: &LogIdentity,
+    signer: &Signer,
+    sign: bool,
+    now: i64,
+) -> OpResult<CheckpointRow> {
+    if sign {
+        Ok(latest_in(tx, log, signer, now)?.0)
+    } else {
+        newest_stored(tx, log)
+    }
+}
+
+/// The refusal of a proof of an entry the newest stored checkpoint does not cover yet.
+fn not_checkpointed(seq: u64, cp: &CheckpointRow) -> OpError {
+    OpError::new(
+        crate::ops::ErrorKind::Unavailable,
+        "not_checkpointed",
+        format!(
+            "journal entry {seq} is not in a signed checkpoint yet (the newest covers {} entries)",
+            cp.size
+        ),
+    )
+    .hint("The log signs a checkpoint as its journal grows; retry shortly.")
+}
+
 /// Proves the entry or block `target` included in the log's latest checkpoint (signing one
-/// if the journal has grown).
+/// if the journal has grown and this process signs; else the newest stored one).
 pub fn prove_inclusion(
     ctx: &mut Ctx<'_>,
     log: &LogIdentity,
@@ -111,8 +140,9 @@ pub fn prove_inclusion(
 ) -> OpResult<InclusionOutcome> {
     let signer = log.signer()?;
     let now = ctx.now();
+    let sign = ctx.settings.sign_checkpoints;
     let actor = ctx.actor.clone();
-    let mut tx = ctx.store.write()?;
+    let mut tx = if sign { ctx.store.write()? } else { ctx.store.read()? };
     crate::ops::authorize(tx.as_ref(), &actor)?;
     let (row, block) = match target {
         Target::Entry(seq) => (entry_row(tx.as_ref(), *seq)?, None),
@@ -124,9 +154,13 @@ pub fn prove_inclusion(
     if !actor.is_operator() && row.scope != actor.scope {
         return Err(OpError::not_found(format!("journal entry {} not found", row.seq)));
     }
-    let (cp, _) = latest_in(tx.as_mut(), &signer, now)?;
+    let cp = proving_checkpoint(tx.as_mut(), log, &signer, sign, now)?;
+    if row.seq > cp.size {
+        return Err(not_checkpointed(row.seq, &cp));
+    }
     let out = inclusion_in(tx.as_ref(), &signer, &cp, &row, block)?;
     tx.commit()?;
+    cover(log, &cp)?;
     Ok(out)
 }
 
@@ -162,23 +196,28 @@ fn inclusion_in(
     })
 }
 
-/// Inclusion proofs of every listed pad block in the latest checkpoint, for a bundle: the
-/// signed checkpoint and, per block, the entry's bytes and proof.
+/// Inclusion proofs of every listed pad block in the latest checkpoint (signed now if `sign`,
+/// else the newest stored), for a bundle: the signed checkpoint and, per block, the entry's
+/// bytes and proof. The caller [`cover`]s the checkpoint once `tx` commits.
 pub fn prove_blocks(
     tx: &mut dyn Tx,
     log: &LogIdentity,
     pad_id: &str,
     blocks: &[u64],
+    sign: bool,
     now: i64,
 ) -> OpResult<(CheckpointRow, Vec<InclusionOutcome>)> {
     let signer = log.signer()?;
-    let (cp, _) = latest_in(tx, &signer, now)?;
+    let cp = proving_checkpoint(tx, log, &signer, sign, now)?;
     let mut out: Vec<InclusionOutcome> = Vec::new();
     for &seq in blocks {
         let (row, curr_hash) = block_entry(tx, pad_id, seq)?;
         // A deposit records every block in one entry: prove it once.
         if out.iter().any(|p| p.seq == row.seq) {
             continue;
+        }
+        if row.seq > cp.size {
+            return Err(not_checkpointed(row.seq, &cp));
         }
         let block = Some(BlockRef { pad_id: pad_id.to_owned(), seq, curr_hash });
         out.push(inclusion_in(tx, &signer, &cp, &row, block)?);
@@ -199,8 +238,21 @@ pub struct ConsistencyOutcome {
     pub proof: String,
 }
 
+/// A checkpoint stored at `size`: what a process that does not sign proves from.
+fn stored_at(tx: &dyn Tx, size: u64) -> OpResult<CheckpointRow> {
+    tx.checkpoint_at(size)?.ok_or_else(|| {
+        OpError::new(
+            crate::ops::ErrorKind::NotFound,
+            "no_checkpoint",
+            format!("the log signed no checkpoint at size {size}"),
+        )
+        .hint("A server proves consistency between checkpoints it signed: the sizes a reader was served.")
+    })
+}
+
 /// Proves the log's checkpoint at `old` leaves consistent with the one at `new` (default: the
-/// whole journal), signing either if it was not signed yet.
+/// whole journal), signing either if it was not signed yet and this process signs (at most
+/// once per size); else both must be stored checkpoints.
 pub fn prove_consistency(
     ctx: &mut Ctx<'_>,
     log: &LogIdentity,
@@ -209,8 +261,9 @@ pub fn prove_consistency(
 ) -> OpResult<ConsistencyOutcome> {
     let signer = log.signer()?;
     let now = ctx.now();
-    let mut tx = ctx.store.write()?;
-    let (latest, _) = latest_in(tx.as_mut(), &signer, now)?;
+    let sign = ctx.settings.sign_checkpoints;
+    let mut tx = if sign { ctx.store.write()? } else { ctx.store.read()? };
+    let latest = proving_checkpoint(tx.as_mut(), log, &signer, sign, now)?;
     let new = new.unwrap_or(latest.size);
     if new > latest.size {
         return Err(OpError::not_found(format!(
@@ -223,10 +276,15 @@ pub fn prove_consistency(
             "the old size {old} is larger than the new size {new}"
         )));
     }
-    let (o, _) = signed_at(tx.as_mut(), &signer, old, now)?;
-    let (n, _) = signed_at(tx.as_mut(), &signer, new, now)?;
+    let (o, n) = if sign {
+        let o = signed_at(tx.as_mut(), log, &signer, old, now)?.0;
+        (o, signed_at(tx.as_mut(), log, &signer, new, now)?.0)
+    } else {
+        (stored_at(tx.as_ref(), old)?, stored_at(tx.as_ref(), new)?)
+    };
     let hashes = merkle::consistency_proof(&mut TxHashes(tx.as_ref()), old, new)?;
     tx.commit()?;
+    cover(log, &latest)?;
     let file = ConsistencyProof { old: o.note, new: n.note, hashes: hashes.clone() };
     Ok(ConsistencyOutcome {
         origin: signer.name.clone(),

@@ -77,28 +77,33 @@ pub struct BundleReport {
     /// Evidence of a fork, when the pin found one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<crate::ops::log::pin::ForkEvidence>,
+    /// The bundle's checkpoint against the reader's witness policy, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<crate::ops::log::cosign::PolicyReport>,
 }
 
 impl BundleReport {
-    /// Adds the pin's verdict (a fork or an unproven checkpoint fails the bundle).
-    pub fn apply_pin(
-        &mut self,
-        pin: crate::ops::log::pin::PinReport,
-        evidence: Option<crate::ops::log::pin::ForkEvidence>,
-    ) {
-        if !pin.ok() {
-            let c = Check::fail("pin", pin.detail.clone());
-            self.checks.push(c.clone());
-            if self.first_failure.is_none() {
-                self.first_failure = Some(c);
+    /// Adds how the reader took the bundle's checkpoint (`policy` and `pin` checks): a
+    /// checkpoint short of the policy's quorum, a fork or an unproven one fails the bundle.
+    pub fn apply_trust(&mut self, accepted: crate::ops::log::pin::Accepted) {
+        self.add_checks(accepted.checks());
+        self.pin = Some(accepted.pin);
+        self.evidence = accepted.evidence;
+        self.policy = accepted.policy;
+    }
+
+    /// Adds checks, failing the bundle on the first failed one.
+    pub fn add_checks(&mut self, checks: Vec<Check>) {
+        for c in checks {
+            if c.failed() {
+                if self.first_failure.is_none() {
+                    self.first_failure = Some(c.clone());
+                }
+                self.ok = false;
+                self.verdict = "failed".into();
             }
-            self.ok = false;
-            self.verdict = "failed".into();
-        } else {
-            self.checks.push(Check::pass("pin", pin.detail.clone()));
+            self.checks.push(c);
         }
-        self.pin = Some(pin);
-        self.evidence = evidence;
     }
 }
 
@@ -132,6 +137,7 @@ pub fn report_with_key(
 ) -> BundleReport {
     let mut f = bundle::check(p, expect.as_ref());
     f.checks.push(bundle::log_check(p, key));
+    f.checks.extend(bundle::signers_check(p));
     let first_failure = f.checks.iter().find(|c| c.failed()).cloned();
     let verdict = if first_failure.is_some() {
         "failed"
@@ -162,6 +168,7 @@ pub fn report_with_key(
         first_failure,
         pin: None,
         evidence: None,
+        policy: None,
     }
 }
 
@@ -188,6 +195,15 @@ pub fn attach_log(ctx: &mut Ctx<'_>, log: &LogIdentity, b: &mut Bundle) -> OpRes
     Ok(())
 }
 
+/// Adds who signed each block, as the bundle's log proofs record it, with each signer's key from
+/// `keys` (the repository's registered keys: `locker key list`, `GET /v1/keys`).
+pub fn attach_signers(b: &mut Bundle, keys: &crate::ops::keys::KeyList) {
+    bundle::attach_signers(b, &keys.repository_id, |agent, key_id| {
+        let k = keys.keys.iter().find(|k| k.agent == agent && k.key_id == key_id)?;
+        Some((k.vkey.clone(), k.registered_by.clone()))
+    });
+}
+
 /// The log's signed checkpoint and the inclusion proofs of the entries that recorded blocks
 /// `seqs` of a pad (`GET /v1/pads/{id}/log-proofs`).
 pub fn log_proofs(
@@ -198,9 +214,11 @@ pub fn log_proofs(
 ) -> OpResult<LogProofs> {
     crate::ops::pad::check_pad_id(pad_id)?;
     let now = ctx.now();
-    let mut tx = ctx.store.write()?;
-    let (cp, proofs) = crate::ops::log::prove_blocks(tx.as_mut(), log, pad_id, seqs, now)?;
+    let sign = ctx.settings.sign_checkpoints;
+    let mut tx = if sign { ctx.store.write()? } else { ctx.store.read()? };
+    let (cp, proofs) = crate::ops::log::prove_blocks(tx.as_mut(), log, pad_id, seqs, sign, now)?;
     tx.commit()?;
+    crate::ops::log::checkpoint::cover(log, &cp)?;
     let b64 = &base64::engine::general_purpose::STANDARD;
     Ok(LogProofs {
         checkpoint: cp.note,
@@ -286,6 +304,7 @@ fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
                 exporter: exporter(),
             },
             log: None,
+            signers: None,
         },
         blocks,
     })
@@ -418,6 +437,7 @@ pub fn from_peer(manifest: &Value, pages: &[Value], source: Source) -> OpResult<
             max_bytes: m.max_bytes,
             source,
             log: None,
+            signers: None,
         },
         blocks,
     })

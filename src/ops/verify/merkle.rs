@@ -7,16 +7,18 @@ use crate::domain::digest::Digest;
 use crate::ops::OpResult;
 use crate::store::{Flow, Tx};
 
-use super::{Findings, MerkleSummary};
+use super::{Findings, MarkSummary, MerkleSummary};
+use crate::repo::mark::Mark;
 
 /// Recomputes the journal's Merkle tree from its leaves and compares every stored hash and
-/// every signed checkpoint with it.
+/// every signed checkpoint with it, and the journal with the log key's high-water mark.
 pub(super) fn check_merkle(
     tx: &dyn Tx,
     leaves: &[Digest],
     key: Option<&crate::domain::note::Verifier>,
+    mark: Option<&Mark>,
     f: &mut Findings,
-) -> OpResult<MerkleSummary> {
+) -> OpResult<(MerkleSummary, MarkSummary)> {
     use crate::domain::merkle::{stored_count, Frontier};
     use crate::domain::note::SignedCheckpoint;
     let before = f.count;
@@ -38,7 +40,8 @@ pub(super) fn check_merkle(
     // The roots at the checkpoints' sizes and at the end, recomputed.
     let mut roots = HashMap::new();
     let mut fr = Frontier::default();
-    let wanted: HashSet<u64> = checkpoints.iter().map(|c| c.size).collect();
+    let mut wanted: HashSet<u64> = checkpoints.iter().map(|c| c.size).collect();
+    wanted.extend(mark.map(Mark::size));
     if wanted.contains(&0) {
         roots.insert(0, fr.root());
     }
@@ -49,9 +52,27 @@ pub(super) fn check_merkle(
         }
     }
     s.root = Some(fr.root());
-    if count == 0 && checkpoints.is_empty() && n > 0 {
+    // A repository made before the tree existed (it has no log key either) builds it on its
+    // next write; one with a log key signs a checkpoint of every journal it leaves, so a
+    // non-empty journal without a tree or checkpoints lost them.
+    if count == 0 && checkpoints.is_empty() && n > 0 && mark.is_none() && key.is_none() {
         s.pending = true;
     } else {
+        if checkpoints.is_empty() && n > 0 {
+            let why = match mark {
+                Some(m) => format!("the log key here signed one of {} entries", m.size()),
+                None => "the repository has a log key, which signs every journal it leaves".into(),
+            };
+            f.add(
+                "checkpoint",
+                "checkpoints",
+                None,
+                format!(
+                    "the journal has {n} entries but no signed checkpoint is stored, though \
+                     {why}: the checkpoints were deleted"
+                ),
+            );
+        }
         let expected = stored_count(n);
         if count != expected {
             f.add(
@@ -150,5 +171,61 @@ pub(super) fn check_merkle(
         }
     }
     s.ok = f.count == before;
-    Ok(s)
+    let m = check_mark(mark, key, &roots, n, f);
+    Ok((s, m))
+}
+
+/// The journal against the high-water mark: as long as it, with the mark's root at its size.
+fn check_mark(
+    mark: Option<&Mark>,
+    key: Option<&crate::domain::note::Verifier>,
+    roots: &HashMap<u64, Digest>,
+    n: u64,
+    f: &mut Findings,
+) -> MarkSummary {
+    let Some(m) = mark else {
+        return MarkSummary {
+            ok: true,
+            detail: "no high-water mark: the log key has signed no checkpoint here yet".into(),
+            ..MarkSummary::default()
+        };
+    };
+    let mut out = MarkSummary {
+        ok: true,
+        present: true,
+        size: Some(m.size()),
+        root: Some(m.root()),
+        signature_checked: key.is_some(),
+        detail: String::new(),
+    };
+    let mut problem = None;
+    if let Some(k) = key {
+        if let Err(e) = crate::domain::note::SignedCheckpoint::verify(&m.note, k) {
+            problem = Some(format!("the high-water mark is not signed by the log key: {e}"));
+        }
+    }
+    let rollback = crate::repo::mark::Rollback {
+        mark_size: m.size(),
+        mark_root: m.root(),
+        journal_entries: n,
+        journal_root: roots.get(&m.size()).copied(),
+    };
+    match roots.get(&m.size()) {
+        Some(root) if *root == m.root() => {}
+        _ => problem = problem.or(Some(rollback.to_string())),
+    }
+    match problem {
+        Some(p) => {
+            f.add("rollback", "journal", None, p.clone());
+            out.ok = false;
+            out.detail = p;
+        }
+        None => {
+            out.detail = format!(
+                "the journal extends the checkpoint the log key signed at size {}",
+                m.size()
+            );
+        }
+    }
+    out
 }

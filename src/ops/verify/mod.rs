@@ -74,6 +74,21 @@ pub struct MerkleSummary {
     pub signatures_checked: bool,
 }
 
+/// The high-water-mark part of a report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct MarkSummary {
+    pub ok: bool,
+    /// Whether the repository has a mark (none before its first checkpoint, or when the log
+    /// key is not at hand).
+    pub present: bool,
+    /// The mark's size and root.
+    pub size: Option<u64>,
+    pub root: Option<Digest>,
+    /// Whether its signature was checked with the log key.
+    pub signature_checked: bool,
+    pub detail: String,
+}
+
 /// The pad part of a report.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PadsSummary {
@@ -151,6 +166,10 @@ pub struct RepoReport {
     /// The journal's Merkle tree and the signed checkpoints, recomputed from the journal.
     #[serde(default)]
     pub merkle: MerkleSummary,
+    /// The database against the log key's high-water mark (the newest checkpoint it signed
+    /// here, kept beside the key): a database that lost signed entries is a problem.
+    #[serde(default)]
+    pub mark: MarkSummary,
     /// The verdict against the journal head the caller expects, if one was given.
     pub expected_head: Option<ExpectedHead>,
     /// The first broken item of each kind, by kind.
@@ -339,11 +358,12 @@ pub fn repository_with_key(
     progress: &dyn Progress,
     key: Option<&crate::domain::note::Verifier>,
 ) -> OpResult<RepoReport> {
-    repository_with(ctx, expect_head, progress, key, false)
+    repository_with(ctx, expect_head, progress, key, signatures::Require::default())
 }
 
-/// [`repository_with_key`], where `require_signed` makes every unsigned pad append, artifact
-/// publish and step a problem (`locker verify --require-signed`).
+/// [`repository_with_key`], where `require.signed` makes every unsigned pad append, artifact
+/// publish and step a problem (`locker verify --require-signed`), and `require.self_keys` every
+/// signature by a key the operator registered (`--require-self-keys`).
 ///
 /// A store that cannot be read because its files are damaged (SQLite: "database disk image is
 /// malformed") is itself a finding: the report says so (`ok: false`, one `store` problem)
@@ -353,9 +373,9 @@ pub fn repository_with(
     expect_head: Option<Digest>,
     progress: &dyn Progress,
     key: Option<&crate::domain::note::Verifier>,
-    require_signed: bool,
+    require: signatures::Require,
 ) -> OpResult<RepoReport> {
-    match walk(ctx, expect_head, progress, key, require_signed) {
+    match walk(ctx, expect_head, progress, key, require) {
         Err(e) if e.code == crate::ops::CORRUPT_STORE => Ok(corrupt_store(&e.detail)),
         other => other,
     }
@@ -377,6 +397,7 @@ pub fn corrupt_store(detail: &str) -> RepoReport {
         gc: GcSummary::default(),
         signatures: signatures::SignaturesSummary::default(),
         merkle: MerkleSummary::default(),
+        mark: MarkSummary::default(),
         expected_head: None,
         first_broken: f.first,
         problem_count: f.count,
@@ -389,8 +410,14 @@ fn walk(
     expect_head: Option<Digest>,
     progress: &dyn Progress,
     key: Option<&crate::domain::note::Verifier>,
-    require_signed: bool,
+    require: signatures::Require,
 ) -> OpResult<RepoReport> {
+    let require_signed = require.signed;
+    // The mark is read before the database (which only grows).
+    let high = match ctx.log {
+        Some(l) => crate::repo::mark::load(&l.dot)?,
+        None => None,
+    };
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
     progress.start("verifying", counts.journal + counts.blocks);
@@ -398,6 +425,7 @@ fn walk(
     let mut replay = Replay::default();
     let mut signatures = signatures::Replay::default();
     signatures.require_all = require_signed;
+    signatures.require_self = require.self_keys;
 
     // 1. The journal.
     let mut expected = 1u64;
@@ -445,7 +473,7 @@ fn walk(
         None => f.add("journal", "journal", None, "the journal head is missing".into()),
     }
     let journal_ok = !f.first.contains_key("journal");
-    let merkle = merkle::check_merkle(tx.as_ref(), &leaves, key, &mut f)?;
+    let (merkle, mark) = merkle::check_merkle(tx.as_ref(), &leaves, key, high.as_ref(), &mut f)?;
     drop(leaves);
 
     // 2. Every pad's chain, and against the journal.
@@ -472,6 +500,7 @@ fn walk(
     })?;
     signatures.summary.broken += key_problems;
     signatures.summary.required = require_signed;
+    signatures.summary.self_keys_required = require.self_keys;
     let leases = LeasesSummary {
         ok: broken == 0,
         leases: counts.leases,
@@ -506,11 +535,44 @@ fn walk(
             ..signatures.summary
         },
         merkle,
+        mark,
         expected_head,
         first_broken: f.first,
         problem_count: f.count,
         problems: f.listed,
     })
+}
+
+impl RepoReport {
+    /// The report on a repository whose database could not be read at all (emptied, or lost
+    /// entries the log key signed before it could be opened): one problem, nothing intact.
+    pub fn unreadable(kind: &str, detail: String) -> Self {
+        let problem =
+            Problem { kind: kind.to_owned(), subject: "journal".into(), seq: None, detail };
+        Self {
+            ok: false,
+            journal: JournalSummary { ok: false, entries: 0, head_seq: 0, head_hash: Digest::ZERO },
+            pads: PadsSummary::default(),
+            tickets: TicketsSummary { ok: false, checked: 0, broken: 0 },
+            agents: AgentsSummary::default(),
+            blobs: BlobsSummary::default(),
+            artifacts: ArtifactsSummary::default(),
+            leases: LeasesSummary::default(),
+            gc: GcSummary::default(),
+            signatures: signatures::SignaturesSummary::default(),
+            merkle: MerkleSummary::default(),
+            mark: MarkSummary {
+                ok: false,
+                present: true,
+                detail: problem.detail.clone(),
+                ..MarkSummary::default()
+            },
+            expected_head: None,
+            first_broken: HashMap::from([(kind.to_owned(), problem.clone())]),
+            problem_count: 1,
+            problems: vec![problem],
+        }
+    }
 }
 
 /// Parses a caller-supplied expected head.

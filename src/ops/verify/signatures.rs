@@ -13,6 +13,15 @@ use crate::ops::keys::REQUIRE_SIGNED;
 use crate::ops::OpResult;
 use crate::store::{Flow, JournalQuery, Tx};
 
+/// What `locker verify` requires of signatures beyond their being good.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Require {
+    /// Every pad append, artifact publish and step is signed (`--require-signed`).
+    pub signed: bool,
+    /// Every signature comes from a key its agent registered itself (`--require-self-keys`).
+    pub self_keys: bool,
+}
+
 /// The signature part of a `locker verify` report.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct SignaturesSummary {
@@ -27,7 +36,39 @@ pub struct SignaturesSummary {
     pub by_signer: std::collections::BTreeMap<String, u64>,
     /// Whether every write had to be signed (`--require-signed`).
     pub required: bool,
+    /// Per signing agent: whether every signature comes from a key it registered itself.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub agents: std::collections::BTreeMap<String, AgentSignatures>,
+    /// Whether a signature by a key the operator registered was a problem
+    /// (`--require-self-keys`).
+    #[serde(default, skip_serializing_if = "crate::domain::event::is_false")]
+    pub self_keys_required: bool,
     pub broken: u64,
+}
+
+/// One agent's signatures, by who registered the key that made them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+pub struct AgentSignatures {
+    pub signed: u64,
+    /// Made with keys the agent registered itself (with its own token).
+    pub by_self_registered_keys: u64,
+    /// Made with keys the operator registered for it (which the operator could have kept).
+    pub by_operator_registered_keys: u64,
+    /// Every signature of the agent comes from a key it registered itself.
+    pub self_keys_only: bool,
+}
+
+impl AgentSignatures {
+    /// Counts one signature by a key registered by `registered_by` (`self` or `operator`).
+    pub fn count(&mut self, registered_by: &str) {
+        self.signed += 1;
+        if registered_by == "self" {
+            self.by_self_registered_keys += 1;
+        } else {
+            self.by_operator_registered_keys += 1;
+        }
+        self.self_keys_only = self.by_operator_registered_keys == 0;
+    }
 }
 
 /// What the journal says one key is.
@@ -36,6 +77,8 @@ struct KeyRecord {
     vkey: String,
     created_at: i64,
     revoked_at: Option<i64>,
+    /// `self` or `operator`: who registered it (the `key.register` entry's actor).
+    registered_by: &'static str,
     found: bool,
 }
 
@@ -44,6 +87,9 @@ struct KeyRecord {
 pub struct SignedBy {
     pub signer: String,
     pub key_id: String,
+    /// Who registered the key: `self` or `operator` (`None` for a key the journal never
+    /// registered).
+    pub registered_by: Option<String>,
 }
 
 /// The journal replayed for signatures: the repository id, keys as registered and revoked,
@@ -55,6 +101,8 @@ pub(crate) struct Replay {
     settings: std::collections::BTreeMap<String, String>,
     /// `--require-signed`: every append, publish and step must be signed.
     pub require_all: bool,
+    /// `--require-self-keys`: a signature by a key the operator registered is a problem.
+    pub require_self: bool,
     pub summary: SignaturesSummary,
 }
 
@@ -103,7 +151,7 @@ impl Replay {
         let mut problems = Vec::new();
         match ev {
             Event::RepoInit(b) => self.repository = Some(b.repository_id.clone()),
-            Event::KeyRegister(KeyRegister { agent, key_id: id, vkey }) => {
+            Event::KeyRegister(KeyRegister { agent, key_id: id, vkey, rotates }) => {
                 match PublicKey::parse(vkey) {
                     Ok(pk) if pk.name == *agent && pk.key_id() == *id => {}
                     _ => problems.push(format!(
@@ -111,10 +159,21 @@ impl Replay {
                         e.seq
                     )),
                 }
+                let by = crate::ops::keys::registered_by(&e.actor, agent);
+                if by != "self" && e.actor != crate::domain::token::OPERATOR {
+                    problems.push(format!(
+                        "entry {} registers a key for agent {agent} by agent {}",
+                        e.seq, e.actor
+                    ));
+                }
+                if let Some(r) = rotates {
+                    problems.extend(self.rotate(e, agent, vkey, r));
+                }
                 let rec = KeyRecord {
                     vkey: vkey.clone(),
                     created_at: e.time,
                     revoked_at: None,
+                    registered_by: by,
                     found: false,
                 };
                 if self.keys.insert((agent.clone(), id.clone()), rec).is_some() {
@@ -156,7 +215,23 @@ impl Replay {
         };
         self.summary.signed += 1;
         *self.summary.by_signer.entry(signer.clone()).or_default() += 1;
-        let by = SignedBy { signer: signer.clone(), key_id: key_id.clone() };
+        let registered_by =
+            self.keys.get(&(signer.clone(), key_id.clone())).map(|k| k.registered_by);
+        if let Some(r) = registered_by {
+            self.summary.agents.entry(signer.clone()).or_default().count(r);
+            if self.require_self && r != "self" {
+                problems.push(format!(
+                    "entry {} ({}) is signed by key {key_id} of agent {signer}, which the operator \
+                     registered, not the agent itself",
+                    e.seq, e.kind
+                ));
+            }
+        }
+        let by = SignedBy {
+            signer: signer.clone(),
+            key_id: key_id.clone(),
+            registered_by: registered_by.map(str::to_owned),
+        };
         let verdict = (|| {
             let Some(k) = self.keys.get(&(signer.clone(), key_id.clone())) else {
                 return Err(format!(
@@ -181,6 +256,44 @@ impl Replay {
             problems.push(format!("entry {} ({}) {why}", e.seq, e.kind));
         }
         (Some(by), problems)
+    }
+
+    /// A rotation recorded by `e`: `agent`'s active key `r.key_id` signed the hand-over to
+    /// `new_vkey`, and is revoked by the same entry.
+    fn rotate(
+        &mut self,
+        e: &Entry,
+        agent: &str,
+        new_vkey: &str,
+        r: &crate::domain::event::KeyRotation,
+    ) -> Vec<String> {
+        let repo = self.repository.clone().unwrap_or_default();
+        let Some(old) = self.keys.get_mut(&(agent.to_owned(), r.key_id.clone())) else {
+            return vec![format!(
+                "entry {} rotates from key {} of agent {agent}, which was never registered",
+                e.seq, r.key_id
+            )];
+        };
+        if old.revoked_at.is_some() {
+            return vec![format!(
+                "entry {} rotates from key {} of agent {agent}, which was revoked",
+                e.seq, r.key_id
+            )];
+        }
+        old.revoked_at = Some(e.time);
+        let st = Statement::key_rotation(&repo, agent, &r.key_id, new_vkey);
+        let good = PublicKey::parse(&old.vkey).is_ok_and(|pk| {
+            sign::decode_signature(&r.signature)
+                .is_ok_and(|sig| pk.verify(&st.message(), &sig).is_ok())
+        });
+        if good {
+            Vec::new()
+        } else {
+            vec![format!(
+                "entry {} rotates agent {agent}'s key without a valid signature by key {}",
+                e.seq, r.key_id
+            )]
+        }
     }
 
     /// Checks the stored keys and settings against the journal's account of them; `add` is
@@ -259,6 +372,12 @@ pub struct BlockSigner {
     /// The signing agent, or `null` for an unsigned block (or one deposited or imported).
     pub signer: Option<String>,
     pub key_id: Option<String>,
+    /// Who registered the signing key: `self` (the agent, with its token) or `operator`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registered_by: Option<String>,
+    /// The signature (standard base64), so that a bundle can carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
 }
 
 /// Who signed each appended block of `pad_id`, every signature re-verified against the key
@@ -302,7 +421,9 @@ pub fn pad_signers(tx: &dyn Tx, pad_id: &str) -> OpResult<(Vec<BlockSigner>, Vec
                 seq: b.seq,
                 entry: e.seq,
                 signer: by.as_ref().map(|b| b.signer.clone()),
-                key_id: by.map(|b| b.key_id),
+                key_id: by.as_ref().map(|b| b.key_id.clone()),
+                registered_by: by.and_then(|b| b.registered_by),
+                signature: ev.signed().map(|s| s.signature.clone()),
             });
         }
     }

@@ -69,8 +69,12 @@ pub struct Diff {
     pub extras: Vec<String>,
     /// Steps logged only under earlier leases, sorted; they do not count.
     pub earlier_lease_steps: Vec<String>,
-    /// `true` when there are neither holes nor extras.
+    /// `true` when there are neither holes nor extras (and the plan is not pruned).
     pub clean: bool,
+    /// The newest plan's steps were pruned (`locker gc` before it kept current plans): nothing
+    /// can be compared, so the diff is not clean. Only present when pruned.
+    #[serde(default, skip_serializing_if = "crate::domain::event::is_false")]
+    pub plan_pruned: bool,
 }
 
 fn stored_steps(p: &PlanRow) -> OpResult<Vec<String>> {
@@ -107,6 +111,8 @@ pub(crate) fn diff_of(tx: &dyn Tx, lease: &LeaseRow) -> OpResult<Diff> {
         earlier.into_iter().map(|s| s.step).filter(|s| !mine.contains(s)).collect();
     earlier.sort();
     earlier.dedup();
+    // A pruned plan lists no steps: it must not read as "nothing planned, nothing missing".
+    let plan_pruned = plan.as_ref().is_some_and(|p| p.pruned_at.is_some());
     Ok(Diff {
         scope: lease.scope.clone(),
         work: lease.work.clone(),
@@ -115,10 +121,11 @@ pub(crate) fn diff_of(tx: &dyn Tx, lease: &LeaseRow) -> OpResult<Diff> {
         lease_id: lease.id.clone(),
         fence: lease.fence,
         planned,
-        clean: d.holes.is_empty() && d.extras.is_empty(),
+        clean: d.holes.is_empty() && d.extras.is_empty() && !plan_pruned,
         holes: d.holes,
         extras: d.extras,
         earlier_lease_steps: earlier,
+        plan_pruned,
     })
 }
 

@@ -71,8 +71,17 @@ pub struct PgStore {
 }
 
 impl PgStore {
-    /// Connects to the database `url` names and brings its schema up to date.
+    /// Connects to the database `url` names, which must hold a repository, and brings its
+    /// schema up to date. A database with no schema is refused, never initialised.
     pub fn open(url: &str, password_file: Option<&Path>) -> Result<Self> {
+        let mut conn = Conn::new(connect(url, password_file)?);
+        schema::migrate_existing(&mut conn)?;
+        Ok(Self { conn })
+    }
+
+    /// Connects to the database `url` names and creates its schema if it has none (`locker
+    /// init --store`, `locker store copy --to`), or brings it up to date.
+    pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = Conn::new(connect(url, password_file)?);
         schema::migrate(&mut conn)?;
         Ok(Self { conn })

@@ -31,6 +31,36 @@ pub(super) fn version(conn: &mut Conn) -> Result<i64> {
         .map_err(corrupt)
 }
 
+/// Refuses a database that holds no repository: no schema at all, or no journal. Only `locker
+/// init` (and `locker store copy` into a new database) creates a schema.
+pub(super) fn require_repository(conn: &mut Conn) -> Result<()> {
+    if version(conn)? == 0 {
+        return Err(StoreError::Uninitialized(
+            "the database has no locker schema (it is empty, or was replaced)".into(),
+        ));
+    }
+    for t in ["journal", "journal_head"] {
+        let exists: bool = conn
+            .query_one(&format!("SELECT to_regclass('{t}') IS NOT NULL"), &[])?
+            .try_get(0)
+            .map_err(corrupt)?;
+        if !exists {
+            return Err(StoreError::Uninitialized(format!("the database has no `{t}` table")));
+        }
+    }
+    Ok(())
+}
+
+/// Brings an existing repository's schema up to date; refuses a database with none.
+pub(super) fn migrate_existing(conn: &mut Conn) -> Result<()> {
+    if version(conn)? == 0 {
+        return require_repository(conn);
+    }
+    migrate(conn)?;
+    require_repository(conn)
+}
+
+/// Brings the schema up to date (creating it in an empty database), under the migration lock.
 pub(super) fn migrate(conn: &mut Conn) -> Result<()> {
     let current = version(conn)?;
     if current > SCHEMA_VERSION {

@@ -44,15 +44,32 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (and migrates) an existing database file.
+    /// Opens (and migrates) an existing repository's database file. A file with no schema (empty,
+    /// truncated, or cut off from its write-ahead log) is refused, never initialised: only
+    /// [`create`] makes a schema.
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_with(path, false)
+    }
+
+    /// Opens a database file: an existing repository's, or (`new`) one `locker init` is making.
+    fn open_with(path: &Path, new: bool) -> Result<Self> {
         let mut conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         let objects = path.parent().unwrap_or_else(|| Path::new(".")).join(objects::DIR);
+        conn.busy_handler(Some(conn::busy_backoff))?;
+        // Before anything is written (even WAL mode's header): a database with no schema is
+        // refused untouched.
+        if !new && schema::version(&conn)? == 0 {
+            schema::require_repository(&conn)?;
+        }
         conn::configure(&mut conn)?;
-        schema::migrate(&mut conn)?;
+        if new {
+            schema::migrate_new(&mut conn)?;
+        } else {
+            schema::migrate_existing(&mut conn)?;
+        }
         Ok(Self { conn, path: path.to_owned(), objects })
     }
 
@@ -71,7 +88,7 @@ pub fn create(path: &Path) -> Result<SqliteStore> {
         .mode(0o600)
         .open(path)
         .map_err(|e| StoreError::Io(format!("{}: {e}", path.display())))?;
-    SqliteStore::open(path)
+    SqliteStore::open_with(path, true)
 }
 
 impl Store for SqliteStore {
@@ -126,6 +143,24 @@ mod tests {
                 assert_eq!((found, supported), (SCHEMA_VERSION + 1, SCHEMA_VERSION));
             }
             other => panic!("expected SchemaTooNew, got {:?}", other.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn only_create_makes_a_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        // An empty file (a truncated database, or one whose write-ahead log was lost).
+        let path = dir.path().join("locker.db");
+        std::fs::write(&path, b"").unwrap();
+        assert!(matches!(SqliteStore::open(&path), Err(StoreError::Uninitialized(_))));
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0, "nothing was written");
+        // A schema missing its journal.
+        let made = dir.path().join("made.db");
+        drop(create(&made).unwrap());
+        Connection::open(&made).unwrap().execute_batch("DROP TABLE journal").unwrap();
+        match SqliteStore::open(&made) {
+            Err(StoreError::Uninitialized(why)) => assert!(why.contains("journal"), "{why}"),
+            other => panic!("expected Uninitialized, got {:?}", other.map(|_| ())),
         }
     }
 }

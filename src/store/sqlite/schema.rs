@@ -24,9 +24,53 @@ pub(super) fn version(conn: &Connection) -> Result<i64> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
 }
 
-/// Brings the schema up to date, in one transaction; refuses a newer one.
-pub(super) fn migrate(conn: &mut Connection) -> Result<()> {
+/// The tables a repository cannot be without: a database lacking one was not made by `locker
+/// init`, or lost them (a truncated file, a lost write-ahead log).
+const CORE_TABLES: &[&str] = &["journal", "journal_head"];
+
+/// Refuses a database that holds no repository: no schema at all (an empty or truncated file,
+/// or one whose write-ahead log was lost before anything reached it), or one missing a core
+/// table. Only `locker init` creates a schema ([`migrate_new`]).
+pub(super) fn require_repository(conn: &Connection) -> Result<()> {
+    if version(conn)? == 0 {
+        return Err(StoreError::Uninitialized(
+            "the database is empty: it has no schema (a truncated file, or one whose \
+             write-ahead log was lost)"
+                .into(),
+        ));
+    }
+    for t in CORE_TABLES {
+        let n: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [t],
+            |r| r.get(0),
+        )?;
+        if n == 0 {
+            return Err(StoreError::Uninitialized(format!("the database has no `{t}` table")));
+        }
+    }
+    Ok(())
+}
+
+/// Creates the schema of a new, empty database (`locker init` only).
+pub(super) fn migrate_new(conn: &mut Connection) -> Result<()> {
+    migrate(conn, true)
+}
+
+/// Brings the schema of an existing repository's database up to date, in one transaction;
+/// refuses a newer one, and a database with no schema at all.
+pub(super) fn migrate_existing(conn: &mut Connection) -> Result<()> {
+    migrate(conn, false)?;
+    require_repository(conn)
+}
+
+/// Brings the schema up to date, in one transaction; refuses a newer one, and (unless `new`)
+/// creating one from nothing.
+fn migrate(conn: &mut Connection, new: bool) -> Result<()> {
     let current = version(conn)?;
+    if current == 0 && !new {
+        return require_repository(conn);
+    }
     if current > SCHEMA_VERSION {
         return Err(StoreError::SchemaTooNew { found: current, supported: SCHEMA_VERSION });
     }
@@ -35,6 +79,9 @@ pub(super) fn migrate(conn: &mut Connection) -> Result<()> {
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let current = version(&tx)?;
+    if current == 0 && !new {
+        return require_repository(&tx);
+    }
     if current > SCHEMA_VERSION {
         return Err(StoreError::SchemaTooNew { found: current, supported: SCHEMA_VERSION });
     }

@@ -1,0 +1,116 @@
+//! The server's publisher: requests never sign. The writer signs the checkpoint of the journal
+//! each group commit grew, inside that group (durable with its writes, at most one per size);
+//! after each group this thread moves the log key's high-water mark to it (signing whatever
+//! grew without one), then asks the configured witnesses to cosign it. A reader of checkpoints
+//! and proofs first waits (briefly) for a round covering every write committed before its
+//! request, then is served the newest checkpoint stored.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::ops::{Actor, Env, OpResult};
+use crate::store::Store;
+
+/// Opens another store on the served repository.
+pub type StoreOpener = Box<dyn Fn() -> OpResult<Box<dyn Store>> + Send + Sync>;
+
+/// How long a reader waits for the signer before it is served what is stored.
+const WAIT: Duration = Duration::from_secs(5);
+
+/// The handle the writer and the readers share.
+pub struct Publisher {
+    /// Rounds asked for: one per group commit, and one at start.
+    asked: Arc<AtomicU64>,
+    /// The last round finished (its number).
+    done: watch::Receiver<u64>,
+    kick: std::sync::mpsc::SyncSender<()>,
+    /// Whether there is a signer (a server with no log has nothing to wait for).
+    active: bool,
+}
+
+impl Publisher {
+    /// Starts the signer on stores from `open`, with `env`'s log (none: nothing to sign), asking
+    /// `witnesses` to cosign each new checkpoint. It signs what is committed at once.
+    pub fn start(open: Arc<StoreOpener>, env: &Env, witnesses: Vec<String>) -> Self {
+        let (kick, kicks) = std::sync::mpsc::sync_channel(1);
+        let (done_tx, done) = watch::channel(0);
+        let asked = Arc::new(AtomicU64::new(0));
+        let mut env = env.clone();
+        env.settings.sign_checkpoints = true;
+        let active = env.log.is_some() && {
+            let asked = Arc::clone(&asked);
+            std::thread::Builder::new()
+                .name("locker-signer".into())
+                .spawn(move || signer(&kicks, &open, &env, &witnesses, &asked, &done_tx))
+                .is_ok()
+        };
+        let p = Self { asked, done, kick, active };
+        p.grew();
+        p
+    }
+
+    /// The journal may have grown (a group committed): sign it.
+    pub fn grew(&self) {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let _ = self.kick.try_send(());
+    }
+
+    /// Waits until the signer has covered every group committed before now (at most a few
+    /// seconds: then the reader gets what is stored).
+    pub async fn caught_up(&self) {
+        if !self.active {
+            return;
+        }
+        let target = self.asked.load(Ordering::SeqCst);
+        let mut done = self.done.clone();
+        let _ = tokio::time::timeout(WAIT, done.wait_for(|d| *d >= target)).await;
+    }
+}
+
+/// The signer thread: one round per kick (kicks coalesce), until the server stops.
+fn signer(
+    kicks: &std::sync::mpsc::Receiver<()>,
+    open: &StoreOpener,
+    env: &Env,
+    witnesses: &[String],
+    asked: &AtomicU64,
+    done: &watch::Sender<u64>,
+) {
+    let mut store: Option<Box<dyn Store>> = None;
+    // The newest checkpoint every witness cosigned (a smaller one is asked again next round).
+    let mut cosigned = 0u64;
+    while kicks.recv().is_ok() {
+        let target = asked.load(Ordering::SeqCst);
+        if store.is_none() {
+            store = open().ok();
+        }
+        if let (Some(s), Some(log)) = (store.as_mut(), env.log.as_ref()) {
+            let mut ctx = env.ctx(s.as_mut(), Actor::operator());
+            let round = crate::ops::log::checkpoint::publish(&mut ctx, log).and_then(|_| {
+                let newest = ctx.store.read()?.latest_checkpoint()?.map_or(0, |c| c.size);
+                if witnesses.is_empty() || newest <= cosigned {
+                    return Ok(());
+                }
+                let ask = crate::witness::client::request_cosignature;
+                let c = crate::ops::log::cosign::collect(&mut ctx, log, witnesses, ask)?;
+                if c.all_cosigned {
+                    cosigned = c.checkpoint.size;
+                }
+                Ok(())
+            });
+            if let Err(e) = round {
+                crate::output::log_line(&format!(
+                    "locker: the journal grew but no checkpoint was signed: {}",
+                    e.detail
+                ));
+                if e.kind == crate::ops::ErrorKind::Unavailable {
+                    store = None;
+                }
+            }
+        }
+        done.send_replace(target);
+    }
+}
