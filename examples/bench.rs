@@ -383,6 +383,62 @@ fn mib(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
+/// A process's CPU time (user + system, seconds) and the bytes it has caused to be written to
+/// storage (`write_bytes` of `/proc/PID/io`), read before and after each measured chunk.
+fn proc_usage(pid: u32) -> Option<(f64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
+    let written = io.lines().find_map(|l| l.strip_prefix("write_bytes: "))?.trim().parse().ok()?;
+    // The kernel's clock ticks are 100 per second on Linux (USER_HZ).
+    Some((ticks as f64 / 100.0, written))
+}
+
+/// What a server spent on the requests of a scenario: CPU seconds and bytes written, over the
+/// requests made, summed over the measured chunks.
+#[derive(Debug, Default)]
+struct Physics {
+    cpu_secs: f64,
+    written: u64,
+    requests: usize,
+}
+
+impl Physics {
+    /// Runs `f` (a measured chunk) and adds what the server `pid` spent on it.
+    fn around(&mut self, pid: u32, f: impl FnOnce() -> Res<Sample>) -> Res<Sample> {
+        let before = proc_usage(pid);
+        let sample = f()?;
+        if let (Some((c0, w0)), Some((c1, w1))) = (before, proc_usage(pid)) {
+            self.cpu_secs += c1 - c0;
+            self.written += w1.saturating_sub(w0);
+            self.requests += sample.lat.len();
+        }
+        Ok(sample)
+    }
+
+    fn cpu_ms_per_request(&self) -> f64 {
+        self.cpu_secs * 1e3 / self.requests.max(1) as f64
+    }
+
+    fn bytes_per_request(&self) -> f64 {
+        self.written as f64 / self.requests.max(1) as f64
+    }
+
+    fn json(&self) -> Value {
+        json!({"cpu_ms_per_request": self.cpu_ms_per_request(),
+               "bytes_per_request": self.bytes_per_request(), "requests": self.requests})
+    }
+
+    fn cell(&self) -> String {
+        format!(
+            "CPU {:.3} ms, {:.1} KB written per append",
+            self.cpu_ms_per_request(),
+            self.bytes_per_request() / 1000.0
+        )
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // HTTP scenarios.
 
@@ -889,6 +945,38 @@ fn journal_entries(dir: &Path) -> Res<u64> {
 // ---------------------------------------------------------------------------------------------
 // One CLI process against the minimal SQLite program.
 
+/// The floor of a durable append: a minimal program committing 200-byte rows one transaction
+/// at a time on one SQLite connection (WAL, `synchronous=FULL`), per commit.
+struct Floor {
+    cpu_ms: f64,
+    wall_ms: f64,
+    bytes: f64,
+}
+
+impl Floor {
+    fn json(&self) -> Value {
+        json!({"cpu_ms_per_commit": self.cpu_ms, "wall_ms_per_commit": self.wall_ms,
+               "bytes_per_commit": self.bytes})
+    }
+}
+
+fn commit_floor(a: &Args, commits: usize) -> Res<Floor> {
+    let dir = a.work.join("floor");
+    fresh_dir(&dir)?;
+    let db = dir.join("floor.db");
+    let out = Command::new(&a.baseline)
+        .arg(&db)
+        .args(["--loop", &commits.max(1).to_string()])
+        .output()
+        .map_err(|e| format!("{}: {e}", a.baseline.display()))?;
+    if !out.status.success() {
+        return Err(format!("the commit floor failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    Ok(Floor { cpu_ms: f("cpu_ms"), wall_ms: f("wall_ms"), bytes: f("bytes") })
+}
+
 fn cli_vs_baseline(a: &Args, runs: usize) -> Res<(Measure, Measure)> {
     let dir = a.work.join("cli-repo");
     fresh_dir(&dir)?;
@@ -1050,39 +1138,100 @@ fn run(a: &Args) -> Res<()> {
         if wanted(a, "seq") {
             eprintln!("bench: sequential appends over one connection");
             let chunk = n.seq / ROUNDS;
-            let (l, p) = interleave(
-                ROUNDS,
-                || http_sequential(locker.addr, chunk),
-                peer.as_ref().map(|p| move || http_sequential(p.addr, chunk)),
-            )?;
+            let (mut lphys, mut pphys) = (Physics::default(), Physics::default());
+            let lpid = locker.child.id();
+            let (l, p) = {
+                let lphys = &mut lphys;
+                let pphys = &mut pphys;
+                interleave(
+                    ROUNDS,
+                    || lphys.around(lpid, || http_sequential(locker.addr, chunk)),
+                    peer.as_ref().map(|p| {
+                        let ppid = p.child.id();
+                        move || pphys.around(ppid, || http_sequential(p.addr, chunk))
+                    }),
+                )?
+            };
+            let floor = commit_floor(a, n.seq)?;
             let ratio = p.as_ref().map(|p| l.rate() / p.rate());
             raw.insert(
                 "seq".into(),
-                json!({"locker": l.json(), "peer": p.as_ref().map(Measure::json), "ratio": ratio}),
+                json!({"locker": l.json(), "peer": p.as_ref().map(Measure::json), "ratio": ratio,
+                       "locker_physics": lphys.json(),
+                       "peer_physics": p.as_ref().map(|_| pphys.json()),
+                       "floor": floor.json()}),
             );
             rows.push(Row {
                 scenario: "HTTP, one keep-alive client, sequential appends (200 B)".into(),
-                locker: rate_cell(&l, ""),
-                other: p
-                    .as_ref()
-                    .map_or(peer_missing.into(), |p| format!("peer: {}", rate_cell(p, ""))),
+                locker: format!("{}; {}", rate_cell(&l, ""), lphys.cell()),
+                other: p.as_ref().map_or(peer_missing.into(), |p| {
+                    format!("peer: {}; {}", rate_cell(p, ""), pphys.cell())
+                }),
                 ratio: ratio.map_or(String::new(), |r| format!("{r:.1}×")),
                 target: "≥ 5×".into(),
                 verdict: verdict(ratio.map(|r| r >= 5.0), quick),
+            });
+            let cpu = lphys.cpu_ms_per_request();
+            rows.push(Row {
+                scenario: "server CPU per sequential 200 B append".into(),
+                locker: format!("{cpu:.3} ms"),
+                other: format!(
+                    "floor, one minimal durable SQLite commit of 200 B: {:.3} ms CPU, {:.3} ms wall{}",
+                    floor.cpu_ms,
+                    floor.wall_ms,
+                    p.as_ref().map_or(String::new(), |_| format!(
+                        "; peer: {:.3} ms",
+                        pphys.cpu_ms_per_request()
+                    ))
+                ),
+                ratio: format!("{:.1}× the floor", cpu / floor.cpu_ms.max(1e-9)),
+                target: "≤ 0.15 ms".into(),
+                verdict: verdict(Some(cpu <= 0.15), quick),
+            });
+            let kb = lphys.bytes_per_request() / 1000.0;
+            rows.push(Row {
+                scenario: "bytes written per 200 B append".into(),
+                locker: format!("{kb:.1} KB"),
+                other: format!(
+                    "floor, one minimal durable SQLite commit of 200 B: {:.1} KB{}",
+                    floor.bytes / 1000.0,
+                    p.as_ref().map_or(String::new(), |_| format!(
+                        "; peer: {:.1} KB",
+                        pphys.bytes_per_request() / 1000.0
+                    ))
+                ),
+                ratio: format!("{:.1}× the floor", kb * 1000.0 / floor.bytes.max(1.0)),
+                target: "≤ 12 KB".into(),
+                verdict: verdict(Some(kb <= 12.0), quick),
             });
         }
         if wanted(a, "concurrent") {
             eprintln!("bench: {} concurrent clients appending", n.clients);
             let per = n.per_client / ROUNDS;
             let (lpeak, ppeak) = (AtomicU64::new(0), AtomicU64::new(0));
-            let (l, p) = interleave(
-                ROUNDS,
-                || http_concurrent(locker.addr, locker.child.id(), n.clients, per, &lpeak),
-                peer.as_ref().map(|p| {
-                    let ppeak = &ppeak;
-                    move || http_concurrent(p.addr, p.child.id(), n.clients, per, ppeak)
-                }),
-            )?;
+            let (mut lphys, mut pphys) = (Physics::default(), Physics::default());
+            let lpid = locker.child.id();
+            let (l, p) = {
+                let lphys = &mut lphys;
+                let pphys = &mut pphys;
+                interleave(
+                    ROUNDS,
+                    || {
+                        lphys.around(lpid, || {
+                            http_concurrent(locker.addr, lpid, n.clients, per, &lpeak)
+                        })
+                    },
+                    peer.as_ref().map(|p| {
+                        let ppeak = &ppeak;
+                        let ppid = p.child.id();
+                        move || {
+                            pphys.around(ppid, || {
+                                http_concurrent(p.addr, ppid, n.clients, per, ppeak)
+                            })
+                        }
+                    }),
+                )?
+            };
             let lrss = lpeak.load(Ordering::Relaxed);
             let p = p.map(|p| (p, ppeak.load(Ordering::Relaxed)));
             let ratio = p.as_ref().map(|(p, _)| l.rate() / p.rate());
@@ -1090,14 +1239,16 @@ fn run(a: &Args) -> Res<()> {
                 "concurrent".into(),
                 json!({"locker": l.json(), "locker_rss_kib": lrss,
                        "peer": p.as_ref().map(|(p, _)| p.json()),
-                       "peer_rss_kib": p.as_ref().map(|(_, r)| r), "ratio": ratio}),
+                       "peer_rss_kib": p.as_ref().map(|(_, r)| r), "ratio": ratio,
+                       "locker_physics": lphys.json(),
+                       "peer_physics": p.as_ref().map(|_| pphys.json())}),
             );
             rows.push(Row {
                 scenario: format!("HTTP, {} concurrent clients, appends (200 B)", n.clients),
-                locker: rate_cell(&l, ""),
-                other: p
-                    .as_ref()
-                    .map_or(peer_missing.into(), |(p, _)| format!("peer: {}", rate_cell(p, ""))),
+                locker: format!("{}; {}", rate_cell(&l, ""), lphys.cell()),
+                other: p.as_ref().map_or(peer_missing.into(), |(p, _)| {
+                    format!("peer: {}; {}", rate_cell(p, ""), pphys.cell())
+                }),
                 ratio: ratio.map_or(String::new(), |r| format!("{r:.1}×")),
                 target: "≥ 20×".into(),
                 verdict: verdict(ratio.map(|r| r >= 20.0), quick),

@@ -22,6 +22,8 @@
 #   --fresh    rebuild the cached repositories
 #   --no-peer  do not install or run the peer (its columns stay empty)
 # Output: the table on stdout; raw figures in target/bench/results.json; logs in target/bench/.
+# A full run of every scenario (no --quick, no --only) also writes the table, with the machine
+# it ran on, between the markers of docs/performance.md.
 set -euo pipefail
 
 die() {
@@ -32,11 +34,13 @@ die() {
 root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
 args=()
 peer=1
+full=1
 while [ "$#" -gt 0 ]; do
     case "$1" in
-        --quick | --fresh) args+=("$1"); shift ;;
-        --only) args+=(--only "${2:?--only needs a value}"); shift 2 ;;
-        --only=*) args+=("$1"); shift ;;
+        --quick) args+=("$1"); full=0; shift ;;
+        --fresh) args+=("$1"); shift ;;
+        --only) args+=(--only "${2:?--only needs a value}"); full=0; shift 2 ;;
+        --only=*) args+=("$1"); full=0; shift ;;
         --no-peer) peer=0; shift ;;
         -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) die "unknown argument: $1 (see --help)" ;;
@@ -79,10 +83,26 @@ if [ "$wants_multi" -eq 1 ]; then
         echo "bench: PostgreSQL is not available; the multi-server scenario is skipped" >&2
     fi
 fi
-echo "bench: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(uname -sr)" >&2
+machine="$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(uname -sr)"
+echo "bench: $machine" >&2
+table="$work/table.md"
 "$bin/examples/bench" \
     --locker "$bin/locker" \
     --baseline "$bin/examples/sqlite_commit" \
     --work "$work" \
     --json-out "$work/results.json" \
-    "${args[@]}"
+    "${args[@]}" | tee "$table"
+
+# A full run is the one docs/performance.md shows.
+doc="$root/docs/performance.md"
+if [ "$full" -eq 1 ] && [ "$peer" -eq 1 ] && [ -f "$doc" ]; then
+    {
+        sed '/<!-- bench:begin -->/q' "$doc"
+        echo "Run of $(date -u +%Y-%m-%d) on $machine, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown):"
+        echo
+        cat "$table"
+        sed -n '/<!-- bench:end -->/,$p' "$doc"
+    } > "$doc.tmp"
+    mv "$doc.tmp" "$doc"
+    echo "bench: wrote the table into docs/performance.md" >&2
+fi
