@@ -58,7 +58,7 @@ fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow) -> OpResult
     Ok(())
 }
 
-/// Moves the high-water mark to `row` (checked by [`against_mark`] and durable in the store)
+/// Moves the high-water mark to `row` (checked by `against_mark` and durable in the store)
 /// if it is newer: what every path does before a signature leaves locker (printed, served,
 /// sent to a witness). Done after the transaction commits, outside the store's write lock; a
 /// crash before it leaves the mark behind, which is safe.
