@@ -228,7 +228,7 @@ if ! run_installer "$h" -- --base-url "$base/good"; then
     fail "clean install" "the installer failed"
 elif [ "$("$h/.local/bin/locker" -V)" != "locker $version" ]; then
     fail "clean install" "the installed binary does not report locker $version"
-elif ! grep -qx "locker $version" "$work/out"; then
+elif ! grep -qE "^locker ${version//./\\.}( \(.*\))?$" "$work/out"; then
     fail "clean install" "the installer did not run the installed binary"
 elif ! cmp -s "$h/.local/share/man/man1/locker.1" "$root/man/locker.1"; then
     fail "clean install" "man/locker.1 was not installed"
