@@ -132,7 +132,14 @@ fi
 
 # Some state: a pad with a block, and an artifact.
 envelope='{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":null}'
-created="$(curl -fsS -X POST -H 'content-type: application/json' -d '{}' "$url/v1/pads" || true)"
+# The image serves with --allow-remote-http, so write routes need an agent's token (#18): make
+# one with the image's own binary on the volume, as an operator would (`podman exec` works too).
+token="$("${pod[@]}" run --rm "${limits[@]}" -v "$vol:/data" --entrypoint /usr/local/bin/locker \
+    "$image" -R /data --json token create --agent ci --scope default \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])' 2>/dev/null || true)"
+if [ -n "$token" ]; then pass "an agent token made in the container"; else fail "an agent token made in the container"; fi
+created="$(curl -fsS -X POST -H 'content-type: application/json' -H "authorization: Bearer $token" \
+    -d '{}' "$url/v1/pads" || true)"
 pad="$(printf '%s' "$created" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pad_id"])' 2>/dev/null || true)"
 key="$(printf '%s' "$created" | python3 -c 'import json,sys; print(json.load(sys.stdin)["write_key"])' 2>/dev/null || true)"
 if [ -n "$pad" ]; then pass "POST /v1/pads created pad $pad"; else fail "POST /v1/pads" "$created"; fi
