@@ -188,14 +188,7 @@ impl Render for ReviewReport {
         writeln!(w, "head: {}", self.head_hash)?;
         render_checks(w, &self.checks)?;
         for (agent, a) in &self.agents {
-            let whose = if a.self_keys_only {
-                "every one by a key it registered itself".to_owned()
-            } else {
-                format!(
-                    "{} by keys the OPERATOR registered, {} by its own",
-                    a.by_operator_registered_keys, a.by_self_registered_keys
-                )
-            };
+            let whose = super::verify::whose_keys(a);
             writeln!(w, "signer {agent}: {} block(s), {whose}", a.signed)?;
         }
         let tally =

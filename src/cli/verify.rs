@@ -256,14 +256,7 @@ impl Render for RepoReport {
             sig.broken
         )?;
         for (agent, a) in &sig.agents {
-            let whose = if a.self_keys_only {
-                "every one by a key it registered itself".to_owned()
-            } else {
-                format!(
-                    "{} by keys the OPERATOR registered, {} by its own",
-                    a.by_operator_registered_keys, a.by_self_registered_keys
-                )
-            };
+            let whose = whose_keys(a);
             writeln!(w, "  signer {agent}: {} signature(s), {whose}", a.signed)?;
         }
         let m = &self.merkle;
@@ -355,6 +348,18 @@ fn shown(p: &crate::ops::verify::Problem) -> String {
     let spoken = p.subject.replacen(':', " ", 1);
     let detail = p.detail.strip_prefix(&format!("{spoken}: ")).unwrap_or(&p.detail);
     format!("{}: {detail}", p.subject)
+}
+
+/// Whose keys made an agent's signatures, as `verify` and `review` print it.
+pub fn whose_keys(a: &crate::ops::verify::signatures::AgentSignatures) -> String {
+    if a.self_keys_only {
+        "every one by a key it registered itself".to_owned()
+    } else {
+        format!(
+            "{} by keys the OPERATOR registered, {} by its own",
+            a.by_operator_registered_keys, a.by_self_registered_keys
+        )
+    }
 }
 
 /// Writes checks as an aligned table: `  pass  name  detail`.
