@@ -13,6 +13,7 @@ mod concurrency;
 mod conventions;
 mod crash;
 mod deposit;
+mod doc_examples;
 mod docs;
 mod doctor;
 mod events;
