@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use crate::common::{bin, sqlite_only};
 
 /// The pages whose examples run. A new page under docs/ must be added here (checked below).
-const PAGES: &[&str] = &["README.md", "docs/performance.md"];
+const PAGES: &[&str] = &["README.md", "docs/http.md", "docs/leases.md", "docs/performance.md"];
 
 const TIMEOUT: Duration = Duration::from_secs(240);
 const MARK: char = '\u{1e}';
@@ -99,16 +99,10 @@ fn parse_console(body: &[&str], first_line: usize) -> Vec<Cmd> {
         let line = first_line + j;
         let mut text = first.to_owned();
         j += 1;
-        while j < body.len() {
-            if text.ends_with('\\') {
-                text.push('\n');
-                text.push_str(body[j]);
-            } else if let Some(more) = body[j].strip_prefix("> ") {
-                text.push('\n');
-                text.push_str(more);
-            } else {
-                break;
-            }
+        // A continuation line: after a trailing `\`, or shown with the shell's `> ` prompt.
+        while j < body.len() && (text.ends_with('\\') || body[j].starts_with("> ")) {
+            text.push('\n');
+            text.push_str(body[j].strip_prefix("> ").unwrap_or(body[j]));
             j += 1;
         }
         let status =
@@ -338,6 +332,16 @@ fn trim_lines(mut v: Vec<String>) -> Vec<String> {
 #[test]
 fn test_examples_readme() {
     check_page("README.md");
+}
+
+#[test]
+fn test_examples_docs_http() {
+    check_page("docs/http.md");
+}
+
+#[test]
+fn test_examples_docs_leases() {
+    check_page("docs/leases.md");
 }
 
 #[test]
