@@ -335,6 +335,11 @@ fn test_examples_readme() {
 }
 
 #[test]
+fn test_examples_docs_ci_review() {
+    check_page("docs/ci-review.md");
+}
+
+#[test]
 fn test_examples_docs_http() {
     check_page("docs/http.md");
 }
@@ -342,6 +347,11 @@ fn test_examples_docs_http() {
 #[test]
 fn test_examples_docs_leases() {
     check_page("docs/leases.md");
+}
+
+#[test]
+fn test_examples_docs_mcp() {
+    check_page("docs/mcp.md");
 }
 
 #[test]
