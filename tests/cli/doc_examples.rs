@@ -14,7 +14,7 @@
 //!
 //! One bash process runs a whole page in a fresh directory with `HOME` inside it, so variables,
 //! files and background servers carry from block to block as they would for a reader;
-//! `127.0.0.1:7070` on a page becomes a free port.
+//! `127.0.0.1:7070` to `127.0.0.1:7079` on a page become free ports.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -113,8 +113,14 @@ fn parse_console(body: &[&str], first_line: usize) -> Vec<Cmd> {
 }
 
 /// The bash program that runs a page: markers around every step so the output can be split.
-fn program(blocks: &[Block], port: u16) -> String {
-    let sub = |s: &str| s.replace("127.0.0.1:7070", &format!("127.0.0.1:{port}"));
+fn program(blocks: &[Block], ports: &[u16]) -> String {
+    let sub = |s: &str| {
+        let mut s = s.to_owned();
+        for (n, port) in ports.iter().enumerate() {
+            s = s.replace(&format!("127.0.0.1:707{n}"), &format!("127.0.0.1:{port}"));
+        }
+        s
+    };
     let mut p = String::from("set +e\n");
     let mut step = 0;
     for b in blocks {
@@ -183,8 +189,12 @@ fn trimmed(s: &str) -> Vec<&str> {
     v
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+/// Ten free ports for the page's `127.0.0.1:7070` to `:7079` (held together while chosen, so
+/// they differ).
+fn free_ports() -> Vec<u16> {
+    let held: Vec<_> =
+        (0..10).map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    held.iter().map(|l| l.local_addr().unwrap().port()).collect()
 }
 
 /// Runs a page's program; returns everything it printed.
@@ -262,9 +272,9 @@ fn check_page(page: &str) {
 /// Runs a page's examples; one message per example that did not do what the page shows.
 fn differences(page: &str, text: &str) -> Vec<String> {
     let blocks = parse(text);
-    let port = free_port();
+    let ports = free_ports();
     let dir = tempfile::tempdir().unwrap();
-    let output = run(&program(&blocks, port), dir.path());
+    let output = run(&program(&blocks, &ports), dir.path());
 
     // Split the output at the markers: `B n` opens step n, `E n status` closes it.
     let mut got: Vec<(String, Option<i32>)> = Vec::new();
@@ -294,7 +304,10 @@ fn differences(page: &str, text: &str) -> Vec<String> {
                 .push(format!("{page}:{line}: never ran: the page stopped or timed out before it"));
             break;
         };
-        let out = out.replace(&format!("127.0.0.1:{port}"), "127.0.0.1:7070");
+        let mut out = out.clone();
+        for (n, port) in ports.iter().enumerate() {
+            out = out.replace(&format!("127.0.0.1:{port}"), &format!("127.0.0.1:707{n}"));
+        }
         let Some(status) = status else {
             failures.push(format!("{page}:{line}: `{cmd}` failed and stopped the page:\n{out}"));
             continue;
@@ -359,6 +372,11 @@ fn test_examples_docs_performance() {
     check_page("docs/performance.md");
 }
 
+#[test]
+fn test_examples_docs_trust() {
+    check_page("docs/trust.md");
+}
+
 /// Every page under docs/ is in `PAGES` and has a test above.
 #[test]
 fn test_examples_every_page_is_run() {
@@ -397,7 +415,7 @@ fn test_examples_harness_catches_differences() {
     let blocks = parse(page);
     assert_eq!(blocks.len(), 3);
     let dir = tempfile::tempdir().unwrap();
-    let out = run(&program(&blocks, 1), dir.path());
+    let out = run(&program(&blocks, &[1]), dir.path());
     assert_eq!(out.matches("\u{1e}E").count(), 5, "{out}");
     assert!(!out.contains("\u{1e}E 1 0"), "false must exit 1: {out}");
     assert!(out.contains("\u{1e}E 1 1"), "{out}");
