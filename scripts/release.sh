@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a locker release for one target into a directory outside the source tree:
-#   locker-<version>-<target>.tar.gz          the binary, man pages, completions, README, LICENSE
+#   locker-<version>-<target>.tar.gz          the binary, man pages, completions, README, docs/, LICENSE
 #   locker-<version>-<target>.provenance.json source commit, dirty flag, toolchain, target, hashes
 #   install.sh                                the installer, stamped with <version>
 #   SHA256SUMS                                sha256sum lines for every file above (all targets)
@@ -118,6 +118,7 @@ cp "$bin" "$stage/locker"
 cp man/*.1 "$stage/man/"
 cp completions/* "$stage/completions/"
 cp README.md LICENSE "$stage/"
+cp -R docs "$stage/docs"   # the pages README.md links to
 
 # The committed docs must be what this binary generates (when it can run here).
 if [ "$target" = "$host" ]; then

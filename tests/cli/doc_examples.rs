@@ -23,9 +23,6 @@ use std::time::{Duration, Instant};
 
 use crate::common::{bin, sqlite_only};
 
-/// The pages whose examples run. A new page under docs/ must be added here (checked below).
-const PAGES: &[&str] = &["README.md", "docs/http.md", "docs/leases.md", "docs/performance.md"];
-
 const TIMEOUT: Duration = Duration::from_secs(240);
 const MARK: char = '\u{1e}';
 
@@ -368,8 +365,28 @@ fn test_examples_docs_mcp() {
 }
 
 #[test]
+fn test_examples_docs_operations() {
+    check_page("docs/operations.md");
+}
+
+#[test]
+fn test_examples_docs_payments() {
+    check_page("docs/payments.md");
+}
+
+#[test]
+fn test_examples_docs_postgres() {
+    check_page("docs/postgres.md");
+}
+
+#[test]
 fn test_examples_docs_performance() {
     check_page("docs/performance.md");
+}
+
+#[test]
+fn test_examples_docs_reference() {
+    check_page("docs/reference.md");
 }
 
 #[test]
@@ -377,7 +394,7 @@ fn test_examples_docs_trust() {
     check_page("docs/trust.md");
 }
 
-/// Every page under docs/ is in `PAGES` and has a test above.
+/// README.md and every page under docs/ have a test above.
 #[test]
 fn test_examples_every_page_is_run() {
     let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
@@ -386,15 +403,40 @@ fn test_examples_every_page_is_run() {
         .filter(|p| p.extension().is_some_and(|x| x == "md"))
         .map(|p| p.strip_prefix(root()).unwrap().to_path_buf())
         .collect();
-    pages.sort();
-    for p in pages {
-        let p = p.to_str().unwrap();
-        assert!(PAGES.contains(&p), "{p} is not in PAGES: add it and a test_examples_… test");
-    }
+    pages.push(PathBuf::from("README.md"));
     let me = std::fs::read_to_string(root().join("tests/cli/doc_examples.rs")).unwrap();
-    for p in PAGES {
-        assert!(me.contains(&format!("check_page(\"{p}\")")), "no test runs {p}");
+    for p in pages {
+        let call = format!("check_page(\"{}\")", p.display());
+        assert!(me.contains(&call), "no test runs the examples of {}: add one", p.display());
     }
+}
+
+/// Every relative link in README.md and docs/ names a file that exists.
+#[test]
+fn test_examples_links_resolve() {
+    let mut pages = vec![root().join("README.md")];
+    pages.extend(
+        std::fs::read_dir(root().join("docs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "md")),
+    );
+    let mut broken = Vec::new();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let target = &rest[..rest.find(')').unwrap_or(0)];
+            let file = target.split('#').next().unwrap();
+            if file.is_empty() || file.contains("://") || file.starts_with("mailto:") {
+                continue;
+            }
+            if !page.parent().unwrap().join(file).exists() {
+                broken.push(format!("{}: {target}", page.strip_prefix(root()).unwrap().display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "links to files that do not exist: {broken:#?}");
 }
 
 /// The harness itself: wildcards, exit codes, a failing `sh` block and a differing output are

@@ -108,6 +108,10 @@ fn test_docs_man_page_lists_every_environment_variable() {
         "variables missing from ENVIRONMENT in man/locker.1: {missing:?}; add them to \
          locker::cli::ENVIRONMENT and {HOW}"
     );
+    let reference = std::fs::read_to_string(root().join("docs/reference.md")).unwrap();
+    let missing: Vec<_> =
+        found.iter().filter(|n| !reference.contains(&format!("| `{n}` |"))).collect();
+    assert!(missing.is_empty(), "variables missing from docs/reference.md: {missing:?}");
 }
 
 #[test]
