@@ -49,4 +49,5 @@ mod tamper;
 mod tlog;
 mod token;
 mod torture;
+mod tty;
 mod witness;
