@@ -1172,7 +1172,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__gc)
-            opts="-R -q -h --dry-run --pads-older-than --blobs --abandoned-older-than --repo --json --quiet --remote --scope --help"
+            opts="-y -R -q -h --dry-run --yes --pads-older-than --blobs --abandoned-older-than --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2546,7 +2546,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__require)
-            opts="-R -q -h --off --repo --json --quiet --remote --scope --help"
+            opts="-y -R -q -h --off --yes --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2576,7 +2576,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__key__subcmd__revoke)
-            opts="-R -q -h --agent --repo --json --quiet --remote --scope --help"
+            opts="-y -R -q -h --agent --yes --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4210,7 +4210,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__restore)
-            opts="-R -q -h --to --yes --accept-rollback --repo --json --quiet --remote --scope --help"
+            opts="-y -R -q -h --to --yes --accept-rollback --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4846,7 +4846,7 @@ _locker() {
             return 0
             ;;
         locker__subcmd__token__subcmd__revoke)
-            opts="-R -q -h --agent --repo --json --quiet --remote --scope --help"
+            opts="-y -R -q -h --agent --yes --repo --json --quiet --remote --scope --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -296,6 +296,7 @@ complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_sub
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
+complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s y -l yes -d 'Revoke without asking (required when stdin or stderr is not a terminal)'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -363,6 +364,7 @@ complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subco
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
+complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -s y -l yes -d 'Revoke without asking (required when stdin or stderr is not a terminal)'
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -370,6 +372,7 @@ complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subco
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -l off -d 'Stop requiring signatures'
+complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -s y -l yes -d 'Change the policy without asking (required when stdin or stderr is not a terminal)'
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -s q -l quiet -d 'Print no status lines, only data'
 complete -c locker -n "__fish_locker_using_subcommand key; and __fish_seen_subcommand_from require" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -596,7 +599,7 @@ complete -c locker -n "__fish_locker_using_subcommand restore" -l to -d 'The dir
 complete -c locker -n "__fish_locker_using_subcommand restore" -s R -l repo -d 'Use the repository in PATH (the directory holding `.locker/`) instead of searching the current directory and its parents' -r -F
 complete -c locker -n "__fish_locker_using_subcommand restore" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand restore" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
-complete -c locker -n "__fish_locker_using_subcommand restore" -l yes -d 'Replace a repository that is already there'
+complete -c locker -n "__fish_locker_using_subcommand restore" -s y -l yes -d 'Replace a repository that is already there without asking (required when stdin or stderr is not a terminal)'
 complete -c locker -n "__fish_locker_using_subcommand restore" -l accept-rollback -d 'Restore it even if it is older than checkpoints the replaced repository\'s log key signed since (refused otherwise, exit 6): journals a `repo.rollback` entry naming the checkpoint given up, and signs the restored journal. Readers pinned beyond it will see a fork'
 complete -c locker -n "__fish_locker_using_subcommand restore" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand restore" -s q -l quiet -d 'Print no status lines, only data'
@@ -607,6 +610,7 @@ complete -c locker -n "__fish_locker_using_subcommand gc" -s R -l repo -d 'Use t
 complete -c locker -n "__fish_locker_using_subcommand gc" -l remote -d 'Run pad and verify commands against the `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)' -r
 complete -c locker -n "__fish_locker_using_subcommand gc" -l scope -d 'Act in scope NAME as the operator (default: `default`); with `LOCKER_TOKEN` set, the token\'s scope is the only one allowed' -r
 complete -c locker -n "__fish_locker_using_subcommand gc" -l dry-run -d 'Show what would be removed, and change nothing'
+complete -c locker -n "__fish_locker_using_subcommand gc" -s y -l yes -d 'Remove without asking (required when stdin or stderr is not a terminal)'
 complete -c locker -n "__fish_locker_using_subcommand gc" -l blobs -d 'Remove unreferenced blobs and stray blob files'
 complete -c locker -n "__fish_locker_using_subcommand gc" -l json -d 'Print results as one JSON object on stdout (JSON Lines for streams), errors as JSON on stderr'
 complete -c locker -n "__fish_locker_using_subcommand gc" -s q -l quiet -d 'Print no status lines, only data'

@@ -76,8 +76,8 @@ impl Locker for Ctx<'_> {
         pad::list(self, r.state, r.limit, r.after)
     }
 
-    fn pad_export(&mut self, r: ReadPad<'_>) -> OpResult<Bundle> {
-        let mut b = bundle::export(self, r.pad, r.ticket)?;
+    fn pad_export(&mut self, r: ReadPad<'_>, progress: &dyn Progress) -> OpResult<Bundle> {
+        let mut b = bundle::export(self, r.pad, r.ticket, progress)?;
         if let Some(log) = self.log {
             bundle::attach_log(self, log, &mut b)?;
             bundle::attach_signers(&mut b, &keys::list(self)?);

@@ -72,8 +72,9 @@ pub trait Locker {
     fn pad_read(&mut self, r: ReadBlocks<'_>) -> OpResult<BlockSlice>;
     /// Lists pads.
     fn pad_list(&mut self, r: ListPads<'_>) -> OpResult<PadList>;
-    /// A whole pad as a bundle, read with a ticket (the operator needs none locally).
-    fn pad_export(&mut self, r: ReadPad<'_>) -> OpResult<Bundle>;
+    /// A whole pad as a bundle, read with a ticket (the operator needs none locally);
+    /// `progress` hears of its blocks.
+    fn pad_export(&mut self, r: ReadPad<'_>, progress: &dyn Progress) -> OpResult<Bundle>;
     /// Creates, fills and seals a pad in one transaction.
     fn deposit(&mut self, r: Deposit<'_>) -> OpResult<Deposited>;
     /// Checks one pad's chain and records.

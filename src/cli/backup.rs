@@ -6,10 +6,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::confirm::{self, Consent};
 use super::{CmdResult, CommandCtx};
 use crate::ops::admin::backup::{self as op, BackupDone, CopySummary, Restored};
 use crate::ops::OpError;
 use crate::output::Render;
+use crate::repo::DOT_LOCKER;
 
 /// Copy the repository into a new directory, consistently, while others keep writing
 ///
@@ -41,8 +43,10 @@ pub fn backup(ctx: &mut CommandCtx, a: &BackupArgs) -> CmdResult {
     ctx.local()?;
     operator_only(ctx, "take backups")?;
     let clock = ctx.shared_clock();
+    let progress = ctx.printer.progress();
     let repo = ctx.local()?.repo()?;
-    let out = op::backup(repo, &a.dest, clock.as_ref())?;
+    let out = op::backup(repo, &a.dest, clock.as_ref(), &*progress)?;
+    drop(progress);
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -52,11 +56,13 @@ pub fn backup(ctx: &mut CommandCtx, a: &BackupArgs) -> CmdResult {
 /// BACKUP is the directory `locker backup` made. It is copied beside the target and verified
 /// first: a backup that does not verify is refused (exit 6) and nothing changes. The target is
 /// `--to PATH`, else `-R`/`LOCKER_DIR`, else the current directory. A repository already there
-/// is replaced only with `--yes`, and then atomically: it is renamed aside to
-/// `.locker.replaced-TIME-ID` (kept; delete it when you no longer need it) and the verified
-/// copy renamed into its place. Stop `locker serve` on the target first: a running server
-/// would keep writing to the repository renamed aside. Nothing is journaled: the restored
-/// journal is exactly the backup's.
+/// is replaced only when you confirm: on a terminal you are asked (the default is no: exit 1,
+/// nothing changed); elsewhere `--yes` is required (exit 4, `repository_exists`, without it).
+/// The replacement is atomic: the repository is renamed aside to `.locker.replaced-TIME-ID`
+/// (kept; delete it when you no longer need it) and the verified copy renamed into its place.
+/// Stop `locker serve` on the target first: a running server would keep writing to the
+/// repository renamed aside. Nothing is journaled: the restored journal is exactly the
+/// backup's.
 ///
 /// The replaced repository's log key remembers the newest checkpoint it signed (its
 /// high-water mark, `.locker/keys/log.checkpoint`), and the restored one keeps it: a backup
@@ -70,8 +76,9 @@ pub struct RestoreArgs {
     /// The directory to restore into (it will hold `.locker/`)
     #[arg(long, value_name = "PATH")]
     pub to: Option<PathBuf>,
-    /// Replace a repository that is already there
-    #[arg(long)]
+    /// Replace a repository that is already there without asking (required when stdin or
+    /// stderr is not a terminal)
+    #[arg(short, long)]
     pub yes: bool,
     /// Restore it even if it is older than checkpoints the replaced repository's log key
     /// signed since (refused otherwise, exit 6): journals a `repo.rollback` entry naming the
@@ -89,7 +96,28 @@ pub fn restore(ctx: &mut CommandCtx, a: &RestoreArgs) -> CmdResult {
         (None, None) => std::env::current_dir()
             .map_err(|e| OpError::unavailable(format!("cannot read the current directory: {e}")))?,
     };
-    let out = op::restore(&a.backup, &target, a.yes, a.accept_rollback, ctx.clock())?;
+    let occupied = std::fs::symlink_metadata(target.join(DOT_LOCKER)).is_ok();
+    let replace = match confirm::consent(a.yes) {
+        Consent::Given => true,
+        Consent::Ask if occupied => {
+            confirm::ask(
+                ctx,
+                &format!(
+                    "The repository in {} will be replaced by the backup in {}, once the backup \
+                     verifies; the current one is kept beside it as .locker.replaced-….",
+                    target.display(),
+                    a.backup.display()
+                ),
+            )?;
+            true
+        }
+        // Nothing to replace; or no one to ask, and the restore refuses to replace a
+        // repository without `--yes` (exit 4), as it always has.
+        Consent::Ask | Consent::Missing => false,
+    };
+    let progress = ctx.printer.progress();
+    let out = op::restore(&a.backup, &target, replace, a.accept_rollback, ctx.clock(), &*progress)?;
+    drop(progress);
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

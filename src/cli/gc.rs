@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::confirm::{self, Consent};
 use super::{CmdResult, CommandCtx};
 use crate::ops::admin::gc::{self as op, GcOutcome, Retention};
 use crate::output::{rfc3339, Render};
@@ -25,11 +26,17 @@ use crate::output::{rfc3339, Render};
 /// checkpoints the database's write-ahead log afterwards. One run removes at most 1000 pads and
 /// 1000 blobs; `more: true` says to run it again. AGE is a number with a unit: `90s`, `45m`,
 /// `12h`, `30d`, `2w`. Only the operator can run gc.
+///
+/// On a terminal, gc first says what it would remove and asks (the default is no: exit 1,
+/// nothing changed); elsewhere `--yes` is required (exit 2 without it). `--dry-run` never asks.
 #[derive(Debug, Args)]
 pub struct GcArgs {
     /// Show what would be removed, and change nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// Remove without asking (required when stdin or stderr is not a terminal)
+    #[arg(short, long)]
+    pub yes: bool,
     /// Prune the payloads of pads sealed or expired at least AGE ago
     #[arg(long, value_name = "AGE", value_parser = op::parse_age)]
     pub pads_older_than: Option<i64>,
@@ -48,9 +55,43 @@ pub fn run(ctx: &mut CommandCtx, a: &GcArgs) -> CmdResult {
         abandoned_older_than: a.abandoned_older_than,
         dry_run: a.dry_run,
     };
-    let out = op::gc(&mut ctx.local()?.ctx()?, &policy)?;
+    if !a.dry_run {
+        confirm::operator_only(ctx, "run gc")?;
+        op::check_policy(&policy)?;
+        match confirm::consent(a.yes) {
+            Consent::Given => {}
+            Consent::Missing => return Err(confirm::missing(ctx).into()),
+            Consent::Ask => {
+                let progress = ctx.printer.progress();
+                let preview = Retention { dry_run: true, ..policy };
+                let preview = op::gc(&mut ctx.local()?.ctx()?, &preview, &*progress)?;
+                drop(progress);
+                confirm::ask(ctx, &what_goes(&preview))?;
+            }
+        }
+    }
+    let progress = ctx.printer.progress();
+    let out = op::gc(&mut ctx.local()?.ctx()?, &policy, &*progress)?;
+    drop(progress);
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a run will remove, from its dry run, for the question.
+fn what_goes(p: &GcOutcome) -> String {
+    format!(
+        "This gc removes the payloads of {} pads ({} bytes), the text of {} abandoned leases ({} \
+         bytes), {} unreferenced blobs and {} stray files ({} bytes){}, and journal it as one \
+         repo.gc entry. `--dry-run` lists them.",
+        p.pads.len(),
+        p.payload_bytes,
+        p.leases.len(),
+        p.work_bytes,
+        p.blobs.len(),
+        p.stray_files.len(),
+        p.blob_bytes,
+        if p.more { " (more remains for another run)" } else { "" },
+    )
 }
 
 impl Render for GcOutcome {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, CommandCtx};
+use super::{confirm, CmdResult, CommandCtx};
 use crate::api::RegisterKey;
 use crate::domain::sign::{self, PrivateKey, PublicKey, Statement};
 use crate::ops::keys::{self as op, KeyGenerated, KeyList, KeyRegistered, KeyRevoked, PolicySet};
@@ -321,15 +321,30 @@ impl Render for KeyList {
 
 /// Revoke an agent's signing key (revoking twice changes nothing)
 ///
-/// Signatures by the key are refused from then on; what it signed before stays verified.
+/// Signatures by the key are refused from then on; what it signed before stays verified. On a
+/// terminal you are asked first (the default is no: exit 1, nothing changed); elsewhere
+/// `--yes` is required (exit 2 without it).
 #[derive(Debug, Args)]
 pub struct RevokeArgs {
     /// The agent's name
     #[arg(long, value_name = "NAME")]
     pub agent: String,
+    /// Revoke without asking (required when stdin or stderr is not a terminal)
+    #[arg(short, long)]
+    pub yes: bool,
 }
 
 fn revoke(ctx: &mut CommandCtx, a: &RevokeArgs) -> CmdResult {
+    confirm::operator_only(ctx, "revoke signing keys")?;
+    confirm::confirm(
+        ctx,
+        &format!(
+            "Agent {}'s signing keys are revoked for good: signatures by them are refused from \
+             now on (what they signed before stays verified).",
+            a.agent
+        ),
+        a.yes,
+    )?;
     let out = op::revoke(&mut ctx.local()?.ctx()?, &a.agent)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -349,15 +364,29 @@ impl Render for KeyRevoked {
 ///
 /// While on, a pad append, artifact publish or step without a good signature by a registered,
 /// unrevoked agent key is refused (exit 5, `signature_required`) and changes nothing. The
-/// setting is journaled (`repo.setting`).
+/// setting is journaled (`repo.setting`). On a terminal you are asked first (the default is no:
+/// exit 1, nothing changed); elsewhere `--yes` is required (exit 2 without it).
 #[derive(Debug, Args)]
 pub struct RequireArgs {
     /// Stop requiring signatures
     #[arg(long)]
     pub off: bool,
+    /// Change the policy without asking (required when stdin or stderr is not a terminal)
+    #[arg(short, long)]
+    pub yes: bool,
 }
 
 fn require(ctx: &mut CommandCtx, a: &RequireArgs) -> CmdResult {
+    confirm::operator_only(ctx, "change the signing policy")?;
+    let what = if a.off {
+        "Signatures stop being required: pad appends, artifact publishes and steps without \
+         one are accepted again (journaled as repo.setting)."
+    } else {
+        "Signatures become required: from now on every pad append, artifact publish and step \
+         without a good signature by a registered, unrevoked agent key is refused (journaled \
+         as repo.setting)."
+    };
+    confirm::confirm(ctx, what, a.yes)?;
     let out = op::set_required(&mut ctx.local()?.ctx()?, !a.off)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)

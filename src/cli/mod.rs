@@ -2,6 +2,7 @@
 
 mod artifact;
 mod backup;
+mod confirm;
 mod deposit;
 pub mod docs;
 mod doctor;
@@ -48,7 +49,7 @@ use crate::repo::Location;
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success; verify found everything intact; diff found no difference"),
-    (1, "a clean \"no\": verify found tampering, diff found holes or extras, review found a violation"),
+    (1, "a clean \"no\": verify found tampering, diff found holes or extras, review found a violation, a confirmation was answered no (nothing changed)"),
     (2, "usage error"),
     (3, "not found (repository, pad, ticket, artifact, version, lease, plan)"),
     (4, "conflict (stale version, operation conflict, sealed pad, quota full, lease held, stale lease or fence)"),
@@ -349,11 +350,14 @@ impl CommandCtx {
     }
 }
 
-/// A command's failure: an operation error, or an I/O error writing output.
+/// A command's failure: an operation error, an I/O error writing output, or a question
+/// answered no.
 #[derive(Debug)]
 pub enum CliError {
     Op(OpError),
     Output(io::Error),
+    /// The user answered no when asked to confirm (`confirm`): nothing was changed (exit 1).
+    Declined,
 }
 
 impl From<OpError> for CliError {
@@ -368,7 +372,8 @@ impl From<io::Error> for CliError {
     }
 }
 
-/// What a command returns: the exit code of a successful run (0, or 1 for a clean "no").
+/// What a command returns: the exit code of a successful run (0, or 1 for a clean "no"; a
+/// confirmation answered no is [`CliError::Declined`], exit 1 too).
 pub type CmdResult = Result<ExitCode, CliError>;
 
 /// Runs the command line and returns the process's exit code.
@@ -401,6 +406,10 @@ pub fn main() -> ExitCode {
         Err(CliError::Op(e)) => {
             ctx.printer.error(&e);
             ExitCode::from(e.kind.exit_code())
+        }
+        Err(CliError::Declined) => {
+            ctx.printer.declined();
+            ExitCode::from(1)
         }
         // A reader that went away (`locker log | head`) is not an error.
         Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -22,7 +22,7 @@ use crate::ops::pad::{
     TicketRevoked,
 };
 use crate::ops::verify::parse_expected_head;
-use crate::ops::OpError;
+use crate::ops::{NoProgress, OpError};
 use crate::output::{rfc3339, Render};
 
 /// Work with handoff pads: hash-chained blocks, sealed and read with tickets
@@ -351,7 +351,7 @@ fn check_read(
     if a.trust.key.is_none() && a.trust.policy()?.is_none() {
         return Ok(None);
     }
-    let b = ctx.locker()?.pad_export(ReadPad { pad: &a.pad, ticket })?;
+    let b = ctx.locker()?.pad_export(ReadPad { pad: &a.pad, ticket }, &NoProgress)?;
     let bytes = bundle::encode(&b);
     let mut report = super::trust::check_bundle(ctx, &bytes, None, None, &a.trust)?;
     let differs = out.blocks.iter().find(|r| {
@@ -472,7 +472,10 @@ fn export(ctx: &mut CommandCtx, a: &ExportArgs) -> CmdResult {
         .into());
     }
     let ticket = a.ticket.secret()?;
-    let b = ctx.locker()?.pad_export(ReadPad { pad: &a.pad, ticket: ticket.as_ref() })?;
+    let progress = ctx.printer.progress();
+    let b =
+        ctx.locker()?.pad_export(ReadPad { pad: &a.pad, ticket: ticket.as_ref() }, &*progress)?;
+    drop(progress);
     let bytes = bundle::encode(&b);
     match a.output.as_deref().filter(|_| !to_stdout) {
         None => {
@@ -528,9 +531,11 @@ pub struct ImportArgs {
 
 fn import(ctx: &mut CommandCtx, a: &ImportArgs) -> CmdResult {
     let expect = a.expect_head.as_deref().map(parse_expected_head).transpose()?;
+    let progress = ctx.printer.progress();
     let local = ctx.local()?;
     let bytes = read_payload(Some(&a.file), MAX_BUNDLE_BYTES)?;
-    let out = bundle_op::import(&mut local.ctx()?, &bytes, expect)?;
+    let out = bundle_op::import(&mut local.ctx()?, &bytes, expect, &*progress)?;
+    drop(progress);
     ctx.printer.emit(&out)?;
     ctx.printer.status(format_args!(
         "Imported sealed pad {} ({} blocks); keep the write key and ticket: they are not shown \

@@ -137,7 +137,11 @@ pub fn run(ctx: &mut CommandCtx, a: &ReviewArgs) -> CmdResult {
             let ticket = a.ticket.secret()?;
             match ctx.remote()?.map(|r| r.base_url().to_owned()) {
                 Some(url) => {
-                    let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: ticket.as_ref() })?;
+                    let progress = ctx.printer.progress();
+                    let b = ctx
+                        .locker()?
+                        .pad_export(ReadPad { pad, ticket: ticket.as_ref() }, &*progress)?;
+                    drop(progress);
                     let bytes = bundle::encode(&b);
                     let mut report = review::bundle(&bytes, "remote", Some(&url), &opts)?;
                     if trusting {

@@ -59,7 +59,9 @@ fn copy(ctx: &mut CommandCtx, a: &CopyArgs) -> CmdResult {
         return Err(OpError::usage("--to-password-file goes with a postgres:// destination").into());
     }
     let clock = ctx.shared_clock();
-    let out = op::copy(ctx.local()?.repo()?, &to, clock.as_ref())?;
+    let progress = ctx.printer.progress();
+    let out = op::copy(ctx.local()?.repo()?, &to, clock.as_ref(), &*progress)?;
+    drop(progress);
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{CmdResult, CommandCtx};
+use super::{confirm, CmdResult, CommandCtx};
 use crate::ops::token::{self as op, AgentList, TokenCreated, TokenRevoked};
 use crate::ops::OpError;
 use crate::output::{rfc3339, Render};
@@ -63,15 +63,29 @@ impl Render for TokenCreated {
 /// Revoke an agent's token for good (revoking twice changes nothing)
 ///
 /// The token is refused from then on, also by writes that had already started; the agent's
-/// name is never reused.
+/// name is never reused. On a terminal you are asked first (the default is no: exit 1, nothing
+/// changed); elsewhere `--yes` is required (exit 2 without it).
 #[derive(Debug, Args)]
 pub struct RevokeArgs {
     /// The agent's name
     #[arg(long, value_name = "NAME")]
     pub agent: String,
+    /// Revoke without asking (required when stdin or stderr is not a terminal)
+    #[arg(short, long)]
+    pub yes: bool,
 }
 
 fn revoke(ctx: &mut CommandCtx, a: &RevokeArgs) -> CmdResult {
+    confirm::operator_only(ctx, "revoke tokens")?;
+    confirm::confirm(
+        ctx,
+        &format!(
+            "Agent {} loses its token for good: it is refused from now on, also by writes \
+             already under way, and the name is never reused.",
+            a.agent
+        ),
+        a.yes,
+    )?;
     let out = op::revoke(&mut ctx.local()?.ctx()?, &a.agent)?;
     ctx.printer.emit(&out)?;
     Ok(ExitCode::SUCCESS)

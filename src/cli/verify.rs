@@ -123,7 +123,9 @@ pub fn run(ctx: &mut CommandCtx, a: &VerifyArgs) -> CmdResult {
         ctx.printer.emit(&report)?;
         report.ok
     } else if let (Some(pad), true, Some(ticket)) = (&a.pad, remote, a.ticket.secret()?) {
-        let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: Some(&ticket) })?;
+        let progress = ctx.printer.progress();
+        let b = ctx.locker()?.pad_export(ReadPad { pad, ticket: Some(&ticket) }, &*progress)?;
+        drop(progress);
         let bytes = crate::domain::bundle::encode(&b);
         let report = check_bundle(ctx, &bytes, None, expect, &a.trust)?;
         ctx.printer.emit(&report)?;

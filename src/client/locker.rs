@@ -129,7 +129,7 @@ impl Locker for Client {
     /// `locker serve`): the manifest, then every block in pages of at most 256, halving a page
     /// the server refuses as too large (its 64 KiB slice limit). Nothing is verified here: the
     /// bundle records what the server said, and its checks decide (`locker verify --bundle`).
-    fn pad_export(&mut self, r: ReadPad<'_>) -> OpResult<Bundle> {
+    fn pad_export(&mut self, r: ReadPad<'_>, progress: &dyn Progress) -> OpResult<Bundle> {
         use crate::domain::limits::MAX_SLICE_BLOCKS;
         let manifest: Value = self.call("GET", &pad_path(r.pad, "/manifest"), None, Body::None)?;
         let total = manifest
@@ -137,6 +137,9 @@ impl Locker for Client {
             .and_then(Value::as_u64)
             .ok_or_else(|| OpError::unavailable("the server's manifest has no block_count"))?;
         let mut pages = Vec::new();
+        if total > 0 {
+            progress.start("fetching", total, "blocks");
+        }
         let (mut from, mut size) = (0u64, MAX_SLICE_BLOCKS);
         while from < total {
             let to = (from + size - 1).min(total - 1);
@@ -153,6 +156,7 @@ impl Locker for Client {
             if got == 0 {
                 break;
             }
+            progress.advance(got);
             from += got;
         }
         // locker's manifest states its limits; agent-locker's does not.

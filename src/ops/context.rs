@@ -182,10 +182,17 @@ impl Env {
     }
 }
 
-/// Progress of a long operation; the output layer draws it, operations only report.
+/// Progress of a long operation; the output layer draws it (or not), operations only report.
+///
+/// An operation may go through several phases: each [`Progress::start`] begins the next one
+/// from zero, and [`Progress::finish`] ends the last.
 pub trait Progress {
-    fn start(&self, _what: &str, _total: u64) {}
+    /// Starts a phase: `what` it does (`verifying`), how many `unit`s it counts (`entries`,
+    /// `blocks`, `blobs`), or `total` 0 for a phase whose length is not known beforehand.
+    fn start(&self, _what: &str, _total: u64, _unit: &str) {}
+    /// `n` more units of the current phase are done.
     fn advance(&self, _n: u64) {}
+    /// The operation is over (successfully or not).
     fn finish(&self) {}
 }
 

@@ -1,9 +1,11 @@
 //! Output: the only module that prints.
 //!
 //! stdout carries data only (human text, or one JSON document, or JSON Lines); status lines and
-//! errors go to stderr; progress bars are drawn only on a terminal in human mode.
+//! errors go to stderr; progress bars are drawn only on a terminal in human mode, and questions
+//! asked only on one (whether to ask is the command line's decision: `cli::confirm`).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, IsTerminal as _, Write};
 
@@ -110,13 +112,64 @@ impl Printer {
         }
     }
 
-    /// A progress reporter: a bar on a terminal in human mode, nothing otherwise.
+    /// A progress reporter: a bar on a terminal in human mode, nothing otherwise. The bar is
+    /// cleared once the operation finishes, or when the reporter is dropped.
     pub fn progress(&self) -> Box<dyn Progress> {
         if self.format == OutputFormat::Human && !self.quiet && io::stderr().is_terminal() {
-            Box::new(Bar(indicatif::ProgressBar::hidden()))
+            Box::new(Bar(RefCell::new(None)))
         } else {
             Box::new(crate::ops::NoProgress)
         }
+    }
+
+    /// Says what is about to happen, then asks on the terminal (stderr, the answer read from
+    /// the keyboard) whether to go on: `y` or `yes` goes on, Enter, `n` or `no` does not.
+    /// Only call it when stdin and stderr are terminals.
+    pub fn ask(&self, what: &str) -> io::Result<bool> {
+        {
+            let mut err = io::stderr().lock();
+            writeln!(err, "{what}")?;
+            err.flush()?;
+        }
+        let reply = dialoguer::Input::<String>::new()
+            .with_prompt("Go on? [y/N]")
+            .allow_empty(true)
+            .validate_with(|s: &String| match answer(s) {
+                Some(_) => Ok(()),
+                None => Err("answer y (yes) or n (no)"),
+            })
+            .interact()
+            .map_err(io::Error::from)?;
+        Ok(answer(&reply).unwrap_or(false))
+    }
+
+    /// Says that a question was answered no: one line on stderr (unless quiet), or with `--json`
+    /// one JSON object `{"error": "declined", "detail": …}` there.
+    pub fn declined(&self) {
+        let mut err = io::stderr().lock();
+        match self.format {
+            OutputFormat::Json => {
+                let e = OpError::new(
+                    crate::ops::ErrorKind::Usage,
+                    "declined",
+                    "the question was answered no: nothing was changed",
+                );
+                let _ = writeln!(err, "{}", e.to_json());
+            }
+            OutputFormat::Human if !self.quiet => {
+                let _ = writeln!(err, "Nothing was changed.");
+            }
+            OutputFormat::Human => {}
+        }
+    }
+}
+
+/// A yes (`Some(true)`), a no (`Some(false)`, also an empty answer) or neither.
+fn answer(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Some(true),
+        "" | "n" | "no" => Some(false),
+        _ => None,
     }
 }
 
@@ -142,23 +195,115 @@ fn capitalise(s: &str) -> String {
     c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
-struct Bar(indicatif::ProgressBar);
+/// A progress bar on stderr: `verifying ████░░░░ 12,034/200,000 entries 8.1k/s eta 20s`, or
+/// for a phase of unknown length a spinner with the time it has taken. Each phase is a bar of
+/// its own, drawn whole from its first frame; the one before is cleared. (indicatif itself
+/// leaves a dumb terminal, `TERM` unset or `dumb`, without a bar.)
+struct Bar(RefCell<Option<indicatif::ProgressBar>>);
+
+/// The bar of a phase that counts units: `{unit}` and `{rate}` are [`Bar`]'s own keys.
+const BAR_TEMPLATE: &str = "{msg} {bar:30} {human_pos}/{human_len} {unit} {rate} eta {eta}";
+/// A phase of unknown length.
+const SPINNER_TEMPLATE: &str = "{spinner} {msg} ({elapsed})";
 
 impl Progress for Bar {
-    fn start(&self, what: &str, total: u64) {
-        self.0.set_length(total);
-        self.0.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{msg} {bar:40} {pos}/{len} ({per_sec}, eta {eta})",
-        ) {
-            self.0.set_style(style);
+    fn start(&self, what: &str, total: u64, unit: &str) {
+        self.finish();
+        let unit = unit.to_owned();
+        let template = if total == 0 { SPINNER_TEMPLATE } else { BAR_TEMPLATE };
+        let style = indicatif::ProgressStyle::with_template(template)
+            .expect("the templates are valid")
+            .with_key("unit", move |_: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                let _ = w.write_str(&unit);
+            })
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn fmt::Write| {
+                let _ = w.write_str(&rate(s.per_sec()));
+            });
+        let bar = indicatif::ProgressBar::with_draw_target(
+            (total > 0).then_some(total),
+            indicatif::ProgressDrawTarget::stderr(),
+        )
+        .with_style(style)
+        .with_message(what.to_owned())
+        .with_finish(indicatif::ProgressFinish::AndClear);
+        // The first frame at once, even if the phase ends before the spinner's first tick.
+        bar.tick();
+        if total == 0 {
+            bar.enable_steady_tick(std::time::Duration::from_millis(100));
         }
-        self.0.set_message(what.to_owned());
+        *self.0.borrow_mut() = Some(bar);
     }
     fn advance(&self, n: u64) {
-        self.0.inc(n);
+        if let Some(bar) = self.0.borrow().as_ref() {
+            bar.inc(n);
+        }
     }
     fn finish(&self) {
-        self.0.finish_and_clear();
+        if let Some(bar) = self.0.borrow_mut().take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A rate for people: whole units below a thousand a second, then thousands or millions with
+/// at most one decimal (`870/s`, `8.1k/s`, `81k/s`, `1.2M/s`).
+fn rate(per_sec: f64) -> String {
+    let r = if per_sec.is_finite() { per_sec.max(0.0) } else { 0.0 };
+    if r < 999.5 {
+        format!("{r:.0}/s")
+    } else if r < 9_950.0 {
+        format!("{:.1}k/s", r / 1e3)
+    } else if r < 999_500.0 {
+        format!("{:.0}k/s", r / 1e3)
+    } else if r < 9_950_000.0 {
+        format!("{:.1}M/s", r / 1e6)
+    } else {
+        format!("{:.0}M/s", r / 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_rounded_with_one_unit() {
+        for (r, want) in [
+            (0.0, "0/s"),
+            (f64::NAN, "0/s"),
+            (f64::INFINITY, "0/s"),
+            (0.4, "0/s"),
+            (12.345_678, "12/s"),
+            (999.4, "999/s"),
+            (999.6, "1.0k/s"),
+            (8_123.456, "8.1k/s"),
+            (9_960.0, "10k/s"),
+            (81_234.5, "81k/s"),
+            (999_600.0, "1.0M/s"),
+            (1_234_567.0, "1.2M/s"),
+            (12_345_678.0, "12M/s"),
+        ] {
+            assert_eq!(rate(r), want, "{r}");
+        }
+    }
+
+    #[test]
+    fn answers() {
+        for yes in ["y", "Y", "yes", " YES "] {
+            assert_eq!(answer(yes), Some(true), "{yes}");
+        }
+        for no in ["", "n", "No", "  "] {
+            assert_eq!(answer(no), Some(false), "{no:?}");
+        }
+        for neither in ["maybe", "yy", "ja"] {
+            assert_eq!(answer(neither), None, "{neither}");
+        }
+    }
+
+    #[test]
+    fn the_templates_parse() {
+        for t in [BAR_TEMPLATE, SPINNER_TEMPLATE] {
+            assert!(indicatif::ProgressStyle::with_template(t).is_ok(), "{t}");
+        }
     }
 }

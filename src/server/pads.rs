@@ -21,7 +21,7 @@ use crate::domain::pad::PadState;
 use crate::ops::keys::{self, SIGNATURE_HEADER, SIGNER_HEADER};
 use crate::ops::pad as op;
 use crate::ops::verify::parse_expected_head;
-use crate::ops::OpError;
+use crate::ops::{NoProgress, OpError};
 
 fn too_large_json(_: u64) -> OpError {
     wire::json_body_too_large()
@@ -255,7 +255,9 @@ pub async fn export(
     let ticket = http::read_ticket(&headers, q.get("ticket"));
     s.caught_up().await;
     let exported = s
-        .run(anonymous(), move |ctx| ctx.pad_export(ReadPad { pad: &id, ticket: ticket.as_ref() }))
+        .run(anonymous(), move |ctx| {
+            ctx.pad_export(ReadPad { pad: &id, ticket: ticket.as_ref() }, &NoProgress)
+        })
         .await;
     s.journal_may_have_grown();
     match exported {

@@ -22,8 +22,9 @@ pub trait Maintenance {
     fn settle_on_close(&mut self) -> Result<()>;
     /// Writes a consistent copy of the store (one snapshot, blobs included) into `dest_dot`,
     /// a new, empty `.locker/` directory being assembled; the caller adds `config.json`.
-    /// Other processes keep reading and writing meanwhile.
-    fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats>;
+    /// Other processes keep reading and writing meanwhile. `copied` hears of the blob files:
+    /// `(0, total)` once the snapshot names them, then `(done, total)` after each one.
+    fn backup(&mut self, dest_dot: &Path, copied: &mut dyn FnMut(u64, u64)) -> Result<BackupStats>;
     /// Folds the write-ahead log into the database and truncates it, as far as readers allow.
     fn checkpoint(&mut self) -> Result<CheckpointStats>;
 }

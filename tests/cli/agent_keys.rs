@@ -105,7 +105,7 @@ fn test_an_agents_own_key_is_told_from_one_the_operator_registered_for_it() {
     );
 
     // The operator's move: revoke, register a key it made, sign as worker-a.
-    env.json(&["key", "revoke", "--agent", "worker-a"]);
+    env.json(&["key", "revoke", "--agent", "worker-a", "--yes"]);
     let op_key = path(&env, "op.key");
     env.json(&["key", "generate", "--agent", "worker-a", "--out", &op_key]);
     assert_eq!(key_register_entries(&env)[0]["actor"], "operator");

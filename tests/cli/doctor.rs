@@ -163,7 +163,7 @@ fn test_doctor_checks_locker_token() {
     assert_eq!(t["status"], "problem");
     assert!(t["detail"].as_str().unwrap().contains("unknown token"), "{t}");
 
-    env.json(&["token", "revoke", "--agent", "w1"]);
+    env.json(&["token", "revoke", "--agent", "w1", "--yes"]);
     let (code, v) = doctor(&env, &[], &[("LOCKER_TOKEN", &token)]);
     assert_eq!(code, 1, "{v}");
     assert!(findings(&v, "token")[0]["detail"].as_str().unwrap().contains("revoked"), "{v}");

@@ -51,7 +51,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 fn test_gc_prunes_old_pads_and_verify_reports_them_pruned() {
     let (env, sealed, open, expiring) = setup();
     let later = NOW + 100;
-    let out = env.json_at(later, &["gc", "--pads-older-than", "60s"]);
+    let out = env.json_at(later, &["gc", "--yes", "--pads-older-than", "60s"]);
     assert_eq!(out["dry_run"], false);
     assert_eq!(out["pads_older_than"], 60);
     // Sealed 100 s ago and expired 90 s ago: both go. The open pad and the empty one stay.
@@ -133,7 +133,7 @@ fn test_gc_prunes_old_pads_and_verify_reports_them_pruned() {
     assert_eq!(ids(&entry["body"]["pads"]), sorted(vec![sealed.id.clone(), expiring.id.clone()]));
 
     // A second run finds nothing more: a pad is pruned once.
-    let again = env.json_at(later + 10, &["gc", "--pads-older-than", "0s"]);
+    let again = env.json_at(later + 10, &["gc", "--yes", "--pads-older-than", "0s"]);
     assert_eq!(again["pads"], Value::Array(vec![]));
     let (code, v) = env.verify();
     assert_eq!(code, 0, "{v}");
@@ -177,7 +177,7 @@ fn test_gc_dry_run_shows_what_would_go_and_changes_nothing() {
 #[test]
 fn test_gc_keeps_pads_younger_than_the_age() {
     let (env, _sealed, _open, _expiring) = setup();
-    let out = env.json_at(NOW + 10, &["gc", "--pads-older-than", "1h"]);
+    let out = env.json_at(NOW + 10, &["gc", "--yes", "--pads-older-than", "1h"]);
     assert_eq!(out["pads"], Value::Array(vec![]));
     // Even a run that removed nothing is journaled.
     assert!(out["journal_seq"].is_u64());
@@ -264,7 +264,7 @@ fn test_gc_removes_unreferenced_blobs_and_stray_files_only() {
     );
     assert!(orphan.is_file());
 
-    let out = env.json(&["gc", "--blobs"]);
+    let out = env.json(&["gc", "--yes", "--blobs"]);
     assert_eq!(out["blob_bytes"], 3 + 70_001 + 4);
     assert!(!orphan.exists());
     assert!(!objects.join(".tmp-deadbeef").exists());
@@ -279,7 +279,7 @@ fn test_gc_removes_unreferenced_blobs_and_stray_files_only() {
     assert_eq!(v["gc"]["blobs"], 3);
     assert_eq!(v["gc"]["blob_bytes"], 3 + 70_001 + 4);
     // Nothing is left for a second run.
-    let again = env.json(&["gc", "--blobs"]);
+    let again = env.json(&["gc", "--yes", "--blobs"]);
     assert_eq!(again["blobs"], Value::Array(vec![]));
     assert_eq!(again["stray_files"], Value::Array(vec![]));
 }
@@ -287,7 +287,7 @@ fn test_gc_removes_unreferenced_blobs_and_stray_files_only() {
 #[test]
 fn test_verify_catches_tampering_with_pruned_pads() {
     let (env, sealed, open, _expiring) = setup();
-    env.json_at(NOW + 100, &["gc", "--pads-older-than", "60s"]);
+    env.json_at(NOW + 100, &["gc", "--yes", "--pads-older-than", "60s"]);
     assert_eq!(env.verify().0, 0);
     let broken = |sql: &str, undo: &str, needle: &str, pad: &str| {
         env.sql().execute_batch(sql).unwrap();
@@ -420,16 +420,19 @@ fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
     let (mut env, old) = abandoned_setup();
     // Abandoned an hour ago: younger than 2h, older than 30m.
     env.now = NOW + 100 + 3600;
-    assert_eq!(env.json(&["gc", "--abandoned-older-than", "2h"])["leases"], Value::Array(vec![]));
+    assert_eq!(
+        env.json(&["gc", "--yes", "--abandoned-older-than", "2h"])["leases"],
+        Value::Array(vec![])
+    );
     // Its plan is still old-job's current plan: kept whole, so `manifest diff` still gates.
-    let out = env.json(&["gc", "--abandoned-older-than", "30m"]);
+    let out = env.json(&["gc", "--yes", "--abandoned-older-than", "30m"]);
     assert_eq!(
         (out["leases"].as_array().unwrap().len(), out["current_plans_kept"].as_u64()),
         (0, Some(1))
     );
     assert_eq!(env.run(&["manifest", "diff", "old-job"]).status.code(), Some(1));
     supersede(&env);
-    let out = env.json(&["gc", "--abandoned-older-than", "30m"]);
+    let out = env.json(&["gc", "--yes", "--abandoned-older-than", "30m"]);
     assert_eq!(out["abandoned_older_than"], 1800);
     let leases = out["leases"].as_array().unwrap();
     assert_eq!(leases.len(), 1, "{out}");
@@ -492,7 +495,10 @@ fn test_gc_prunes_abandoned_work_and_verify_reports_it_pruned() {
 
     // Nothing is pruned twice.
     env.now += 7200;
-    assert_eq!(env.json(&["gc", "--abandoned-older-than", "1s"])["leases"], Value::Array(vec![]));
+    assert_eq!(
+        env.json(&["gc", "--yes", "--abandoned-older-than", "1s"])["leases"],
+        Value::Array(vec![])
+    );
     assert_eq!(env.verify().0, 0);
 }
 
@@ -544,7 +550,7 @@ fn test_verify_catches_tampering_with_abandoned_work() {
     let (mut env, _old) = abandoned_setup();
     supersede(&env);
     env.now = NOW + 200;
-    env.json(&["gc", "--abandoned-older-than", "0s"]);
+    env.json(&["gc", "--yes", "--abandoned-older-than", "0s"]);
     assert_eq!(env.verify().0, 0);
     env.sql().execute("UPDATE steps SET executed = 'forged' WHERE step = 'fetch'", []).unwrap();
     let (code, v) = env.verify();
@@ -574,7 +580,7 @@ fn test_gc_never_turns_a_failing_manifest_diff_green() {
     env.now += 20 * 86_400;
     env.json(&["lease", "heartbeat", "old-job", "--lease", &lease]);
     env.now += 11 * 86_400;
-    let out = env.json(&["gc", "--abandoned-older-than", "30d"]);
+    let out = env.json(&["gc", "--yes", "--abandoned-older-than", "30d"]);
     assert_eq!(out["current_plans_kept"], 1, "{out}");
     assert_eq!(out["leases"], Value::Array(vec![]));
     assert_eq!(listed(&env, &lease)["state"], "active");
@@ -614,7 +620,7 @@ fn test_manifest_diff_of_a_pruned_plan_fails_closed() {
 fn test_gc_never_turns_a_failing_review_or_verify_green() {
     let (env, sealed, _open, _expiring) = setup();
     let later = NOW + 100;
-    env.json_at(later, &["gc", "--pads-older-than", "60s"]);
+    env.json_at(later, &["gc", "--yes", "--pads-older-than", "60s"]);
     let out = env
         .locker()
         .env("LOCKER_NOW", later.to_string())

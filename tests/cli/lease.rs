@@ -770,7 +770,7 @@ fn test_lease_agents_act_only_as_themselves() {
     assert_eq!(env.json_as(&carol, &["lease", "acquire", "job"])["fence"], 1);
     assert_eq!(env.json_as(&carol, &["lease", "list"])["leases"].as_array().unwrap().len(), 1);
     // A revoked agent can do nothing more.
-    env.json(&["token", "revoke", "--agent", "alice"]);
+    env.json(&["token", "revoke", "--agent", "alice", "--yes"]);
     let e = env.json_err_as(&alice, &["step", "job", "t", "--lease", &la], 5);
     assert_eq!(e["error"], "unauthorized");
     verify_ok(&env);

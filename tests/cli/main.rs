@@ -50,4 +50,5 @@ mod tamper;
 mod tlog;
 mod token;
 mod torture;
+mod tty;
 mod witness;

@@ -683,7 +683,7 @@ fn test_mcp_python_artifacts_as_an_agent() {
         assert_eq!(list["artifacts"].as_array().unwrap().len(), i + 1);
     }
     // A revoked token stops working at once, in a running server too.
-    env.json(&["token", "revoke", "--agent", "writer"]);
+    env.json(&["token", "revoke", "--agent", "writer", "--yes"]);
     let report = session_as(
         &env,
         &py,
@@ -1240,7 +1240,7 @@ fn test_mcp_python_signed_writes() {
     let skey = std::fs::read_to_string(&keyfile).unwrap();
     let k = locker::domain::sign::PrivateKey::parse(&skey).unwrap();
     let repo = env.json(&["key", "list"])["repository_id"].as_str().unwrap().to_owned();
-    env.json(&["key", "require"]);
+    env.json(&["key", "require", "--yes"]);
     let pad = env.create_pad(&[]);
     // The client signs block 0 itself; the server's own key (LOCKER_SIGN_KEY) signs block 1
     // and the publish; a call without either is refused.

@@ -163,7 +163,7 @@ fn test_a_lost_write_ahead_log_is_refused_naming_both_sizes() {
     }
     let env = busy();
     // gc folds the write-ahead log into locker.db; what comes after stays in the log.
-    env.json(&["gc", "--blobs"]);
+    env.json(&["gc", "--blobs", "--yes"]);
     let folded: u64 = env.json(&["verify"])["journal"]["entries"].as_u64().unwrap();
     env.create_pad(&[]);
     env.create_pad(&[]);

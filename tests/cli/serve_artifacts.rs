@@ -167,7 +167,7 @@ fn test_serve_artifact_api_like_questlock() {
     assert_eq!(qerr(&s.curl_json("/v1/artifact/", &[], 404)).0, "not_found");
 
     // A revoked token is refused at once.
-    env.json(&["token", "revoke", "--agent", "worker-a"]);
+    env.json(&["token", "revoke", "--agent", "worker-a", "--yes"]);
     let v = publish(
         &s,
         &tok,

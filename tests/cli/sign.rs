@@ -220,13 +220,13 @@ fn test_signed_writes_refuse_unknown_wrong_and_revoked_keys() {
     let a = args(&append(&alice));
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
     env.json(&a);
-    let r = env.json(&["key", "revoke", "--agent", "alice"]);
+    let r = env.json(&["key", "revoke", "--agent", "alice", "--yes"]);
     assert_eq!(r["already_revoked"], false);
-    assert_eq!(env.json(&["key", "revoke", "--agent", "alice"])["already_revoked"], true);
+    assert_eq!(env.json(&["key", "revoke", "--agent", "alice", "--yes"])["already_revoked"], true);
     assert_eq!(env.json(&["key", "list"])["keys"][0]["state"], "revoked");
     let e = env.fails(&a, 5, "key_revoked", "agent alice's signing key has been revoked");
     assert_eq!(e["signer"], "alice");
-    env.json_err(&["key", "revoke", "--agent", "nobody"], 3);
+    env.json_err(&["key", "revoke", "--agent", "nobody", "--yes"], 3);
     let (code, v) = env.verify();
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(v["signatures"]["signed"], 1);
@@ -246,8 +246,8 @@ fn test_artifact_publish_and_step_signed_and_the_require_policy() {
     let lease = env.json(&["lease", "acquire", "job", "--holder", "alice"]);
     let lease_id = lease["lease_id"].as_str().unwrap().to_owned();
 
-    env.json(&["key", "require"]);
-    assert_eq!(env.json(&["key", "require"])["changed"], false);
+    env.json(&["key", "require", "--yes"]);
+    assert_eq!(env.json(&["key", "require", "--yes"])["changed"], false);
     assert_eq!(env.json(&["key", "list"])["require_signed_appends"], true);
     // Unsigned writes are refused and change nothing.
     let detail = "this repository requires signed appends, publishes and steps";
@@ -340,7 +340,7 @@ fn test_artifact_publish_and_step_signed_and_the_require_policy() {
     assert_eq!(entries(&env, "repo.setting").len(), 1);
 
     // Off again: unsigned writes are accepted; verify still holds.
-    assert_eq!(env.json(&["key", "require", "--off"])["require_signed_appends"], false);
+    assert_eq!(env.json(&["key", "require", "--off", "--yes"])["require_signed_appends"], false);
     env.json(&["artifact", "publish", "k", "-d", "v2", "--expect", "1", "--op", "o2"]);
     assert_eq!(env.verify().0, 0);
     assert_eq!(env.run(&["verify", "--require-signed"]).status.code(), Some(1));
@@ -427,12 +427,12 @@ fn test_verify_catches_a_forged_signature_and_a_swapped_key() {
     // A revocation undone behind locker's back.
     let env4 = TestEnv::init();
     key(&env4, "bob");
-    env4.json(&["key", "revoke", "--agent", "bob"]);
+    env4.json(&["key", "revoke", "--agent", "bob", "--yes"]);
     env4.sql().execute("UPDATE agent_keys SET revoked_at = NULL", []).unwrap();
     assert_eq!(env4.verify().0, 1);
     // The policy switched off behind locker's back.
     let env5 = TestEnv::init();
-    env5.json(&["key", "require"]);
+    env5.json(&["key", "require", "--yes"]);
     env5.sql().execute("DELETE FROM repo_settings", []).unwrap();
     let (code, v) = env5.verify();
     assert_eq!(code, 1);

@@ -83,7 +83,7 @@ fn test_token_names_are_never_reused() {
     let e = env.json_err(&["token", "create", "--agent", "worker-a", "--scope", "other"], 4);
     assert_eq!(e["error"], "agent_exists");
     assert_eq!(before, env.fingerprint());
-    env.json(&["token", "revoke", "--agent", "worker-a"]);
+    env.json(&["token", "revoke", "--agent", "worker-a", "--yes"]);
     let before = env.fingerprint();
     let e = env.json_err(&["token", "create", "--agent", "worker-a", "--scope", "demo"], 4);
     assert_eq!(e["error"], "agent_exists");
@@ -94,14 +94,14 @@ fn test_token_names_are_never_reused() {
 fn test_token_revoke_is_idempotent_and_unknown_agents_are_not_found() {
     let env = TestEnv::init();
     env.token("worker-a", "demo");
-    let first = env.json(&["token", "revoke", "--agent", "worker-a"]);
+    let first = env.json(&["token", "revoke", "--agent", "worker-a", "--yes"]);
     assert_eq!(first["already_revoked"], false);
     let before = env.fingerprint();
-    let again = env.json(&["token", "revoke", "--agent", "worker-a"]);
+    let again = env.json(&["token", "revoke", "--agent", "worker-a", "--yes"]);
     assert_eq!(again["already_revoked"], true);
     assert_eq!(again["revoked_at"], first["revoked_at"]);
     assert_eq!(before, env.fingerprint(), "a second revoke changes nothing");
-    let e = env.json_err(&["token", "revoke", "--agent", "nobody"], 3);
+    let e = env.json_err(&["token", "revoke", "--agent", "nobody", "--yes"], 3);
     assert_eq!(e["error"], "not_found");
     assert_eq!(before, env.fingerprint());
     assert_eq!(env.journal_count("token.revoke"), 1);
@@ -112,7 +112,7 @@ fn test_token_list_shows_agents_scopes_and_states_without_secrets() {
     let env = TestEnv::init();
     let a = env.token("worker-a", "demo");
     let b = env.token("worker-b", "other");
-    env.json(&["token", "revoke", "--agent", "worker-b"]);
+    env.json(&["token", "revoke", "--agent", "worker-b", "--yes"]);
     let out = env.locker().args(["--json", "token", "list"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains(&a) && !text.contains(&b), "no secrets");
@@ -181,7 +181,7 @@ fn test_token_revoked_token_is_refused_for_reads_and_writes() {
     let env = TestEnv::init();
     let t = env.token("worker-a", "demo");
     env.json_as(&t, &publish("k", "one", "0", "op-1"));
-    env.json(&["token", "revoke", "--agent", "worker-a"]);
+    env.json(&["token", "revoke", "--agent", "worker-a", "--yes"]);
     let before = env.fingerprint();
     for args in [
         publish("k", "two", "1", "op-2"),
@@ -240,7 +240,7 @@ fn test_verify_catches_forged_and_edited_agent_rows() {
         let env = TestEnv::init();
         env.token("worker-a", "demo");
         env.token("worker-b", "demo");
-        env.json(&["token", "revoke", "--agent", "worker-b"]);
+        env.json(&["token", "revoke", "--agent", "worker-b", "--yes"]);
         assert_eq!(env.json(&["verify"])["ok"], true);
         env
     };

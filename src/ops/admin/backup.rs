@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
 use crate::ops::verify::{self, RepoReport};
-use crate::ops::{Actor, Clock, Ctx, ErrorKind, LogIdentity, NoProgress, OpError, OpResult};
+use crate::ops::{Actor, Clock, Ctx, ErrorKind, LogIdentity, OpError, OpResult, Progress};
 use crate::repo::{self, Repo, RepoError, CONFIG_FILE, DOT_LOCKER};
 use crate::store::StoreError;
 
@@ -101,7 +101,11 @@ fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
 
 /// Verifies the repository whose root is `root` (a copy being assembled), its checkpoints'
 /// signatures and its high-water mark included.
-fn verify_copy(root: &Path, clock: &dyn Clock) -> OpResult<(Repo, RepoReport)> {
+fn verify_copy(
+    root: &Path,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+) -> OpResult<(Repo, RepoReport)> {
     let mut copy = Repo::open_root(root)?;
     // The copy is moved into place once dropped: it must be one self-contained database file
     // (a store without housekeeping keeps no files of its own to settle).
@@ -113,7 +117,7 @@ fn verify_copy(root: &Path, clock: &dyn Clock) -> OpResult<(Repo, RepoReport)> {
     let report = {
         let mut ctx = Ctx::new(copy.store.as_mut(), Actor::operator(), clock);
         ctx.log = Some(&log);
-        verify::repository_with_key(&mut ctx, None, &NoProgress, key.as_ref())?
+        verify::repository_with_key(&mut ctx, None, progress, key.as_ref())?
     };
     Ok((copy, report))
 }
@@ -155,8 +159,14 @@ fn not_file_by_file() -> OpError {
 }
 
 /// Copies the repository `repo` into the new directory `dest` (absent, or an empty
-/// directory), verifies the copy, and only then puts it in place.
-pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<BackupDone> {
+/// directory), verifies the copy, and only then puts it in place. `progress` hears of the
+/// database snapshot, the blob files (`blobs`) and the verification (`entries`).
+pub fn backup(
+    repo: &mut Repo,
+    dest: &Path,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+) -> OpResult<BackupDone> {
     if repo.store.maintenance().is_none() {
         // Refused before anything is made.
         return Err(not_file_by_file());
@@ -209,9 +219,17 @@ pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<Backu
             }
             repo::sync_dir(&keys)?;
         }
-        let stats = repo.store.maintenance().ok_or_else(not_file_by_file)?.backup(&tmp_dot)?;
+        progress.start("copying the database", 0, "");
+        let stats = repo.store.maintenance().ok_or_else(not_file_by_file)?.backup(
+            &tmp_dot,
+            &mut |done, total| match (done, total) {
+                (_, 0) => {}
+                (0, _) => progress.start("copying blob files", total, "blobs"),
+                _ => progress.advance(1),
+            },
+        )?;
         repo::sync_dir(&tmp_dot)?;
-        let (copy, report) = verify_copy(&tmp, clock)?;
+        let (copy, report) = verify_copy(&tmp, clock, progress)?;
         let repository_id = copy.config.repository_id.clone();
         drop(copy);
         if !report.ok {
@@ -244,6 +262,7 @@ pub fn backup(repo: &mut Repo, dest: &Path, clock: &dyn Clock) -> OpResult<Backu
             summary: CopySummary::of(&repository_id, &report),
         })
     })();
+    progress.finish();
     if fs::symlink_metadata(&tmp).is_ok() {
         let _ = fs::remove_dir_all(&tmp);
     }
@@ -264,13 +283,15 @@ fn exists(dest: &Path) -> OpError {
 /// when `replace` is set, and then atomically: the backup is copied and verified beside it
 /// first, the old `.locker/` is renamed aside (and kept), and the copy renamed into place. A
 /// backup older than the checkpoints the replaced repository's log key signed is refused as a
-/// rollback unless `accept_rollback` (see the module documentation).
+/// rollback unless `accept_rollback` (see the module documentation). `progress` hears of the
+/// copy and of its verification (`entries`).
 pub fn restore(
     backup: &Path,
     target: &Path,
     replace: bool,
     accept_rollback: bool,
     clock: &dyn Clock,
+    progress: &dyn Progress,
 ) -> OpResult<Restored> {
     let backup = absolute(backup)?;
     let src_dot = if backup.file_name().is_some_and(|n| n == DOT_LOCKER)
@@ -320,6 +341,7 @@ pub fn restore(
     let result = (|| {
         fs::DirBuilder::new().mode(0o700).create(&tmp).map_err(io_err(&tmp))?;
         let tmp_dot = tmp.join(DOT_LOCKER);
+        progress.start("copying the backup", 0, "");
         repo::copy_tree(&src_dot, &tmp_dot).map_err(bad_backup)?;
         if occupied {
             carry_mark(&target_dot, &tmp_dot)?;
@@ -342,14 +364,17 @@ pub fn restore(
             // Reported by the verification below.
             Err(_) => None,
         };
-        let (copy, report) = verify_copy(&tmp, clock).map_err(|e| match e.code.as_ref() {
-            "bad_repository" | "internal" | "symlink" | crate::ops::CORRUPT_STORE => OpError::new(
-                ErrorKind::Unprocessable,
-                "bad_backup",
-                format!("{} is not a usable backup: {}", backup.display(), e.detail),
-            ),
-            _ => e,
-        })?;
+        let (copy, report) =
+            verify_copy(&tmp, clock, progress).map_err(|e| match e.code.as_ref() {
+                "bad_repository" | "internal" | "symlink" | crate::ops::CORRUPT_STORE => {
+                    OpError::new(
+                        ErrorKind::Unprocessable,
+                        "bad_backup",
+                        format!("{} is not a usable backup: {}", backup.display(), e.detail),
+                    )
+                }
+                _ => e,
+            })?;
         let repository_id = copy.config.repository_id.clone();
         drop(copy);
         if !report.ok {
@@ -393,6 +418,7 @@ pub fn restore(
             summary: CopySummary::of(&repository_id, &report),
         })
     })();
+    progress.finish();
     if fs::symlink_metadata(&tmp).is_ok() {
         let _ = fs::remove_dir_all(&tmp);
     }

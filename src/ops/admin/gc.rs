@@ -31,7 +31,7 @@ use crate::domain::event::{self, GcBlob, GcLease, GcPad, GcPolicy, GcStrayFile, 
 use crate::domain::pad::StoredState;
 use crate::domain::work::LeaseState;
 use crate::ops::log::journal;
-use crate::ops::{Ctx, OpError, OpResult};
+use crate::ops::{Ctx, OpError, OpResult, Progress};
 use crate::store::Flow;
 
 /// Most pads, and most blobs and stray files, one run removes.
@@ -137,9 +137,8 @@ pub struct GcOutcome {
     pub checkpoint: Option<WalCheckpoint>,
 }
 
-/// Runs one gc under `policy` (operator only).
-pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
-    crate::ops::auth::operator_only(&ctx.actor, "run gc")?;
+/// Refuses a policy that removes nothing, or a negative age (exit 2), before anything is read.
+pub fn check_policy(policy: &Retention) -> OpResult<()> {
     if policy.pads_older_than.is_none() && !policy.blobs && policy.abandoned_older_than.is_none() {
         return Err(OpError::usage("gc needs a policy: nothing would be removed").hint(
             "Pass `--pads-older-than 30d`, `--abandoned-older-than 30d`, `--blobs`, or several.",
@@ -150,6 +149,15 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
     {
         return Err(OpError::usage("the age must not be negative"));
     }
+    Ok(())
+}
+
+/// Runs one gc under `policy` (operator only). `progress` hears of the scan, then of the pads,
+/// leases and blobs as they go.
+pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention, progress: &dyn Progress) -> OpResult<GcOutcome> {
+    crate::ops::auth::operator_only(&ctx.actor, "run gc")?;
+    check_policy(policy)?;
+    progress.start("looking for what the policy removes", 0, "");
     let now = ctx.now();
     let actor = ctx.actor.clone();
     let mut tx = ctx.store.write()?;
@@ -264,8 +272,12 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
             strays.truncate(MAX_ITEMS);
         }
         if !policy.dry_run {
+            if !unreferenced.is_empty() {
+                progress.start("removing blobs", unreferenced.len() as u64, "blobs");
+            }
             for b in &unreferenced {
                 tx.delete_blob(&b.digest)?;
+                progress.advance(1);
             }
             if let Some(files) = tx.blob_files() {
                 files.remove_stray_files(&strays)?;
@@ -302,14 +314,24 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
     };
     if policy.dry_run {
         // Dropping the transaction rolls it back: nothing changed.
+        progress.finish();
         return Ok(outcome);
+    }
+    if !outcome.pads.is_empty() {
+        progress.start("pruning pads", outcome.pads.len() as u64, "pads");
     }
     for p in &outcome.pads {
         tx.prune_pad(&p.pad_id, now)?;
+        progress.advance(1);
+    }
+    if !outcome.leases.is_empty() {
+        progress.start("pruning abandoned leases", outcome.leases.len() as u64, "leases");
     }
     for l in &outcome.leases {
         tx.prune_lease_work(&l.lease_id, now)?;
+        progress.advance(1);
     }
+    progress.start("committing", 0, "");
     // Runs that prune abandoned work say so; the others keep the body they always had.
     let work = policy.abandoned_older_than.is_some();
     let event = RepoGc {
@@ -374,6 +396,7 @@ pub fn gc(ctx: &mut Ctx<'_>, policy: &Retention) -> OpResult<GcOutcome> {
         }),
         None => Some(WalCheckpoint { busy: false, wal_bytes_before: 0, wal_bytes_after: 0 }),
     };
+    progress.finish();
     Ok(outcome)
 }
 

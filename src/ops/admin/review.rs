@@ -129,7 +129,7 @@ pub fn pad(
     ticket: Option<&Secret>,
     opts: &ReviewOptions,
 ) -> OpResult<ReviewReport> {
-    let snapshot = crate::ops::pad::bundle::export(ctx, pad_id, ticket)?;
+    let snapshot = crate::ops::pad::bundle::export(ctx, pad_id, ticket, &crate::ops::NoProgress)?;
     let verified = crate::ops::verify::pad(ctx, pad_id, None)?;
     let chain_check = if verified.ok {
         Check::pass(

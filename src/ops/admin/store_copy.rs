@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::domain::digest::Digest;
 use crate::domain::secret::random_id;
 use crate::ops::verify::{self, RepoReport};
-use crate::ops::{Actor, Clock, Ctx, ErrorKind, NoProgress, OpError, OpResult};
+use crate::ops::{Actor, Clock, Ctx, ErrorKind, OpError, OpResult, Progress};
 use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_DIR};
 use crate::store::{self, Flow, Maintenance as _, Store, StoreError, StoreUrl, Tx};
 
@@ -57,10 +57,16 @@ pub struct CopiedRows {
     pub settings: u64,
 }
 
-/// Copies every row of `src` into `dst` (an empty store) inside `dst`'s transaction.
+/// Copies every row of `src` into `dst` (an empty store) inside `dst`'s transaction;
+/// `progress` hears of the bulk of it, the journal's entries and the pads' blocks.
 // The closure each row's copy runs in gives its `?` a scope inside the streaming callback.
 #[allow(clippy::redundant_closure_call)]
-pub fn copy_rows(src: &dyn Tx, dst: &mut dyn Tx) -> Result<CopiedRows, StoreError> {
+pub fn copy_rows(
+    src: &dyn Tx,
+    dst: &mut dyn Tx,
+    progress: &dyn Progress,
+) -> Result<CopiedRows, StoreError> {
+    let counts = src.counts()?;
     let mut n = CopiedRows::default();
     let mut err: Option<StoreError> = None;
     macro_rules! each {
@@ -80,17 +86,25 @@ pub fn copy_rows(src: &dyn Tx, dst: &mut dyn Tx) -> Result<CopiedRows, StoreErro
             }
         }};
     }
-    each!(for_each_journal, journal, |r| dst.insert_journal(&r));
+    progress.start("copying the journal", counts.journal, "entries");
+    each!(for_each_journal, journal, |r| {
+        progress.advance(1);
+        dst.insert_journal(&r)
+    });
     each!(for_each_pad, pads, |p| dst.insert_pad(&p));
     let mut pads = Vec::new();
     src.for_each_pad(&mut |p| {
         pads.push(p.id);
         Flow::Continue(())
     })?;
+    if counts.blocks > 0 {
+        progress.start("copying pads", counts.blocks, "blocks");
+    }
     for id in &pads {
         src.for_each_block(id, &mut |b| match dst.insert_block(&b) {
             Ok(()) => {
                 n.blocks += 1;
+                progress.advance(1);
                 Flow::Continue(())
             }
             Err(e) => {
@@ -102,6 +116,7 @@ pub fn copy_rows(src: &dyn Tx, dst: &mut dyn Tx) -> Result<CopiedRows, StoreErro
             return Err(e);
         }
     }
+    progress.start("copying the rest", 0, "");
     each!(for_each_ticket, tickets, |t| dst.insert_ticket(&t));
     each!(for_each_agent, agents, |a| dst.insert_agent(&a));
     each!(for_each_blob, blobs, |b| {
@@ -163,6 +178,7 @@ fn copy_into(
     src: &mut dyn Store,
     dst: &mut dyn Store,
     clock: &dyn Clock,
+    progress: &dyn Progress,
 ) -> OpResult<(CopiedRows, RepoReport, u64, Digest)> {
     let src_tx = src.read()?;
     let Some(head) = src_tx.journal_head()? else {
@@ -179,14 +195,14 @@ fn copy_into(
             )
             .hint("Copy into a new, empty database (CREATE DATABASE …) or a new directory."));
         }
-        let rows = copy_rows(src_tx.as_ref(), tx.as_mut())?;
+        let rows = copy_rows(src_tx.as_ref(), tx.as_mut(), progress)?;
         tx.commit()?;
         rows
     };
     drop(src_tx);
     let report = {
         let mut ctx = Ctx::new(group.store(), Actor::operator(), clock);
-        verify::repository(&mut ctx, Some(head.hash), &NoProgress)?
+        verify::repository(&mut ctx, Some(head.hash), progress)?
     };
     let copied_head = group.store().read()?.journal_head()?;
     if !report.ok || copied_head != Some(head) {
@@ -207,8 +223,14 @@ fn io_err(what: &Path) -> impl FnOnce(std::io::Error) -> OpError + '_ {
 }
 
 /// Copies the repository `repo` to `to`: a PostgreSQL database (`postgres://…`, empty), or a
-/// new directory that will hold a SQLite repository's `.locker/`.
-pub fn copy(repo: &mut Repo, to: &StoreUrl, clock: &dyn Clock) -> OpResult<CopyOutcome> {
+/// new directory that will hold a SQLite repository's `.locker/`. `progress` hears of the
+/// rows copied and of the copy's verification.
+pub fn copy(
+    repo: &mut Repo,
+    to: &StoreUrl,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+) -> OpResult<CopyOutcome> {
     let from = repo.config.store.clone();
     let repository_id = repo.config.repository_id.clone();
     let (rows, _report, seq, head, to_display) = if to.is_postgres() {
@@ -216,11 +238,12 @@ pub fn copy(repo: &mut Repo, to: &StoreUrl, clock: &dyn Clock) -> OpResult<CopyO
             return Err(OpError::usage("the destination is the repository's own store"));
         }
         let mut dst = store::create_shared(to)?;
-        let (rows, report, seq, head) = copy_into(repo.store.as_mut(), dst.as_mut(), clock)?;
+        let (rows, report, seq, head) =
+            copy_into(repo.store.as_mut(), dst.as_mut(), clock, progress)?;
         (rows, report, seq, head, to.url.clone())
     } else {
         let dest = std::path::absolute(Path::new(&to.url)).map_err(io_err(Path::new(&to.url)))?;
-        let (rows, report, seq, head) = copy_to_dir(repo, &dest, clock)?;
+        let (rows, report, seq, head) = copy_to_dir(repo, &dest, clock, progress)?;
         (rows, report, seq, head, dest.display().to_string())
     };
     Ok(CopyOutcome {
@@ -240,6 +263,7 @@ fn copy_to_dir(
     repo: &mut Repo,
     dest: &Path,
     clock: &dyn Clock,
+    progress: &dyn Progress,
 ) -> OpResult<(CopiedRows, RepoReport, u64, Digest)> {
     let dot = dest.join(DOT_LOCKER);
     if fs::symlink_metadata(&dot).is_ok() {
@@ -284,7 +308,7 @@ fn copy_to_dir(
         }
         let mut dst = store::sqlite::create(&tmp.join(DB_FILE))?;
         dst.settle_on_close()?;
-        let out = copy_into(repo.store.as_mut(), &mut dst, clock)?;
+        let out = copy_into(repo.store.as_mut(), &mut dst, clock, progress)?;
         drop(dst);
         repo::sync_dir(&tmp)?;
         fs::rename(&tmp, &dot).map_err(io_err(&dot))?;

@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::ops::log::journal;
 use crate::ops::pad::tickets::{check_read_ticket, new_ticket_row};
 use crate::ops::pad::{check_content_type, load};
-use crate::ops::{Ctx, ErrorKind, OpError, OpResult};
+use crate::ops::{Ctx, ErrorKind, OpError, OpResult, Progress};
 use base64::Engine as _;
 
 use crate::domain::bundle::{
@@ -266,13 +266,17 @@ impl Exported {
 
 /// Reads a pad as it is stored (its stored hashes, even if they are wrong: the bundle's checks
 /// then say so).
-fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
+fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64, progress: &dyn Progress) -> OpResult<Bundle> {
     // A pruned pad has no payloads left to put in a bundle.
     if let Some(at) = pad.pruned_at {
         return Err(crate::ops::pad::pruned(&pad.id, at));
     }
     let mut blocks = Vec::with_capacity(usize::try_from(pad.block_count).unwrap_or(0).min(4096));
+    if pad.block_count > 0 {
+        progress.start("exporting", pad.block_count, "blocks");
+    }
     tx.for_each_block(&pad.id, &mut |b| {
+        progress.advance(1);
         blocks.push(Block {
             seq: b.seq,
             prev_hash: b.prev_hash,
@@ -310,8 +314,14 @@ fn snapshot(tx: &dyn Tx, pad: &PadRow, now: i64) -> OpResult<Bundle> {
     })
 }
 
-/// Reads a whole pad for export (see the module documentation for who may).
-pub fn export(ctx: &mut Ctx<'_>, pad_id: &str, ticket: Option<&Secret>) -> OpResult<Bundle> {
+/// Reads a whole pad for export (see the module documentation for who may); `progress` hears
+/// of its blocks.
+pub fn export(
+    ctx: &mut Ctx<'_>,
+    pad_id: &str,
+    ticket: Option<&Secret>,
+    progress: &dyn Progress,
+) -> OpResult<Bundle> {
     crate::ops::pad::check_pad_id(pad_id)?;
     let now = ctx.now();
     let lease = ctx.settings.read_lease_seconds;
@@ -325,7 +335,7 @@ pub fn export(ctx: &mut Ctx<'_>, pad_id: &str, ticket: Option<&Secret>) -> OpRes
             None
         };
         if opens.is_none() || pad.block_count == 0 {
-            return snapshot(tx.as_ref(), &pad, now);
+            return snapshot(tx.as_ref(), &pad, now, progress);
         }
     }
     // The first read with a `read_once` ticket opens its lease: decide again under the lock.
@@ -333,7 +343,7 @@ pub fn export(ctx: &mut Ctx<'_>, pad_id: &str, ticket: Option<&Secret>) -> OpRes
     crate::ops::authorize(tx.as_ref(), &ctx.actor)?;
     let pad = load(tx.as_ref(), pad_id)?;
     let opens = check_read_ticket(tx.as_ref(), &pad, ticket, lease, now)?;
-    let bundle = snapshot(tx.as_ref(), &pad, now)?;
+    let bundle = snapshot(tx.as_ref(), &pad, now, progress)?;
     if let Some(mut row) = opens.filter(|_| pad.block_count > 0) {
         row.lease_started_at = Some(now);
         tx.update_ticket(&row)?;
@@ -462,8 +472,14 @@ pub struct Imported {
 }
 
 /// Verifies a bundle fully, then stores it as a sealed pad under its own pad id (a pad with
-/// that id already here is a conflict). Journaled as `pad.import`.
-pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResult<Imported> {
+/// that id already here is a conflict). Journaled as `pad.import`. `progress` hears of the
+/// blocks as they are stored.
+pub fn import(
+    ctx: &mut Ctx<'_>,
+    bytes: &[u8],
+    expect: Option<Digest>,
+    progress: &dyn Progress,
+) -> OpResult<Imported> {
     let parsed = parse(bytes)?;
     let rep = report(&parsed, None, expect);
     if let Some(c) = &rep.first_failure {
@@ -563,8 +579,10 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
             .hint("It was imported before, or the id is taken; `locker verify PAD` checks it."));
     }
     tx.insert_pad(&pad)?;
+    progress.start("importing", rows.len() as u64, "blocks");
     for b in &rows {
         tx.insert_block(b)?;
+        progress.advance(1);
     }
     tx.insert_ticket(&t)?;
     let blocks = rows
@@ -599,6 +617,7 @@ pub fn import(ctx: &mut Ctx<'_>, bytes: &[u8], expect: Option<Digest>) -> OpResu
         },
     )?;
     tx.commit()?;
+    progress.finish();
     Ok(Imported {
         pad_id: id.clone(),
         write_key: key.expose().to_owned(),

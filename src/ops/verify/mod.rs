@@ -420,7 +420,7 @@ fn walk(
     };
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
-    progress.start("verifying", counts.journal + counts.blocks);
+    progress.start("verifying", counts.journal + counts.blocks, "entries");
     let mut f = Findings::default();
     let mut replay = Replay::default();
     let mut signatures = signatures::Replay::default();

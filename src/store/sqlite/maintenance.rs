@@ -30,7 +30,7 @@ impl Maintenance for SqliteStore {
         Ok(())
     }
 
-    fn backup(&mut self, dest_dot: &Path) -> Result<BackupStats> {
+    fn backup(&mut self, dest_dot: &Path, copied: &mut dyn FnMut(u64, u64)) -> Result<BackupStats> {
         use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
         let io = |what: &Path| {
             let what = what.display().to_string();
@@ -67,7 +67,9 @@ impl Maintenance for SqliteStore {
                 let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).db()?;
                 rows.collect::<rusqlite::Result<Vec<_>>>().db()?
             };
-            for (hex, size) in files {
+            let total = files.len() as u64;
+            copied(0, total);
+            for (done, (hex, size)) in (1..).zip(files) {
                 let digest = Digest::parse(&hex).map_err(|_| {
                     StoreError::Corrupt(format!("blob digest `{hex}` is malformed"))
                 })?;
@@ -108,6 +110,7 @@ impl Maintenance for SqliteStore {
                         return Err(StoreError::Io(format!("{}: {e}", objects::display(&digest))))
                     }
                 }
+                copied(done, total);
             }
             // Closing the last connection folds the write-ahead log into the file.
         }

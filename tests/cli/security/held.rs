@@ -24,7 +24,7 @@ fn test_security_tokens_keys_tickets_and_scopes_hold() {
     // Another scope does not see it; a wrong or revoked token gets nothing.
     s.curl_json("/v1/artifact?key=plan", &["-H", &bearer(&b)], 404);
     s.curl_json("/v1/artifact?key=plan", &["-H", &bearer("lk_wrong")], 401);
-    env.json(&["token", "revoke", "--agent", "alice"]);
+    env.json(&["token", "revoke", "--agent", "alice", "--yes"]);
     s.curl_json("/v1/artifact?key=plan", &["-H", &bearer(&a)], 401);
     // A wrong write key, another pad's ticket.
     let e = s.curl_json(
