@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates man/ and completions/ from the CLI definition (`locker util generate-docs`).
+# Regenerates man/, completions/ and docs/json/ from the CLI definition (`locker util generate-docs`).
 #   scripts/gen-docs.sh           rewrite them in this checkout (then commit the result)
 #   scripts/gen-docs.sh --check   exit 1 if the committed files differ from the generated ones
 set -eu
@@ -16,7 +16,7 @@ case "${1:-}" in
         trap 'rm -rf "$tmp"' EXIT
         cargo run --quiet --locked -- --quiet util generate-docs --out-dir "$tmp"
         status=0
-        for dir in man completions; do
+        for dir in man completions docs/json; do
             diff -r "$root/$dir" "$tmp/$dir" >/dev/null || {
                 echo "gen-docs: $dir/ is out of date with the CLI:" >&2
                 diff -r "$root/$dir" "$tmp/$dir" | head -n 40 >&2 || true
@@ -24,7 +24,7 @@ case "${1:-}" in
             }
         done
         if [ "$status" -ne 0 ]; then
-            echo "gen-docs: run scripts/gen-docs.sh and commit man/ and completions/" >&2
+            echo "gen-docs: run scripts/gen-docs.sh and commit man/, completions/ and docs/json/" >&2
         fi
         exit "$status"
         ;;

@@ -219,6 +219,14 @@ expect_refusal() { # CHECK HOME MESSAGE [VAR=VALUE...] -- ARGS...
     fi
 }
 
+# What the bash completion installed under home $1 offers for `locker pa`, asking the installed
+# binary (the script registers dynamic completion: it calls `locker` back on every TAB).
+completes() {
+    PATH="$1/.local/bin:$PATH" bash -c '. "$1"; COMP_WORDS=(locker pa); COMP_CWORD=1; COMP_TYPE=9
+        _clap_complete_locker locker pa locker; printf "%s\n" "${COMPREPLY[@]}"' \
+        _ "$1/.local/share/bash-completion/completions/locker" 2>/dev/null
+}
+
 # ---- checks ----------------------------------------------------------------------------------
 echo "test-install: locker $version for $target from $base (release in $dist)"
 
@@ -238,13 +246,15 @@ elif ! cmp -s "$h/.local/share/bash-completion/completions/locker" "$root/comple
     || ! cmp -s "$h/.local/share/zsh/site-functions/_locker" "$root/completions/_locker" \
     || ! cmp -s "$h/.local/share/fish/vendor_completions.d/locker.fish" "$root/completions/locker.fish"; then
     fail "clean install" "the completions were not installed"
+elif [ "$(completes "$h")" != pad ]; then
+    fail "clean install" "the installed bash completion does not complete \`locker pa\` to \`pad\`"
 elif [ -n "$(leftovers "$h")" ]; then
     fail "clean install" "left behind: $(leftovers "$h" | tr '\n' ' ')"
 elif [ "$(stat -c %a "$h/.local/bin/locker" 2>/dev/null || stat -f %Lp "$h/.local/bin/locker")" != 755 ]; then
     fail "clean install" "the binary's mode is not 0755"
 else
     template="$h"
-    pass "clean install (binary, $(find "$h/.local/share/man/man1" -name '*.1' | wc -l | tr -d ' ') man pages, bash/zsh/fish completions)"
+    pass "clean install (binary, $(find "$h/.local/share/man/man1" -name '*.1' | wc -l | tr -d ' ') man pages, bash/zsh/fish completions; bash completes through the installed binary)"
 fi
 
 # Installing the same release again over an existing install works and changes no bytes.

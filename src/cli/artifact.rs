@@ -63,6 +63,7 @@ fn int_arg(value: &str, what: &str) -> Result<i64, OpError> {
   locker artifact publish notes/summary.md --data 'second draft' --expect 1 --op draft-2")]
 pub struct PublishArgs {
     /// The artifact's key: a relative path such as `notes/summary.md` (1–512 bytes)
+    #[arg(add = super::complete::artifact_keys())]
     pub key: OsString,
     /// Read the content from FILE (`-` for stdin)
     #[arg(value_name = "FILE", conflicts_with = "data")]
@@ -104,14 +105,50 @@ fn publish(ctx: &mut CommandCtx, a: &PublishArgs) -> CmdResult {
         signing: signing.as_ref(),
     };
     let out = ctx.locker()?.artifact_publish(req)?;
-    ctx.printer.emit(&out)?;
+    ctx.printer.emit(&PublishOutput::of(out))?;
     Ok(ExitCode::SUCCESS)
 }
 
-impl Render for Published {
+/// What `locker artifact publish` prints: the version written under `artifact`, with
+/// `replayed` (the shape HTTP and MCP answer a publish with), and its metadata flat as well,
+/// as `artifact get` and every other write print theirs (`jq .version` reads them alike). The
+/// content is not repeated.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct PublishOutput {
+    #[serde(flatten)]
+    pub published: Published,
+    pub scope: String,
+    pub key: String,
+    pub version: u64,
+    pub sha256: crate::domain::digest::Digest,
+    pub size: u64,
+    pub actor: String,
+    pub op_id: String,
+    /// When this version was published (Unix seconds).
+    pub updated_at: i64,
+}
+
+impl PublishOutput {
+    fn of(published: Published) -> Self {
+        let a = published.artifact.clone();
+        Self {
+            published,
+            scope: a.scope,
+            key: a.key,
+            version: a.version,
+            sha256: a.sha256,
+            size: a.size,
+            actor: a.actor,
+            op_id: a.op_id,
+            updated_at: a.updated_at,
+        }
+    }
+}
+
+impl Render for PublishOutput {
     fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
-        let a = &self.artifact;
-        if self.replayed {
+        let a = &self.published.artifact;
+        if self.published.replayed {
             writeln!(
                 w,
                 "replayed {} version {} (sha256 {}): this operation was already published; \
@@ -132,6 +169,7 @@ impl Render for Published {
 #[derive(Debug, Args)]
 pub struct GetArgs {
     /// The artifact's key
+    #[arg(add = super::complete::artifact_keys())]
     pub key: OsString,
     /// Read this version instead of the current one
     #[arg(long, value_name = "V", allow_negative_numbers = true)]
@@ -160,6 +198,7 @@ impl Render for ArtifactView {
 #[derive(Debug, Args)]
 pub struct LogArgs {
     /// The artifact's key
+    #[arg(add = super::complete::artifact_keys())]
     pub key: OsString,
     /// Only versions after V
     #[arg(long, value_name = "V", default_value_t = 0)]

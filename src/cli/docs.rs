@@ -1,9 +1,10 @@
-//! Man pages and shell completions, rendered from the CLI definition so they never drift.
+//! Man pages, shell completions and the JSON Schemas of `--json` outputs, rendered from the CLI
+//! definition and the output types so they never drift.
 //!
-//! `locker util generate-docs` (wrapped by `scripts/gen-docs.sh`) writes them into `man/` and
-//! `completions/`; a test compares the committed files with [`generated_files`]. The output
-//! depends only on the CLI definition and the crate version: no date, no environment, no
-//! terminal width.
+//! `locker util generate-docs` (wrapped by `scripts/gen-docs.sh`) writes them into `man/`,
+//! `completions/` and `docs/json/`; a test compares the committed files with
+//! [`generated_files`]. The output depends only on the CLI definition, the output types and the
+//! crate version: no date, no environment, no terminal width.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use clap_complete::{Generator as _, Shell};
 
 /// The directories the generated files live in, relative to the repository root.
-pub const DIRS: [&str; 2] = ["man", "completions"];
+pub const DIRS: [&str; 3] = ["man", "completions", super::json_schema::DIR];
 
 /// The shells `locker completions` supports, in the order their files are generated.
 pub const SHELLS: [Shell; 5] =
@@ -30,34 +31,14 @@ pub fn generated_files() -> Vec<(PathBuf, Vec<u8>)> {
             completion(shell),
         ));
     }
+    files.extend(super::json_schema::generated_files());
     files
 }
 
-/// The completion script for `shell`, exactly as committed under `completions/`.
+/// The completion script for `shell`, exactly as committed under `completions/`: it registers
+/// locker's dynamic completion (see `cli::complete`).
 pub fn completion(shell: Shell) -> Vec<u8> {
-    let mut cmd = without_hidden(crate::cli::command());
-    let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut cmd, "locker", &mut buf);
-    buf
-}
-
-/// `cmd` without its hidden subcommands (`util`): completions offer only what users type.
-/// (clap_complete lists hidden subcommands; clap cannot remove one, so the command is rebuilt
-/// from its parts.)
-fn without_hidden(cmd: clap::Command) -> clap::Command {
-    let mut out = clap::Command::new("locker")
-        .args(cmd.get_arguments().cloned())
-        .subcommands(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
-    if let Some(about) = cmd.get_about() {
-        out = out.about(about.clone());
-    }
-    if let Some(about) = cmd.get_long_about() {
-        out = out.long_about(about.clone());
-    }
-    if cmd.get_version().is_some() {
-        out = out.version(env!("CARGO_PKG_VERSION"));
-    }
-    out
+    super::complete::registration(shell)
 }
 
 /// Whether `name` (a file name inside `dir`) is one of the files generate-docs owns, so that
@@ -65,6 +46,7 @@ fn without_hidden(cmd: clap::Command) -> clap::Command {
 fn is_ours(dir: &str, name: &str) -> bool {
     match dir {
         "man" => name.starts_with("locker") && name.ends_with(".1"),
+        super::json_schema::DIR => name.ends_with(".schema.json"),
         _ => name.starts_with("locker.") || name.starts_with("_locker"),
     }
 }

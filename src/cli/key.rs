@@ -61,7 +61,7 @@ pub struct NewArgs {
 }
 
 /// A key pair made by `locker key new`.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct KeyMade {
     pub agent: String,
     pub key_id: String,

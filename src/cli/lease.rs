@@ -78,6 +78,7 @@ fn render_lease(w: &mut dyn Write, l: &LeaseView) -> io::Result<()> {
 #[derive(Debug, Args)]
 pub struct AcquireArgs {
     /// The work item (1–256 bytes, no control characters)
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// How long until the lease expires unless heartbeaten, from 1s to 30d (`90s`, `45m`,
     /// `12h`, `30d`, or plain seconds)
@@ -126,6 +127,7 @@ impl Render for Acquired {
 #[derive(Debug, Args)]
 pub struct HeartbeatArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// The lease's id (printed by `lease acquire`)
     #[arg(long = "lease", value_name = "ID")]
@@ -158,6 +160,7 @@ impl Render for LeaseView {
 #[derive(Debug, Args)]
 pub struct CompleteArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// The lease's id
     #[arg(long = "lease", value_name = "ID")]
@@ -188,6 +191,7 @@ impl Render for Completed {
 #[derive(Debug, Args)]
 pub struct ReleaseArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// The lease's id
     #[arg(long = "lease", value_name = "ID")]
@@ -210,6 +214,7 @@ impl Render for Released {
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
 }
 
@@ -299,6 +304,7 @@ impl Render for Reaped {
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
 }
 

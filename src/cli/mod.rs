@@ -3,12 +3,14 @@
 mod artifact;
 mod backup;
 mod confirm;
+mod complete;
 mod deposit;
 pub mod docs;
 mod doctor;
 mod gc;
 mod init;
 mod input;
+pub mod json_schema;
 mod key;
 mod lease;
 mod log;
@@ -82,6 +84,12 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
          `policy` names a witness policy file (relative to the config file's directory).",
     ),
     ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
+    (
+        "COMPLETE",
+        "A shell's name (bash, zsh, fish, elvish, powershell): answer the shell's completion \
+         request instead of running a command (the completion scripts set it; alone, it prints \
+         the script).",
+    ),
 ];
 
 /// The `--help` epilogue: the exit-code table, built from [`EXIT_CODES`] and wrapped with a
@@ -378,6 +386,10 @@ pub type CmdResult = Result<ExitCode, CliError>;
 
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
+    // `COMPLETE=bash locker -- …`: a shell asking for completions (see `complete`).
+    if let Some(code) = complete::try_complete() {
+        return code;
+    }
     // The quest's workers are this binary too; they are not part of the command line users see.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == crate::quest::worker::WORKER_ARG) {

@@ -105,6 +105,7 @@ impl Render for PadCreated {
 #[derive(Debug, Args)]
 pub struct AppendArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
     /// Read the payload from FILE (`-` for stdin)
     #[arg(value_name = "FILE", conflicts_with = "data")]
@@ -149,6 +150,7 @@ impl Render for Appended {
 #[derive(Debug, Args)]
 pub struct SealArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
     #[command(flatten)]
     pub key: KeyArgs,
@@ -172,6 +174,7 @@ impl Render for Sealed {
 #[derive(Debug, Args)]
 pub struct TicketCmdArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
     /// `read_once` opens a read lease at its first read; `read_unlimited` reads until revoked
     #[arg(long = "type", default_value = "read_unlimited", value_parser = ["read_once", "read_unlimited"])]
@@ -201,6 +204,7 @@ impl Render for TicketMinted {
 #[derive(Debug, Args)]
 pub struct RevokeArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
     /// The ticket, or its ticket id (the 64-hex SHA-256 printed when it was minted)
     #[arg(allow_hyphen_values = true)]
@@ -231,6 +235,7 @@ impl Render for TicketRevoked {
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
 }
 
@@ -269,6 +274,7 @@ impl Render for Manifest {
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
     /// First block to read
     #[arg(long, allow_negative_numbers = true, value_name = "SEQ")]
@@ -455,6 +461,7 @@ impl Render for PadList {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The pad's id
+    #[arg(add = super::complete::pads())]
     pub pad: String,
     /// Write the bundle to FILE, atomically (default: stdout)
     #[arg(short, long, value_name = "FILE")]

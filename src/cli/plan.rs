@@ -38,6 +38,7 @@ pub fn run(ctx: &mut CommandCtx, cmd: PlanCommand) -> CmdResult {
 #[derive(Debug, Args)]
 pub struct CommitArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// The planned steps, in order
     #[arg(value_name = "STEP", required_unless_present = "file", conflicts_with = "file")]
@@ -94,6 +95,7 @@ impl Render for PlanCommitted {
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// Show this version instead of the newest
     #[arg(long, value_name = "N")]
@@ -121,6 +123,7 @@ impl Render for PlanView {
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
 }
 

@@ -69,7 +69,7 @@ use crate::output::Render;
 #[command(verbatim_doc_comment)]
 pub struct ReviewArgs {
     /// The pad's id in the repository (or use --bundle)
-    #[arg(required_unless_present = "bundle", conflicts_with = "bundle")]
+    #[arg(required_unless_present = "bundle", conflicts_with = "bundle", add = super::complete::pads())]
     pub pad: Option<String>,
     /// Review this bundle file (`-` for stdin); needs no repository
     #[arg(long, value_name = "FILE")]

@@ -18,6 +18,7 @@ use crate::output::Render;
 #[derive(Debug, Args)]
 pub struct StepArgs {
     /// The work item
+    #[arg(add = super::complete::work_items())]
     pub work: String,
     /// The step's name (1–256 bytes, no control characters)
     pub step: String,

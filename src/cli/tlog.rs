@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::trust::{with_fetch, TrustArgs};
+use super::trust::{announce_pin, with_fetch, TrustArgs};
 use super::{CmdResult, CommandCtx};
 use crate::api::ProveConsistency;
 use crate::domain::digest::Digest;
@@ -100,6 +100,7 @@ pub fn checkpoint(ctx: &mut CommandCtx, a: &CheckpointArgs) -> CmdResult {
     let report =
         with_fetch(ctx, &trust.key, |fetch| pin::check_checkpoint(&cp.note, &trust, fetch))?;
     ctx.printer.emit(&report)?;
+    announce_pin(ctx, &report.origin, &report.pin);
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
@@ -221,7 +222,7 @@ pub struct InclusionArgs {
     #[arg(required_unless_present = "pad", conflicts_with = "pad")]
     pub seq: Option<u64>,
     /// Prove the entry that recorded a block of this pad
-    #[arg(long, value_name = "PAD", requires = "block")]
+    #[arg(long, value_name = "PAD", requires = "block", add = super::complete::pads())]
     pub pad: Option<String>,
     /// The block's sequence number in the pad (0 is the envelope)
     #[arg(long, value_name = "SEQ", requires = "pad")]
@@ -304,6 +305,7 @@ pub fn verify_proof(
     })?;
     let report = with_fetch(ctx, &trust.key, |fetch| pin::verify_proof(bytes, &trust, fetch))?;
     ctx.printer.emit(&report)?;
+    announce_pin(ctx, &report.origin, &report.pin);
     Ok(report.ok)
 }
 
@@ -334,7 +336,7 @@ impl Render for ProofReport {
         if let Some(p) = &self.policy {
             render_quorum(w, p)?;
         }
-        if self.size.is_some() {
+        if self.size.is_some() || self.pin.status == pin::PinStatus::Unverified {
             render_pin(w, &self.pin, self.evidence.as_ref())?;
         }
         match &self.failure {

@@ -216,7 +216,29 @@ pub fn check_bundle(
     let signed = note.as_deref().and_then(|n| SignedCheckpoint::verify(n, &trust.key).ok());
     if let (true, Some(signed)) = (report.ok, signed) {
         let accepted = with_fetch(ctx, &trust.key, |fetch| pin::accept(&trust, &signed, fetch))?;
+        announce_pin(ctx, &signed.checkpoint.origin, &accepted.pin);
         report.apply_trust(accepted);
     }
     Ok(report)
+}
+
+/// Says where pinning happened, when it did: one status line on stderr (none with `--json` or
+/// `-q`) when a reader pinned a log's checkpoint for the first time or advanced its pin, naming
+/// the pin's file, so that state written under the user's state directory is never a surprise.
+pub fn announce_pin(ctx: &CommandCtx, origin: &str, report: &pin::PinReport) {
+    let (Some(dir), Some(size)) = (&report.state_dir, report.pinned_size) else { return };
+    let file = PinStore::new(Path::new(dir)).path(origin);
+    match report.status {
+        pin::PinStatus::Pinned => ctx.printer.status(format_args!(
+            "Pinned the checkpoint of {origin} (size {size}) in {}: from now on its checkpoints \
+             must be proved consistent with it (--no-pin does not pin; --state DIR or \
+             LOCKER_STATE_DIR keeps pins elsewhere).",
+            file.display()
+        )),
+        pin::PinStatus::Advanced => ctx.printer.status(format_args!(
+            "Advanced the pin of {origin} to size {size} in {}.",
+            file.display()
+        )),
+        _ => {}
+    }
 }

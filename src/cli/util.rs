@@ -10,6 +10,12 @@ use super::{CmdResult, CommandCtx};
 use crate::ops::OpError;
 
 /// Print a shell completion script for SHELL to stdout
+///
+/// The script registers dynamic completion: on every TAB the shell asks `locker` (on the
+/// PATH) to complete the words typed so far, so commands and options follow the installed
+/// version, and pad ids, work items and artifact keys are read from the repository (found
+/// through -R, LOCKER_DIR or the current directory; opened read-only, nothing is written).
+/// `COMPLETE=SHELL locker` prints the same script, naming the binary it was run as.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// bash, zsh, fish, elvish or powershell
@@ -24,9 +30,10 @@ pub fn completions(ctx: &mut CommandCtx, a: &CompletionsArgs) -> CmdResult {
 /// Developer tools
 #[derive(Debug, Subcommand)]
 pub enum UtilCommand {
-    /// Write the man pages and completion scripts into `man/` and `completions/`
+    /// Write the man pages, completion scripts and JSON Schemas into `man/`, `completions/` and
+    /// `docs/json/`
     GenerateDocs {
-        /// The directory holding `man/` and `completions/`
+        /// The directory holding `man/`, `completions/` and `docs/`
         #[arg(long, default_value = ".")]
         out_dir: PathBuf,
     },

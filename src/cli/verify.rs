@@ -46,7 +46,7 @@ use crate::output::Render;
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Verify only this pad
-    #[arg(conflicts_with = "bundle")]
+    #[arg(conflicts_with = "bundle", add = super::complete::pads())]
     pub pad: Option<String>,
     /// Verify this bundle file (`-` for stdin) instead of a repository
     #[arg(long, value_name = "FILE")]

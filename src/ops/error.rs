@@ -204,19 +204,39 @@ impl OpError {
         self
     }
 
-    /// The flat JSON error object: `{"error", "detail", ...fields, "hints"?}`.
+    /// The flat JSON error object: `{"error", "detail", ...fields, "hints"?}` ([`ErrorObject`]).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("error".into(), Value::String(self.code.to_string()));
-        m.insert("detail".into(), Value::String(self.detail.clone()));
-        for (k, v) in &self.fields {
-            m.insert(k.clone(), v.clone());
-        }
-        if !self.hints.is_empty() {
-            m.insert("hints".into(), self.hints.clone().into());
-        }
-        Value::Object(m)
+        let body = ErrorObject {
+            error: &self.code,
+            detail: &self.detail,
+            fields: &self.fields,
+            hints: &self.hints,
+        };
+        serde_json::to_value(body).unwrap_or_else(|_| {
+            // Strings and JSON values always serialise; keep the contract if they ever do not.
+            serde_json::json!({"error": self.code, "detail": self.detail})
+        })
     }
+}
+
+/// The one error object: what every command prints on stderr under `--json` (then exits with
+/// the code of its class, 2–8), and the body of every error answer of `locker serve`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(title = "Error")]
+pub struct ErrorObject<'a> {
+    /// The error's code, a short snake_case word for scripts to match (`usage`, `not_found`,
+    /// `version_conflict`, `lease_held`, `unauthorized`, `invalid`, `gone`, `unavailable`, …);
+    /// the exit code gives its class.
+    pub error: &'a str,
+    /// What went wrong, in one sentence for people.
+    pub detail: &'a str,
+    /// Fields some errors add, named in their documentation (`current_version` of a
+    /// `version_conflict`, `holder` of a `lease_held`, …).
+    #[serde(flatten)]
+    pub fields: &'a Map<String, Value>,
+    /// What to do about it, when locker knows (absent when there is no hint).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub hints: &'a [String],
 }
 
 /// The error code of a store whose files are damaged (see [`StoreError::Damaged`]).

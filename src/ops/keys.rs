@@ -177,7 +177,7 @@ pub fn check(
 // Keys.
 
 /// A new agent key: the private key is shown once and never stored.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KeyGenerated {
     pub agent: String,
     pub key_id: String,
@@ -193,7 +193,7 @@ pub struct KeyGenerated {
 }
 
 /// A revoked agent key.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KeyRevoked {
     pub agent: String,
     pub key_ids: Vec<String>,
@@ -234,7 +234,7 @@ pub struct KeyList {
 }
 
 /// The signing policy after a change.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PolicySet {
     pub require_signed_appends: bool,
     /// `false` when it already had this value (nothing changed).

@@ -8,6 +8,7 @@
 pub mod admin;
 pub mod artifact;
 pub mod auth;
+pub mod complete;
 mod context;
 pub mod disclose;
 mod error;
@@ -25,7 +26,7 @@ pub use context::{
     Actor, ActorKind, Clock, Ctx, Env, FixedClock, LogIdentity, NoProgress, Progress, Settings,
     SystemClock,
 };
-pub use error::{rolled_back, ErrorKind, OpError, OpResult, CORRUPT_STORE};
+pub use error::{rolled_back, ErrorKind, ErrorObject, OpError, OpResult, CORRUPT_STORE};
 
 /// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
 /// that property tests do not wait for the disk.

@@ -14,7 +14,7 @@ use crate::ops::{Actor, Ctx, ErrorKind, OpError, OpResult};
 use crate::store::{AgentRow, Flow};
 
 /// A new agent and its token, shown once.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TokenCreated {
     pub agent: String,
     pub scope: String,
@@ -25,7 +25,7 @@ pub struct TokenCreated {
 }
 
 /// A revoked agent.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TokenRevoked {
     pub agent: String,
     pub scope: String,
@@ -35,7 +35,7 @@ pub struct TokenRevoked {
 }
 
 /// Whether an agent's token still works.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentState {
     Active,
@@ -52,7 +52,7 @@ impl AgentState {
 }
 
 /// An agent as listed (never its token).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentView {
     pub agent: String,
     pub scope: String,
@@ -63,7 +63,7 @@ pub struct AgentView {
 }
 
 /// The agents an actor may see.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentList {
     pub agents: Vec<AgentView>,
 }

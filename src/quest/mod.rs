@@ -89,7 +89,7 @@ pub struct QuestOptions {
 }
 
 /// One step's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Step {
     pub n: u32,
     pub name: String,
@@ -102,7 +102,7 @@ pub struct Step {
 }
 
 /// The outcome of the whole quest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
     pub ok: bool,
     pub passed: u32,
@@ -115,7 +115,7 @@ pub struct Summary {
 }
 
 /// One JSON Lines record of `locker quest --json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum Record<'a> {
     Step(&'a Step),

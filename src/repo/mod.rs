@@ -161,6 +161,33 @@ pub fn discover(loc: &Location) -> Result<PathBuf, RepoError> {
     }
 }
 
+/// The SQLite database file `config` names inside `dot`: a bare file name (never a path, never a
+/// symlink) that exists.
+fn sqlite_file(dot: &Path, config: &Config) -> Result<PathBuf, RepoError> {
+    let Some(rel) = config.store.strip_prefix("sqlite:") else {
+        return Err(RepoError::Invalid {
+            path: dot.to_owned(),
+            reason: format!("unknown store `{}` in {CONFIG_FILE}", config.store),
+        });
+    };
+    // The database lives inside `.locker/`: a bare file name, never a path.
+    if rel.is_empty() || rel.contains(['/', '\\']) || rel == "." || rel == ".." {
+        return Err(RepoError::Invalid {
+            path: dot.to_owned(),
+            reason: format!("its store `{}` must name a file inside .locker/", config.store),
+        });
+    }
+    let db = dot.join(rel);
+    refuse_symlink(&db)?;
+    if !db.is_file() {
+        return Err(RepoError::Invalid {
+            path: dot.to_owned(),
+            reason: format!("its database `{rel}` is missing"),
+        });
+    }
+    Ok(db)
+}
+
 fn refuse_symlink(path: &Path) -> Result<(), RepoError> {
     match fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => Err(RepoError::Symlink(path.to_owned())),
@@ -219,35 +246,24 @@ impl Repo {
         if store::postgres::is_url(&config.store) {
             return Ok(store::open(&config.store_location(), dot)?);
         }
-        match config.store.strip_prefix("sqlite:") {
-            Some(rel) => {
-                // The database lives inside `.locker/`: a bare file name, never a path.
-                if rel.is_empty() || rel.contains(['/', '\\']) || rel == "." || rel == ".." {
-                    return Err(RepoError::Invalid {
-                        path: dot.to_owned(),
-                        reason: format!(
-                            "its store `{}` must name a file inside .locker/",
-                            config.store
-                        ),
-                    });
-                }
-                let db = dot.join(rel);
-                refuse_symlink(&db)?;
-                if !db.is_file() {
-                    return Err(RepoError::Invalid {
-                        path: dot.to_owned(),
-                        reason: format!("its database `{rel}` is missing"),
-                    });
-                }
-            }
-            None => {
-                return Err(RepoError::Invalid {
-                    path: dot.to_owned(),
-                    reason: format!("unknown store `{}` in {CONFIG_FILE}", config.store),
-                })
-            }
-        }
+        sqlite_file(dot, config)?;
         Ok(store::open(&config.store_location(), dot)?)
+    }
+
+    /// Finds the repository at `loc` and opens its SQLite store for reading only: nothing is
+    /// migrated, checked against the log key's mark, or written (shell completion reads ids
+    /// with it). A PostgreSQL store is refused.
+    pub fn open_read_only(loc: &Location) -> Result<Box<dyn Store>, RepoError> {
+        let dot = discover(loc)?.join(DOT_LOCKER);
+        refuse_symlink(&dot)?;
+        let config = read_config(&dot)?;
+        if store::postgres::is_url(&config.store) {
+            return Err(RepoError::Store(StoreError::Unsupported(
+                "a PostgreSQL store is not opened read-only".into(),
+            )));
+        }
+        sqlite_file(&dot, &config)?;
+        Ok(store::open_read_only(&config.store_location(), &dot)?)
     }
 
     /// Opens the repository a shared store holds, without a `.locker/` directory

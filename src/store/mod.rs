@@ -224,3 +224,15 @@ pub fn open(loc: &StoreUrl, dot_locker: &Path) -> Result<Box<dyn Store>> {
         None => Err(StoreError::Corrupt(format!("unknown store `{}` in config.json", loc.url))),
     }
 }
+
+/// Opens a repository's SQLite store for reading only (see
+/// [`sqlite::SqliteStore::open_read_only`]): nothing is migrated or written. A PostgreSQL store
+/// is refused (connecting to it is not the quick, local read this is for).
+pub fn open_read_only(loc: &StoreUrl, dot_locker: &Path) -> Result<Box<dyn Store>> {
+    match loc.url.strip_prefix("sqlite:") {
+        Some(rel) if !loc.is_postgres() => {
+            Ok(Box::new(sqlite::SqliteStore::open_read_only(&dot_locker.join(rel))?))
+        }
+        _ => Err(StoreError::Unsupported(format!("no read-only opening of `{}`", loc.url))),
+    }
+}

@@ -56,7 +56,7 @@ fn db_err(e: rusqlite::Error) -> OpError {
 }
 
 /// A new witness: what `locker witness init` made.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WitnessInitialized {
     pub dir: PathBuf,
     pub name: String,
@@ -231,7 +231,7 @@ impl Witness {
 }
 
 /// `locker witness show`: the witness and what it cosigned for each log it follows.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WitnessShown {
     pub dir: PathBuf,
     pub name: String,
@@ -241,7 +241,7 @@ pub struct WitnessShown {
 }
 
 /// A log a witness follows, and the newest checkpoint it cosigned for it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FollowedLog {
     pub origin: String,
     /// The log's verifier key.

@@ -133,12 +133,30 @@ fn test_status_shows_the_journal_checkpoint_pads_leases_and_signing_at_a_glance(
 fn test_completions_offer_no_internal_command_and_help_groups_the_global_options() {
     let env = TestEnv::new();
     for shell in ["bash", "zsh", "fish"] {
+        // The script registers locker's dynamic completion: it calls `locker` back.
         let out = env.locker().args(["completions", shell]).output().unwrap();
         assert!(out.status.success());
         let script = String::from_utf8(out.stdout).unwrap();
-        assert!(script.contains("status"), "{shell}: no `status`");
-        assert!(!script.contains("generate-docs"), "{shell} completes the internal `util`");
-        assert!(!script.contains(" util "), "{shell} completes the internal `util`");
+        assert!(
+            script.contains(&format!("COMPLETE=\"{shell}\""))
+                || script.contains(&format!("COMPLETE={shell}")),
+            "{shell}: {script}"
+        );
+        // Which then offers the commands users type, and not the internal `util`.
+        let words = ["--", "locker", ""];
+        let out = env
+            .locker()
+            .env("COMPLETE", shell)
+            .env("_CLAP_COMPLETE_INDEX", "1")
+            .args(words)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{shell}: {}", String::from_utf8_lossy(&out.stderr));
+        let offered = String::from_utf8(out.stdout).unwrap();
+        let names: Vec<&str> = offered.split(['\n', '\u{b}', '\t', ':']).map(str::trim).collect();
+        assert!(names.contains(&"status"), "{shell}: no `status` in {offered:?}");
+        assert!(!names.contains(&"util"), "{shell} completes the internal `util`");
+        assert!(!offered.contains("generate-docs"), "{shell} completes the internal `util`");
     }
     let out = env.locker().args(["pad", "create", "--help"]).output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();

@@ -355,6 +355,11 @@ fn test_examples_docs_http() {
 }
 
 #[test]
+fn test_examples_docs_json() {
+    check_page("docs/json.md");
+}
+
+#[test]
 fn test_examples_docs_leases() {
     check_page("docs/leases.md");
 }

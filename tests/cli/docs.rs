@@ -1,7 +1,7 @@
 //! The committed man pages, completions and VERSION stay in step with the CLI and the crate.
 //!
 //! After changing the CLI, run `scripts/gen-docs.sh` (or these tests with `LOCKER_BLESS=1`)
-//! and commit `man/` and `completions/`.
+//! and commit `man/`, `completions/` and `docs/json/`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ fn bless() -> bool {
 }
 
 const HOW: &str = "run `scripts/gen-docs.sh` (or `LOCKER_BLESS=1 cargo test --test cli docs`) \
-                   and commit man/ and completions/";
+                   and commit man/, completions/ and docs/json/";
 
 #[test]
 fn test_docs_committed_files_equal_the_generated_ones() {

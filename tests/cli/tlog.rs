@@ -593,3 +593,100 @@ fn test_offline_reader_advances_its_pin_with_a_consistency_proof_file() {
     // And with --no-pin the file is only checked in itself (which it passes).
     assert_eq!(run(&other, &["verify", "--proof", &q, "--key", &vk, "--no-pin"]).0, 0);
 }
+
+/// `verify --proof` writes a pin under the state directory: it says so, once, on stderr, with
+/// the pin's file, when it pins a log for the first time and when it advances the pin; never
+/// with --json or -q, and not when the pin only confirms.
+#[test]
+fn test_verify_proof_says_where_it_pins_and_when_the_pin_advances() {
+    let (env, _) = busy_repo();
+    let vk = vkey(&env);
+    let first = env.json(&["proof", "inclusion", "1"])["proof"].as_str().unwrap().to_owned();
+    let offline = TestEnv::new();
+    let f = offline.file("first.proof", first.as_bytes());
+    let st = state(&offline);
+    let verify = |file: &str, flags: &[&str]| {
+        let out = offline
+            .locker()
+            .args(flags)
+            .args(["verify", "--proof", file, "--key", &vk, "--state", &st])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    // Quiet or JSON: the pin is written, and nothing is said.
+    let quiet_state = state(&TestEnv::new());
+    let out = offline
+        .locker()
+        .args(["-q", "verify", "--proof", &f, "--key", &vk, "--state", &quiet_state])
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
+    let (code, r) =
+        run(&offline, &["verify", "--proof", &f, "--key", &vk, "--state", &quiet_state]);
+    assert_eq!((code, r["pin"]["status"].as_str()), (0, Some("unchanged")), "{r}");
+    // First use: one line naming the log, the size and the pin's file under the state dir.
+    let said = verify(&f, &[]);
+    let origin = r["origin"].as_str().unwrap();
+    let pin_file = std::fs::read_dir(std::path::Path::new(&st).join("pins"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(said.starts_with(&format!("Pinned the checkpoint of {origin} (size ")), "{said}");
+    assert!(said.contains(&format!("in {}:", pin_file.display())), "{said}");
+    assert!(said.contains("--no-pin"), "{said}");
+    // The same checkpoint again: the pin holds and nothing is said.
+    assert_eq!(verify(&f, &[]), "");
+    // A newer checkpoint, proved consistent by the file itself: the pin advances, and says so.
+    let old = r["size"].as_u64().unwrap();
+    env.pad_with_envelope(&[]);
+    let c = env.json(&["proof", "consistency", &old.to_string()]);
+    let g = offline.file("newer.proof", c["proof"].as_str().unwrap().as_bytes());
+    let said = verify(&g, &[]);
+    let new = c["new"].as_u64().unwrap();
+    assert_eq!(
+        said,
+        format!("Advanced the pin of {origin} to size {new} in {}.\n", pin_file.display())
+    );
+    assert_eq!(verify(&g, &["--json"]), "");
+}
+
+/// With a key that is not the log's, nothing is pinned, and the report says so and what to
+/// pass instead, rather than that pinning is off (nobody turned it off).
+#[test]
+fn test_verify_proof_with_another_logs_key_says_nothing_was_pinned_and_why() {
+    let (env, _) = busy_repo();
+    let proof = env.json(&["proof", "inclusion", "1"])["proof"].as_str().unwrap().to_owned();
+    let other = TestEnv::init();
+    let wrong = vkey(&other);
+    let offline = TestEnv::new();
+    let f = offline.file("p.proof", proof.as_bytes());
+    let st = state(&offline);
+    let (code, r) = run(&offline, &["verify", "--proof", &f, "--key", &wrong, "--state", &st]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["pin"]["status"], "unverified", "{r}");
+    let detail = r["pin"]["detail"].as_str().unwrap();
+    assert!(detail.starts_with("nothing was pinned: this checkpoint is of the log `"), "{detail}");
+    assert!(detail.contains("locker key show"), "{detail}");
+    assert!(!detail.contains("pinning is off"), "{detail}");
+    assert!(!std::path::Path::new(&st).join("pins").exists(), "a pin was written");
+    // The human report shows the same line, and no status line claims a pin.
+    let out = offline
+        .locker()
+        .args(["verify", "--proof", &f, "--key", &wrong, "--state", &st])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("pin:     unverified: nothing was pinned: "), "{text}");
+    assert!(!String::from_utf8(out.stderr).unwrap().contains("Pinned"));
+    // `checkpoint --key` with the wrong key says the same; with --no-pin pinning really is off.
+    let (code, r) = run(&env, &["checkpoint", "--key", &wrong, "--state", &st]);
+    assert_eq!((code, r["pin"]["status"].as_str()), (1, Some("unverified")), "{r}");
+    let (_, r) = run(&offline, &["verify", "--proof", &f, "--key", &wrong, "--no-pin"]);
+    assert_eq!(r["pin"]["status"], "disabled", "{r}");
+}

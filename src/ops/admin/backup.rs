@@ -32,7 +32,7 @@ use crate::repo::{self, Repo, RepoError, CONFIG_FILE, DOT_LOCKER};
 use crate::store::StoreError;
 
 /// What a verified copy holds.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct CopySummary {
     pub repository_id: String,
     pub journal_entries: u64,
@@ -64,7 +64,7 @@ impl CopySummary {
 }
 
 /// A finished backup.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BackupDone {
     /// The backup's directory (a repository root: it holds `.locker/`).
     pub backup: PathBuf,
@@ -78,7 +78,7 @@ pub struct BackupDone {
 }
 
 /// A finished restore.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Restored {
     /// The repository root restored into (it holds `.locker/`).
     pub restored_to: PathBuf,

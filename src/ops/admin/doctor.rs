@@ -27,7 +27,7 @@ const MAX_WALK: usize = 200_000;
 const MAX_NAMED: usize = 5;
 
 /// How a finding counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Ok,
@@ -51,7 +51,7 @@ impl Severity {
 }
 
 /// One check's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Finding {
     /// `repository`, `config`, `modes`, `owner`, `leftovers`, `schema`, `wal`, `mark`, `disk`,
     /// `clock`, `token`, `server`.
@@ -64,7 +64,7 @@ pub struct Finding {
 }
 
 /// Every finding, and the verdict.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DoctorReport {
     /// No finding is a problem.
     pub ok: bool,

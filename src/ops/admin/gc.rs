@@ -55,7 +55,7 @@ pub struct Retention {
 }
 
 /// A pad whose payloads went (or would go).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PrunedPad {
     pub pad_id: String,
     pub scope: String,
@@ -68,7 +68,7 @@ pub struct PrunedPad {
 }
 
 /// An abandoned lease whose text, and its plans' and steps', went (or would go).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PrunedWork {
     pub lease_id: String,
     pub scope: String,
@@ -85,7 +85,7 @@ pub struct PrunedWork {
 }
 
 /// A blob that went (or would go).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct RemovedBlob {
     pub sha256: Digest,
     pub size: u64,
@@ -94,14 +94,14 @@ pub struct RemovedBlob {
 }
 
 /// A stray blob file that went (or would go).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct RemovedFile {
     pub location: String,
     pub bytes: u64,
 }
 
 /// The write-ahead log checkpoint after a run.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct WalCheckpoint {
     pub busy: bool,
     pub wal_bytes_before: u64,
@@ -109,7 +109,7 @@ pub struct WalCheckpoint {
 }
 
 /// What a run removed, or with `dry_run` would remove.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GcOutcome {
     pub dry_run: bool,
     pub pads_older_than: Option<i64>,

@@ -9,7 +9,7 @@ use crate::ops::{Actor, Clock, OpResult};
 use crate::repo::{self, Initialized, Repo};
 
 /// What `init` did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct InitOutcome {
     /// The `.locker/` directory.
     pub path: PathBuf,

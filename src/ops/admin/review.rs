@@ -63,7 +63,7 @@ pub struct ReviewOptions {
 }
 
 /// `locker review`'s report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReviewReport {
     /// No check failed (and, with `strict`, none was skipped).
     pub ok: bool,

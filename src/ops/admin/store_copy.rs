@@ -20,7 +20,7 @@ use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_
 use crate::store::{self, Flow, Maintenance as _, Store, StoreError, StoreUrl, Tx};
 
 /// What was copied.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CopyOutcome {
     /// The source store (a URL never carries a password).
     pub from: String,
@@ -36,7 +36,7 @@ pub struct CopyOutcome {
 }
 
 /// Rows copied, by kind.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, schemars::JsonSchema)]
 pub struct CopiedRows {
     pub journal: u64,
     pub pads: u64,

@@ -45,7 +45,8 @@ impl PinStore {
         Some(dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir()).to_owned())
     }
 
-    fn path(&self, origin: &str) -> PathBuf {
+    /// The file holding the pin of `origin`.
+    pub fn path(&self, origin: &str) -> PathBuf {
         self.dir.join("pins").join(Digest::of(origin.as_bytes()).to_hex())
     }
 
@@ -103,6 +104,9 @@ pub enum PinStatus {
     Unproven,
     /// Pinning was turned off (`--no-pin`).
     Disabled,
+    /// Not taken: the checkpoint (or the proof leading to it) does not verify with the key
+    /// given, so the pin was neither consulted nor moved.
+    Unverified,
     /// Not accepted: the checkpoint lacks the reader's witness policy's quorum of valid
     /// cosignatures, so the pin was neither consulted nor moved.
     Refused,
@@ -120,7 +124,10 @@ pub struct PinReport {
 
 impl PinReport {
     pub fn ok(&self) -> bool {
-        !matches!(self.status, PinStatus::Fork | PinStatus::Unproven | PinStatus::Refused)
+        !matches!(
+            self.status,
+            PinStatus::Fork | PinStatus::Unproven | PinStatus::Refused | PinStatus::Unverified
+        )
     }
 
     pub fn disabled() -> Self {
@@ -131,6 +138,48 @@ impl PinReport {
             pinned_root: None,
             detail: "pinning is off: a rewritten log would not be noticed".into(),
         }
+    }
+
+    /// The pin of a checkpoint that was not taken because `note` (the checkpoint presented)
+    /// does not verify with `v`, or the proof leading to it failed: nothing was pinned, and the
+    /// detail says why and what to do. With pinning off, [`Self::disabled`].
+    pub fn not_taken(pins: Option<&PinStore>, v: &Verifier, note: &str) -> Self {
+        let Some(pins) = pins else { return Self::disabled() };
+        Self {
+            status: PinStatus::Unverified,
+            state_dir: Some(pins.dir.display().to_string()),
+            pinned_size: None,
+            pinned_root: None,
+            detail: format!("nothing was pinned: {}", why_not_taken(v, note)),
+        }
+    }
+}
+
+/// Why a checkpoint `note` was not taken with the key `v`, and what to do about it.
+fn why_not_taken(v: &Verifier, note: &str) -> String {
+    let key = format!("{}+{}", v.name, v.id_hex());
+    let proof_failed = "the proof does not verify, so the checkpoint it leads to was not taken";
+    match SignedCheckpoint::parse_unverified(note) {
+        Ok(c) if c.origin != v.name => format!(
+            "this checkpoint is of the log `{}` and the key given ({key}) is not its key: pass \
+             the key of `{}` (`locker key show` prints it in that log's repository)",
+            c.origin, c.origin
+        ),
+        Ok(c) => match SignedCheckpoint::verify(note, v) {
+            Err(crate::domain::note::NoteError::Unsigned(_)) => format!(
+                "the checkpoint of `{}` is not signed by the key given ({key}): the log's key \
+                 changed, or this is another key of the same name (`locker key show` prints the \
+                 log's key in its repository)",
+                c.origin
+            ),
+            Err(crate::domain::note::NoteError::BadSignature(_)) => format!(
+                "the checkpoint's signature by the key given ({key}) does not verify: the \
+                 checkpoint was altered or forged"
+            ),
+            Err(e) => format!("the checkpoint does not verify with the key given ({key}): {e}"),
+            Ok(_) => proof_failed.into(),
+        },
+        Err(e) => format!("the checkpoint is malformed: {e}"),
     }
 }
 
@@ -313,7 +362,7 @@ fn trust_checks(pin: &PinReport, policy: Option<&PolicyReport>) -> Vec<Check> {
         });
     }
     checks.push(match (pin.ok(), pin.status) {
-        (_, PinStatus::Refused) => Check::skip("pin", pin.detail.clone()),
+        (_, PinStatus::Refused | PinStatus::Unverified) => Check::skip("pin", pin.detail.clone()),
         (true, _) => Check::pass("pin", pin.detail.clone()),
         (false, _) => Check::fail("pin", pin.detail.clone()),
     });
@@ -429,10 +478,13 @@ pub fn verify_proof(
     // A consistency proof file carries the proof between its two checkpoints: a verifier
     // pinned at the older one needs nothing else to advance (offline).
     let mut carried: Option<(u64, u64, Vec<Digest>)> = None;
+    // The checkpoint the file presents, to say why it was not taken if it is not.
+    let presented: String;
     let verified = match proof::kind_of(bytes) {
         Some("inclusion") => {
             report.proof_kind = "inclusion".into();
             let p = InclusionProof::parse(bytes).map_err(bad)?;
+            presented = p.checkpoint.clone();
             p.verify(v).map(|ok| {
                 let e = ok.entry;
                 report.entry = Some(ProvedEntry {
@@ -451,6 +503,10 @@ pub fn verify_proof(
         Some(_) => {
             report.proof_kind = "consistency".into();
             let p = ConsistencyProof::parse(bytes).map_err(bad)?;
+            presented = match SignedCheckpoint::verify(&p.old, v) {
+                Ok(_) => p.new.clone(),
+                Err(_) => p.old.clone(),
+            };
             p.verify(v).map(|(old, new)| {
                 report.old_size = Some(old.checkpoint.size);
                 report.old_root = Some(old.checkpoint.root);
@@ -470,6 +526,7 @@ pub fn verify_proof(
         Ok(c) => c,
         Err(e) => {
             report.failure = Some(e.to_string());
+            report.pin = PinReport::not_taken(pins, v, &presented);
             return Ok(report);
         }
     };
@@ -551,6 +608,7 @@ pub fn check_checkpoint(
         Ok(s) => s,
         Err(e) => {
             out.failure = Some(format!("the checkpoint does not verify with the key: {e}"));
+            out.pin = PinReport::not_taken(trust.pins.as_ref(), v, note);
             return Ok(out);
         }
     };

@@ -19,7 +19,7 @@ use crate::repo::mark::{self, Rollback};
 use crate::store::CheckpointRow;
 
 /// What `locker checkpoint --accept-rollback` did.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct RollbackAccepted {
     /// The checkpoint given up: the log key's former high-water mark.
     pub abandoned_size: u64,

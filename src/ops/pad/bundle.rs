@@ -234,7 +234,7 @@ pub fn log_proofs(
 }
 
 /// What `locker pad export -o FILE` wrote.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Exported {
     pub pad_id: String,
     pub state: String,
@@ -454,7 +454,7 @@ pub fn from_peer(manifest: &Value, pages: &[Value], source: Source) -> OpResult<
 }
 
 /// A bundle imported as a sealed pad, with new capabilities (shown once).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Imported {
     pub pad_id: String,
     /// A new write key: the bundle carries none (it mints and revokes tickets; the pad is

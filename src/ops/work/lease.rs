@@ -119,7 +119,7 @@ pub struct LeaseList {
 }
 
 /// `lease reap`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Reaped {
     /// The leases turned into `abandoned`, by scope, work item and fencing token.
     pub abandoned: Vec<LeaseView>,

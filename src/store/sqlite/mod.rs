@@ -73,6 +73,26 @@ impl SqliteStore {
         Ok(Self { conn, path: path.to_owned(), objects })
     }
 
+    /// Opens an existing repository's database file for reading only: no migration, no
+    /// pragma that writes, and SQLite refuses every write (`query_only`). A schema other than
+    /// this locker's is refused rather than read with the wrong queries.
+    pub fn open_read_only(path: &Path) -> Result<Self> {
+        let mut conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_handler(Some(conn::busy_backoff))?;
+        conn.execute_batch("PRAGMA query_only=ON;").db()?;
+        let found = schema::version(&conn)?;
+        if found != SCHEMA_VERSION {
+            return Err(StoreError::Unsupported(format!(
+                "schema version {found}, not {SCHEMA_VERSION}: not read without migrating it"
+            )));
+        }
+        let objects = path.parent().unwrap_or_else(|| Path::new(".")).join(objects::DIR);
+        Ok(Self { conn, path: path.to_owned(), objects })
+    }
+
     /// The schema version recorded in the database.
     pub fn schema_version(&self) -> Result<i64> {
         schema::version(&self.conn)
