@@ -2,8 +2,8 @@
 
 mod artifact;
 mod backup;
-mod confirm;
 mod complete;
+mod confirm;
 mod deposit;
 pub mod docs;
 mod doctor;
