@@ -80,9 +80,17 @@ pub fn run(ctx: &mut CommandCtx, a: &GcArgs) -> CmdResult {
 /// What a run will remove, from its dry run, for the question.
 fn what_goes(p: &GcOutcome) -> String {
     format!(
-        "This gc removes the payloads of {} pads ({} bytes), the text of {} abandoned leases ({} \
-         bytes), {} unreferenced blobs and {} stray files ({} bytes){}, and journal it as one \
-         repo.gc entry. `--dry-run` lists them.",
+        "This gc removes {}{}, and journals it as one repo.gc entry. `--dry-run` lists them.",
+        totals(p),
+        if p.more { " (more remains for another run)" } else { "" },
+    )
+}
+
+/// The counts of a run, as the question and the summary line both say them.
+fn totals(p: &GcOutcome) -> String {
+    format!(
+        "{} pads ({} payload bytes), {} abandoned leases ({} bytes of text), {} blobs and {} \
+         stray files ({} bytes)",
         p.pads.len(),
         p.payload_bytes,
         p.leases.len(),
@@ -90,7 +98,6 @@ fn what_goes(p: &GcOutcome) -> String {
         p.blobs.len(),
         p.stray_files.len(),
         p.blob_bytes,
-        if p.more { " (more remains for another run)" } else { "" },
     )
 }
 
@@ -137,16 +144,9 @@ impl Render for GcOutcome {
         }
         writeln!(
             w,
-            "{}: {} pads ({} payload bytes), {} abandoned leases ({} bytes of text), {} blobs \
-             and {} stray files ({} bytes){}",
+            "{}: {}{}",
             if self.dry_run { "dry run, nothing changed" } else { "gc" },
-            self.pads.len(),
-            self.payload_bytes,
-            self.leases.len(),
-            self.work_bytes,
-            self.blobs.len(),
-            self.stray_files.len(),
-            self.blob_bytes,
+            totals(self),
             if self.more { "; more remains: run gc again" } else { "" }
         )?;
         if self.current_plans_kept > 0 {

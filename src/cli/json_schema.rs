@@ -259,7 +259,7 @@ fn document(title: &str, what: &str, shapes: Vec<(&str, Schema)>, mut g: SchemaG
         root.insert("$defs".into(), Value::Object(defs));
     }
     let mut root = Value::Object(root);
-    portable(&mut root);
+    crate::output::drop_numeric_formats(&mut root);
     root
 }
 
@@ -284,24 +284,6 @@ fn inline(shape: &Schema, defs: &mut Map<String, Value>) -> Map<String, Value> {
             own
         }
         None => own,
-    }
-}
-
-/// Drops schemars' non-standard numeric `format`s (`uint64`, …), which strict validators
-/// refuse; `minimum: 0` still says a number is unsigned.
-fn portable(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            let numeric = m.get("format").and_then(Value::as_str).is_some_and(|f| {
-                ["int", "uint", "float", "double"].iter().any(|p| f.starts_with(p))
-            });
-            if numeric {
-                m.remove("format");
-            }
-            m.values_mut().for_each(portable);
-        }
-        Value::Array(a) => a.iter_mut().for_each(portable),
-        _ => {}
     }
 }
 

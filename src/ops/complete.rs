@@ -26,6 +26,33 @@ pub fn open(loc: &Location) -> OpResult<Box<dyn Store>> {
     Repo::open_read_only(loc).map_err(OpError::from)
 }
 
+/// The values starting with `prefix`, read page by page in key order from `page(after)` (each
+/// page after the key given), at most [`MAX_CANDIDATES`].
+fn prefixed<T>(
+    prefix: &str,
+    mut page: impl FnMut(Option<String>) -> OpResult<Vec<T>>,
+    key: impl Fn(&T) -> &str,
+    candidate: impl Fn(T) -> Candidate,
+) -> OpResult<Vec<Candidate>> {
+    let mut out = Vec::new();
+    // Every key starting with `prefix` sorts after `prefix` less its last character.
+    let mut after = prefix.char_indices().last().map(|(i, _)| prefix[..i].to_owned());
+    loop {
+        let items = page(after.clone())?;
+        let Some(last) = items.last() else { return Ok(out) };
+        after = Some(key(last).to_owned());
+        for item in items {
+            if key(&item) < prefix {
+                continue;
+            }
+            if !key(&item).starts_with(prefix) || out.len() >= MAX_CANDIDATES {
+                return Ok(out);
+            }
+            out.push(candidate(item));
+        }
+    }
+}
+
 /// The pad ids starting with `prefix` (of `scope`, or every scope), in id order, with their
 /// state and block count as of `now`.
 pub fn pad_ids(
@@ -35,34 +62,24 @@ pub fn pad_ids(
     now: i64,
 ) -> OpResult<Vec<Candidate>> {
     let tx = store.read()?;
-    let mut out = Vec::new();
-    // Every id starting with `prefix` sorts after `prefix` less its last character.
-    let mut after = prefix.char_indices().last().map(|(i, _)| prefix[..i].to_owned());
-    'pages: loop {
-        let q = PadQuery { scope: scope.map(str::to_owned), after: after.clone(), limit: 500 };
-        let page = tx.pads(&q)?;
-        let Some(last) = page.last() else { break };
-        after = Some(last.id.clone());
-        for p in page {
-            if p.id.as_str() < prefix {
-                continue;
-            }
-            if !p.id.starts_with(prefix) || out.len() >= MAX_CANDIDATES {
-                break 'pages;
-            }
+    let page = |after| {
+        let q = PadQuery { scope: scope.map(str::to_owned), after, limit: 500 };
+        Ok(tx.pads(&q)?)
+    };
+    prefixed(
+        prefix,
+        page,
+        |p| p.id.as_str(),
+        |p| {
             let state = match p.state {
                 StoredState::Sealed => "sealed",
                 StoredState::Open if p.expires_at <= now => "expired",
                 StoredState::Open => "open",
             };
             let blocks = if p.block_count == 1 { "block" } else { "blocks" };
-            out.push(Candidate {
-                help: format!("{state}, {} {blocks}", p.block_count),
-                value: p.id,
-            });
-        }
-    }
-    Ok(out)
+            Candidate { help: format!("{state}, {} {blocks}", p.block_count), value: p.id }
+        },
+    )
 }
 
 /// The work items of `scope` starting with `prefix`, by name, with their newest lease's state
@@ -88,25 +105,14 @@ pub fn work_items(store: &mut dyn Store, scope: &str, prefix: &str) -> OpResult<
 /// version.
 pub fn artifact_keys(store: &mut dyn Store, scope: &str, prefix: &str) -> OpResult<Vec<Candidate>> {
     let tx = store.read()?;
-    let mut out = Vec::new();
-    let mut after = prefix.char_indices().last().map(|(i, _)| prefix[..i].to_owned());
-    'pages: loop {
-        let q = ArtifactQuery { scope: scope.to_owned(), after: after.clone(), limit: 500 };
-        let page = tx.artifact_heads(&q)?;
-        let Some(last) = page.last() else { break };
-        after = Some(last.key.clone());
-        for v in page {
-            if v.key.as_str() < prefix {
-                continue;
-            }
-            if !v.key.starts_with(prefix) || out.len() >= MAX_CANDIDATES {
-                break 'pages;
-            }
-            out.push(Candidate {
-                help: format!("version {}, {} bytes", v.version, v.size),
-                value: v.key,
-            });
-        }
-    }
-    Ok(out)
+    let page = |after| {
+        let q = ArtifactQuery { scope: scope.to_owned(), after, limit: 500 };
+        Ok(tx.artifact_heads(&q)?)
+    };
+    prefixed(
+        prefix,
+        page,
+        |v| v.key.as_str(),
+        |v| Candidate { help: format!("version {}, {} bytes", v.version, v.size), value: v.key },
+    )
 }

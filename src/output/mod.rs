@@ -173,6 +173,26 @@ fn answer(s: &str) -> Option<bool> {
     }
 }
 
+/// Drops schemars' non-standard numeric `format`s (`uint64`, `double`, …) throughout a
+/// generated JSON Schema: strict validators refuse them, and `minimum: 0` still says a number
+/// is unsigned. For the schemas of `docs/json/` and of the MCP tools alike.
+pub fn drop_numeric_formats(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            let numeric = m.get("format").and_then(Value::as_str).is_some_and(|f| {
+                ["int", "uint", "float", "double"].iter().any(|p| f.starts_with(p))
+            });
+            if numeric {
+                m.remove("format");
+            }
+            m.values_mut().for_each(drop_numeric_formats);
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_numeric_formats),
+        _ => {}
+    }
+}
+
 /// Writes one line to stderr whatever the output format (server banners and notices).
 pub fn log_line(line: &str) {
     let mut err = io::stderr().lock();

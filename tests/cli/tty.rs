@@ -256,7 +256,7 @@ fn test_tty_gc_says_what_goes_and_asks() {
     let r = pty(&env, &["gc", "--pads-older-than", "0s"], &enter(), &[]);
     assert_eq!(r.status, 1, "{}", r.transcript);
     assert!(
-        shows(&r.transcript, "This gc removes the payloads of 1 pads"),
+        shows(&r.transcript, "This gc removes 1 pads ("),
         "the question says what goes: {}",
         r.transcript
     );

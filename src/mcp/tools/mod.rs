@@ -60,12 +60,6 @@ fn clean(schema: &Arc<JsonObject>) -> Arc<JsonObject> {
     fn walk(v: &mut Value) {
         match v {
             Value::Object(m) => {
-                let numeric = m.get("format").and_then(Value::as_str).is_some_and(|f| {
-                    ["int", "uint", "float", "double"].iter().any(|p| f.starts_with(p))
-                });
-                if numeric {
-                    m.remove("format");
-                }
                 if let Some(Value::Array(types)) = m.get("type").cloned() {
                     if !m.contains_key("anyOf") {
                         m.remove("type");
@@ -80,6 +74,7 @@ fn clean(schema: &Arc<JsonObject>) -> Arc<JsonObject> {
         }
     }
     let mut v = Value::Object(schema.as_ref().clone());
+    crate::output::drop_numeric_formats(&mut v);
     walk(&mut v);
     match v {
         Value::Object(m) => Arc::new(m),
