@@ -18,6 +18,7 @@
 //!   remote through [`client`], and the [`api::Session`] that picks which.
 //! - [`client`]: the blocking HTTP client of a remote `locker serve`.
 //! - [`output`]: the only module that prints.
+//! - [`obs`]: logs (`tracing`, on stderr) and the server's Prometheus metrics.
 //! - [`cli`]: clap definitions, parse → [`api::Locker`] → render → exit code; also the man
 //!   pages, completions ([`docs`]) and SKILL.md ([`skill`]) rendered from them.
 //! - [`mcp`]: `locker mcp`, the same operations as MCP tools over stdio.
@@ -33,6 +34,7 @@ pub mod cli;
 pub mod client;
 pub mod domain;
 pub mod mcp;
+pub mod obs;
 pub mod ops;
 pub mod output;
 pub mod quest;

@@ -39,9 +39,10 @@ pub fn run(ctx: &mut CommandCtx, _a: &DoctorArgs) -> CmdResult {
     if let Some(url) = remote {
         match ctx.remote().and_then(|c| {
             let c = c.ok_or_else(|| crate::ops::OpError::usage("no server URL"))?;
-            c.health().map(|h| (c.base_url().to_owned(), h))
+            let h = c.health()?;
+            Ok((c.base_url().to_owned(), h, c.metrics()))
         }) {
-            Ok((base, h)) => {
+            Ok((base, h, metrics)) => {
                 let status = h.get("status").and_then(|v| v.as_str()).unwrap_or("?");
                 let version = h.get("version").and_then(|v| v.as_str()).unwrap_or("?");
                 if status == "ok" {
@@ -58,6 +59,25 @@ pub fn run(ctx: &mut CommandCtx, _a: &DoctorArgs) -> CmdResult {
                         format!("{base} answers, but its status is `{status}`"),
                         Some("Check the server's log; `locker doctor` on its host checks its repository.".into()),
                     );
+                }
+                match metrics {
+                    Ok(text) => {
+                        for (severity, detail, fix) in crate::ops::admin::scrape::findings(&text) {
+                            report.push("metrics", severity, detail, fix);
+                        }
+                    }
+                    Err(e) if e.kind == crate::ops::ErrorKind::Unauthorized => report.push(
+                        "metrics",
+                        Severity::Skipped,
+                        "the server's /metrics needs an agent's token".into(),
+                        Some("Set LOCKER_TOKEN to an agent's token to check them.".into()),
+                    ),
+                    Err(e) => report.push(
+                        "metrics",
+                        Severity::Skipped,
+                        format!("no metrics from {base}: {}", e.detail),
+                        None,
+                    ),
                 }
             }
             Err(e) => report.push(

@@ -172,6 +172,54 @@ pub struct GlobalArgs {
     /// token's scope is the only one allowed
     #[arg(long, global = true, help_heading = "Global options", value_name = "NAME")]
     pub scope: Option<String>,
+    /// Log more on stderr: -v info, -vv debug (each span's time too), -vvv trace
+    #[arg(short = 'v', long, global = true, action = clap::ArgAction::Count, help_heading = "Global options")]
+    pub verbose: u8,
+    /// Which log events go to stderr, as tracing's EnvFilter spells it (`warn`, `debug`,
+    /// `locker::access=warn,info`); default `info` for `serve` and `witness serve`, `warn`
+    /// otherwise (raised by -v)
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_LOG",
+        value_name = "FILTER"
+    )]
+    pub log_level: Option<String>,
+    /// How log lines are written on stderr
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_LOG_FORMAT",
+        value_enum,
+        default_value_t,
+        value_name = "FORMAT"
+    )]
+    pub log_format: crate::obs::log::LogFormat,
+}
+
+impl GlobalArgs {
+    /// The log filter: `--log-level` (or `LOCKER_LOG`) as given, else `info` for the servers
+    /// (`command` is `serve` or `witness serve`) and `warn` for every other command, raised
+    /// one level per `-v`.
+    fn log_filter(&self, command: &str) -> Result<tracing_subscriber::EnvFilter, OpError> {
+        let given = self.log_level.as_deref().map(str::trim).filter(|l| !l.is_empty());
+        let filter = match given {
+            Some(f) => f.to_owned(),
+            None => {
+                const LEVELS: [&str; 5] = ["error", "warn", "info", "debug", "trace"];
+                let base = if matches!(command, "serve" | "witness serve") { 2 } else { 1 };
+                LEVELS[(base + usize::from(self.verbose)).min(LEVELS.len() - 1)].to_owned()
+            }
+        };
+        crate::obs::log::parse_filter(&filter).map_err(|e| {
+            OpError::usage(e).hint(
+                "Examples: `--log-level warn`, `--log-level debug`, \
+                 `LOCKER_LOG=locker::access=warn,info`.",
+            )
+        })
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -403,6 +451,14 @@ pub fn main() -> ExitCode {
         Err(e) => return usage_error(&e, &std::env::args_os().collect::<Vec<_>>()),
     };
     let json = cli.global.json;
+    match cli.global.log_filter(&command) {
+        Ok(f) => crate::obs::log::init(f, cli.global.log_format),
+        Err(e) => {
+            Printer::new(if json { OutputFormat::Json } else { OutputFormat::Human }, false)
+                .error(&e);
+            return ExitCode::from(e.kind.exit_code());
+        }
+    }
     let mut ctx = match CommandCtx::new(cli.global.clone(), command) {
         Ok(c) => c,
         Err(e) => {
@@ -413,6 +469,7 @@ pub fn main() -> ExitCode {
     };
     let result = run(&mut ctx, cli.command);
     ctx.publish();
+    crate::obs::log::flush();
     match result {
         Ok(code) => code,
         Err(CliError::Op(e)) => {

@@ -23,8 +23,9 @@ use crate::server::{self, AppState, ServerOptions};
 /// `GET /openapi.json`. The demo pad `demo-pad-v1` is created at start if it is missing.
 ///
 /// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with
-/// `--listen 127.0.0.1:0` the system picks the port), then one JSON access-log line per
-/// request, with keys, tickets and tokens redacted. On SIGTERM or SIGINT it stops accepting,
+/// `--listen 127.0.0.1:0` the system picks the port; the line is written at every log level),
+/// then one access-log event per request (`--log-level`, `--log-format`), with no key, ticket
+/// or token. `GET /metrics` serves Prometheus metrics. On SIGTERM or SIGINT it stops accepting,
 /// finishes the requests in flight and exits 0. The CLI can use the same repository at the
 /// same time.
 #[derive(Debug, Args)]
@@ -32,6 +33,10 @@ pub struct ServeArgs {
     /// The address and port to listen on
     #[arg(long, default_value = "127.0.0.1:8000", value_name = "ADDR")]
     pub listen: SocketAddr,
+    /// Also serve `GET /metrics` (Prometheus) on this address, without a token: for a
+    /// scraper on a private network when the main address demands tokens
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
     /// Allow an address other than loopback; locker speaks plain HTTP, so put a TLS proxy in
     /// front of it
     #[arg(long)]
@@ -168,11 +173,11 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         };
         let (outcome, repo) = ops::admin::init::init_with(&root, ctx.clock(), store_at.as_ref())?;
         if outcome.created {
-            crate::output::log_line(&format!(
+            tracing::info!(
                 "locker: created the repository {} ({})",
                 outcome.path.display(),
                 outcome.repository_id
-            ));
+            );
         }
         repo
     } else {
@@ -182,6 +187,13 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         OpError::unavailable(format!("cannot listen on {}: {e}", a.listen))
             .hint("Is another server using this port? `--listen 127.0.0.1:0` picks a free one.")
     })?;
+    let metrics_listener = match a.metrics_listen {
+        None => None,
+        Some(addr) => Some(std::net::TcpListener::bind(addr).map_err(|e| {
+            OpError::unavailable(format!("cannot listen on {addr} for metrics: {e}"))
+                .hint("`--metrics-listen 127.0.0.1:0` picks a free port.")
+        })?),
+    };
     // Held while the server runs: `restore --yes` refuses to replace a served repository.
     let _serving =
         if repo.dot.is_dir() { Some(ops::admin::serving::hold(&repo.dot)?) } else { None };
@@ -199,21 +211,25 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         }
     }
     if !a.listen.ip().is_loopback() {
-        crate::output::log_line(&format!(
-            "locker: listening on the non-loopback address {}: traffic is plain HTTP; use a TLS proxy",
+        tracing::warn!(
+            "listening on the non-loopback address {}: traffic is plain HTTP; use a TLS proxy",
             a.listen
-        ));
+        );
     }
     let require_token = a.require_token.unwrap_or(a.allow_remote_http);
     if a.allow_remote_http {
-        crate::output::log_line(if require_token {
-            "locker: --allow-remote-http: every write route without a credential of its own, and \
-             the journal, verify, lease and pad listings, demand an agent's bearer token \
-             (--require-token is the default; --require-token=false turns it off)"
+        if require_token {
+            tracing::info!(
+                "--allow-remote-http: every write route without a credential of its own, and \
+                 the journal, verify, lease and pad listings, demand an agent's bearer token \
+                 (--require-token is the default; --require-token=false turns it off)"
+            );
         } else {
-            "locker: warning: --allow-remote-http with --require-token=false: anyone who reaches \
-             this server can take leases and create pads anonymously"
-        });
+            tracing::warn!(
+                "--allow-remote-http with --require-token=false: anyone who reaches this server \
+                 can take leases and create pads anonymously"
+            );
+        }
     }
     for o in &a.allow_origins {
         let rest = o.strip_prefix("https://").or_else(|| o.strip_prefix("http://"));
@@ -234,11 +250,11 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
     }
     if let Some(cfg) = &payment {
         if let Err(why) = crate::rpc::probe(cfg, Duration::from_secs(5)) {
-            crate::output::log_line(&format!(
-                "locker: warning: the payment RPC node at {} is not usable ({why}); paid pad \
-                 creation answers 502 until it is, and /health shows rpc.reachable false",
+            tracing::warn!(
+                "the payment RPC node at {} is not usable ({why}); paid pad creation answers \
+                 502 until it is, and /health shows rpc.reachable false",
                 cfg.rpc_host()
-            ));
+            );
         }
     }
     let url = repo.config.store_location();
@@ -258,6 +274,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         log: repo.dot.is_dir().then(|| ops::log::LogIdentity::new(&repo.dot, &repo.config)),
         witnesses: a.witnesses.clone(),
         exit_with_stdin: a.exit_with_stdin,
+        data_dir: repo.dot.is_dir().then(|| repo.dot.clone()),
         ..ServerOptions::default()
     };
     let state = AppState::new(
@@ -267,7 +284,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         ctx.settings(),
         opts,
     );
-    server::serve(listener, state)
+    server::serve(listener, metrics_listener, state)
         .map_err(|e| OpError::unavailable(format!("the server failed: {e}")))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -345,6 +345,15 @@ impl Client {
         self.call("GET", "/health", None, Body::None)
     }
 
+    /// `GET /metrics`: the server's Prometheus text (with the agent's token, if any).
+    pub fn metrics(&self) -> OpResult<String> {
+        let (status, bytes) = self.exchange("GET", "/metrics", self.token.as_ref(), Body::None)?;
+        if status != 200 {
+            return decode::<Value>(status, &bytes).map(|_| String::new());
+        }
+        String::from_utf8(bytes).map_err(|_| OpError::unavailable("the metrics are not UTF-8"))
+    }
+
     /// A JSON `POST` that may carry a payment proof.
     fn post_paid<T: DeserializeOwned, B: Serialize>(
         &self,

@@ -242,8 +242,30 @@ pub struct ErrorObject<'a> {
 /// The error code of a store whose files are damaged (see [`StoreError::Damaged`]).
 pub const CORRUPT_STORE: &str = "corrupt_store";
 
+/// The kind a store error is counted under in `locker_store_errors_total`.
+pub fn store_error_kind(e: &StoreError) -> &'static str {
+    match e {
+        StoreError::Busy => "busy",
+        StoreError::Io(_)
+        | StoreError::DiskFull
+        | StoreError::ReadOnly
+        | StoreError::Backend { .. } => "storage",
+        StoreError::Corrupt(_)
+        | StoreError::Damaged(_)
+        | StoreError::BlobMissing { .. }
+        | StoreError::Duplicate(_) => "corrupt",
+        StoreError::SchemaTooNew { .. }
+        | StoreError::Uninitialized(_)
+        | StoreError::Unsupported(_) => "schema",
+    }
+}
+
+/// Every kind `store_error_kind` gives (their counters start at 0).
+pub const STORE_ERROR_KINDS: &[&str] = &["busy", "storage", "corrupt", "schema"];
+
 impl From<StoreError> for OpError {
     fn from(e: StoreError) -> Self {
+        crate::obs::metrics::metrics().store_errors.inc(&[store_error_kind(&e)]);
         match e {
             StoreError::SchemaTooNew { .. } => {
                 Self::new(ErrorKind::Unavailable, "schema_too_new", e.to_string())

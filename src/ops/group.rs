@@ -118,7 +118,18 @@ pub fn apply_sealed(
             "a storage failure undid this write before it was committed; retry",
         ))
     } else {
-        group.commit().err().map(OpError::from)
+        let started = std::time::Instant::now();
+        let committed = group.commit().err().map(OpError::from);
+        if committed.is_none() {
+            let took = started.elapsed();
+            crate::obs::metrics::metrics().group_committed(done.len(), took);
+            tracing::debug!(
+                size = done.len(),
+                ms = took.as_secs_f64() * 1e3,
+                "group commit durable"
+            );
+        }
+        committed
     };
     for j in done {
         j.finish(undone.clone());

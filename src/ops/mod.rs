@@ -26,7 +26,9 @@ pub use context::{
     Actor, ActorKind, Clock, Ctx, Env, FixedClock, LogIdentity, NoProgress, Progress, Settings,
     SystemClock,
 };
-pub use error::{rolled_back, ErrorKind, ErrorObject, OpError, OpResult, CORRUPT_STORE};
+pub use error::{
+    rolled_back, ErrorKind, ErrorObject, OpError, OpResult, CORRUPT_STORE, STORE_ERROR_KINDS,
+};
 
 /// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
 /// that property tests do not wait for the disk.

@@ -68,6 +68,8 @@ pub struct LeaseCounts {
     pub active: u64,
     /// Still active in the store, but past their expiry (the next lease operation reaps them).
     pub expired: u64,
+    /// Reaped after they expired: work whose holder went away.
+    pub abandoned: u64,
 }
 
 /// Whether writes must be signed, and by how many agents' keys.
@@ -110,7 +112,6 @@ pub struct PadSummary {
 
 /// Reads the repository's state for `locker status` (every scope: the operator's view).
 pub fn repository(ctx: &mut Ctx<'_>) -> OpResult<RepoStatus> {
-    use crate::domain::work::LeaseState;
     use crate::store::Flow;
 
     let now = ctx.now();
@@ -125,17 +126,12 @@ pub fn repository(ctx: &mut Ctx<'_>) -> OpResult<RepoStatus> {
         age_seconds: (now - c.signed_at).max(0),
         unsigned_entries: entries.saturating_sub(c.size),
     });
-    let mut leases = LeaseCounts::default();
-    tx.for_each_lease(&mut |l| {
-        if l.state == LeaseState::Active {
-            if l.expires_at > now {
-                leases.active += 1;
-            } else {
-                leases.expired += 1;
-            }
-        }
-        Flow::Continue(())
-    })?;
+    let counted = tx.lease_counts(now)?;
+    let leases = LeaseCounts {
+        active: counted.active,
+        expired: counted.expired,
+        abandoned: counted.abandoned,
+    };
     let mut agents = std::collections::BTreeSet::new();
     tx.for_each_agent_key(&mut |k| {
         if k.revoked_at.is_none() {
@@ -155,4 +151,26 @@ pub fn repository(ctx: &mut Ctx<'_>) -> OpResult<RepoStatus> {
         leases,
         signing: SigningStatus { required, agents_with_keys: agents.len() as u64 },
     })
+}
+
+/// What `GET /metrics` reads of the repository at each scrape: [`repository`]'s view, and
+/// when the newest journal entry was written.
+#[derive(Debug, Clone)]
+pub struct Gauges {
+    pub status: RepoStatus,
+    /// The newest journal entry's time (Unix seconds), if there is one.
+    pub head_time: Option<i64>,
+    /// Pads past their expiry and never sealed.
+    pub expired_pads: u64,
+}
+
+/// Reads [`Gauges`].
+pub fn gauges(ctx: &mut Ctx<'_>) -> OpResult<Gauges> {
+    let status = repository(ctx)?;
+    let newest = ctx
+        .store
+        .read()?
+        .journal(&crate::store::JournalQuery { limit: 1, ..Default::default() })?;
+    let expired_pads = status.pads.total.saturating_sub(status.pads.open + status.pads.sealed);
+    Ok(Gauges { head_time: newest.first().map(|j| j.time), expired_pads, status })
 }

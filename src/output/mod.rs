@@ -193,23 +193,6 @@ pub fn drop_numeric_formats(v: &mut serde_json::Value) {
     }
 }
 
-/// Writes one line to stderr whatever the output format (server banners and notices).
-pub fn log_line(line: &str) {
-    let mut err = io::stderr().lock();
-    let _ = writeln!(err, "{line}");
-    let _ = err.flush();
-}
-
-/// Writes one JSON object as a line on stderr (the server's access log).
-pub fn log_json<T: Serialize>(record: &T) {
-    if let Ok(mut line) = serde_json::to_vec(record) {
-        line.push(b'\n');
-        let mut err = io::stderr().lock();
-        let _ = err.write_all(&line);
-        let _ = err.flush();
-    }
-}
-
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())

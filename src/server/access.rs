@@ -1,32 +1,47 @@
-//! The access log: one JSON line per request on stderr, with no header, no body and no raw
-//! query value.
+//! The access log and the request metrics: one `info` event per request (target
+//! `locker::access`; `warn` when it failed on the server's side or took over
+//! [`SLOW_REQUEST`]) with the method, the route template (never the raw path), the status,
+//! the time and bytes it took, who acted and in which scope, and the query's parameter names
+//! with no raw value; and the same request counted in [`crate::obs::metrics`].
 
 use std::net::SocketAddr;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
+use axum::body::HttpBody as _;
 use axum::response::Response;
-use serde::Serialize;
 
 use super::http;
+use crate::obs::metrics::metrics;
+use crate::ops::Actor;
 
-/// One access-log record.
-#[derive(Debug, Serialize)]
-struct AccessLog<'a> {
-    time: String,
-    peer: String,
-    method: &'a str,
-    path: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    query: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    route: Option<&'a str>,
-    status: u16,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-    /// What went wrong, for internal failures only (the client is not told).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<&'a str>,
-    ms: f64,
+/// A request that takes longer than this is logged as a warning.
+pub const SLOW_REQUEST: Duration = Duration::from_secs(1);
+
+/// Who acted for the request being answered: set by the operation (which learns it from the
+/// request's token on its own thread), read by the access log.
+pub type Acting = Arc<Mutex<Option<(String, String)>>>;
+
+tokio::task_local! {
+    /// The request's [`Acting`], for the operations its handler runs.
+    static ACTING: Acting;
+}
+
+/// Answers a request with `respond` while the operations it runs may say who acted.
+pub async fn with_acting<F: std::future::Future>(acting: Acting, respond: F) -> F::Output {
+    ACTING.scope(acting, respond).await
+}
+
+/// The request's [`Acting`], if a request is being answered (to fill from another thread).
+pub fn acting() -> Option<Acting> {
+    ACTING.try_with(Arc::clone).ok()
+}
+
+/// Notes that `actor` acts for the request.
+pub fn note(slot: Option<&Acting>, actor: &Actor) {
+    if let Some(mut a) = slot.and_then(|s| s.lock().ok()) {
+        *a = Some((actor.name.clone(), actor.scope.clone()));
+    }
 }
 
 /// Query parameters whose value is logged when it is an integer (as the integer it parses to,
@@ -86,37 +101,97 @@ fn truncate(s: &str, max: usize) -> &str {
 /// What the log keeps of a request, taken as it arrives.
 pub struct Arrived {
     started: Instant,
-    method: String,
-    path: String,
+    method: &'static str,
     query: Option<String>,
+    _in_flight: crate::obs::metrics::InFlight,
+}
+
+/// A method as the log and the metrics name it: one of HTTP's, or `other` (a client cannot
+/// make up new label values).
+fn method_name(m: &hyper::Method) -> &'static str {
+    match m.as_str() {
+        "GET" => "GET",
+        "HEAD" => "HEAD",
+        "POST" => "POST",
+        "PUT" => "PUT",
+        "DELETE" => "DELETE",
+        "PATCH" => "PATCH",
+        "OPTIONS" => "OPTIONS",
+        _ => "other",
+    }
+}
+
+/// Every reason `locker_http_admission_refusals_total` counts (each starts at 0).
+pub const REFUSAL_REASONS: &[&str] =
+    &["peer_connections", "peer_requests", "busy", "timeout", "host", "origin", "content_type"];
+
+/// Why a request was refused before any operation ran, by its error code.
+fn refusal_reason(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "too_many_requests" => "peer_requests",
+        "request_timeout" => "timeout",
+        "misdirected_request" => "host",
+        "origin_not_allowed" => "origin",
+        "unsupported_media_type" => "content_type",
+        _ => return None,
+    })
 }
 
 impl Arrived {
     pub fn new<B>(req: &hyper::Request<B>) -> Self {
         Self {
             started: Instant::now(),
-            method: req.method().as_str().to_owned(),
-            path: truncate(req.uri().path(), 512).to_owned(),
+            method: method_name(req.method()),
             query: req.uri().query().map(|q| truncate(&redact_query(q), 1024).to_owned()),
+            _in_flight: metrics().request_started(),
         }
     }
 
-    /// Writes the request's line, with what the response says of it.
-    pub fn log(&self, now: i64, peer: SocketAddr, resp: &Response) {
+    /// Counts the request and writes its line, with what the response says of it and who
+    /// acted.
+    pub fn log(&self, peer: SocketAddr, resp: &Response, acting: Option<(String, String)>) {
+        let took = self.started.elapsed();
         let ext = resp.extensions();
-        let record = AccessLog {
-            time: crate::output::rfc3339(now),
-            peer: peer.to_string(),
-            method: &self.method,
-            path: &self.path,
-            query: self.query.as_deref(),
-            route: ext.get::<http::RouteName>().map(|r| r.0.as_str()),
-            status: resp.status().as_u16(),
-            error: ext.get::<http::ErrorCode>().map(|c| c.0.as_str()),
-            detail: ext.get::<http::InternalDetail>().map(|d| d.0.as_str()),
-            ms: (self.started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
-        };
-        crate::output::log_json(&record);
+        let route = ext.get::<http::RouteName>().map_or("unmatched", |r| r.0.as_str());
+        let status = resp.status().as_u16();
+        let error = ext.get::<http::ErrorCode>().map(|c| c.0.as_str());
+        let m = metrics();
+        m.http_requests.inc(&[self.method, route, &status.to_string()]);
+        m.http_duration.observe(&[self.method, route], took.as_secs_f64());
+        if let Some(reason) = error.and_then(refusal_reason) {
+            m.admission_refusals.inc(&[reason]);
+        }
+        let (actor, scope) = acting.unzip();
+        let ms = (took.as_secs_f64() * 1e6).round() / 1e3;
+        let bytes = resp.body().size_hint().exact();
+        let detail = ext.get::<http::InternalDetail>().map(|d| d.0.as_str());
+        let peer = peer.to_string();
+        macro_rules! access {
+            ($level:expr) => {
+                tracing::event!(
+                    target: "locker::access",
+                    $level,
+                    method = self.method,
+                    route,
+                    status,
+                    ms,
+                    bytes,
+                    peer,
+                    actor,
+                    scope,
+                    query = self.query.as_deref(),
+                    error,
+                    detail,
+                    "{} {route} {status}",
+                    self.method,
+                )
+            };
+        }
+        if status >= 500 || took >= SLOW_REQUEST {
+            access!(tracing::Level::WARN);
+        } else {
+            access!(tracing::Level::INFO);
+        }
     }
 }
 

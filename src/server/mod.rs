@@ -41,6 +41,7 @@ mod payments;
 mod plans;
 mod publish;
 mod routes;
+mod scrape;
 mod state;
 mod surface;
 mod tickets;
@@ -56,6 +57,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::sync::Semaphore;
 use tower_service::Service as _;
+use tracing::field::Empty;
 
 use crate::ops::{ErrorKind, OpError};
 
@@ -72,9 +74,18 @@ async fn handle(
     peer: SocketAddr,
     req: hyper::Request<Incoming>,
 ) -> Result<axum::response::Response, std::convert::Infallible> {
+    use tracing::Instrument as _;
     let arrived = access::Arrived::new(&req);
-    let resp = respond(&state, router, peer, req).await;
-    arrived.log(state.now(), peer, &resp);
+    let acting = access::Acting::default();
+    let span = tracing::debug_span!("request", method = req.method().as_str(), route = Empty);
+    let resp = access::with_acting(Arc::clone(&acting), respond(&state, router, peer, req))
+        .instrument(span.clone())
+        .await;
+    if let Some(r) = resp.extensions().get::<http::RouteName>() {
+        span.record("route", r.0.as_str());
+    }
+    let who = acting.lock().ok().and_then(|mut a| a.take());
+    arrived.log(peer, &resp, who);
     Ok(resp)
 }
 
@@ -106,8 +117,8 @@ async fn respond(
     {
         return pre;
     }
-    // Health checks are answered whatever the peer holds.
-    let _share = if matches!(uri.path(), "/health" | "/healthz") {
+    // Health checks and scrapes are answered whatever the peer holds.
+    let _share = if matches!(uri.path(), "/health" | "/healthz" | "/metrics") {
         None
     } else {
         match state.0.peers.request(peer.ip()) {
@@ -159,8 +170,35 @@ async fn refuse_connection(
         let _ = stream.shutdown().await;
     })
     .await;
-    crate::output::log_line(&format!("locker: refused a connection from {peer}: {detail}"));
+    crate::obs::metrics::metrics().admission_refusals.inc(&["peer_connections"]);
+    tracing::warn!(%peer, "refused a connection: {detail}");
     drop(permit);
+}
+
+/// Serves `router` (`GET /metrics` alone) on a `--metrics-listen` address: a handful of
+/// connections at a time, each for at most a minute.
+async fn serve_metrics(listener: tokio::net::TcpListener, router: axum::Router) {
+    let slots = Arc::new(Semaphore::new(16));
+    loop {
+        let Ok(permit) = Arc::clone(&slots).acquire_owned().await else { return };
+        let Ok((stream, _)) = listener.accept().await else {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let rt = router.clone();
+        let svc = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
+            let mut rt = rt.clone();
+            async move { rt.call(req.map(axum::body::Body::new)).await }
+        });
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(Duration::from_secs(5))
+            .serve_connection(TokioIo::new(stream), svc);
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(Duration::from_secs(60), conn).await;
+            drop(permit);
+        });
+    }
 }
 
 /// Resolves when stdin reaches its end, if `watch`; never otherwise.
@@ -193,7 +231,11 @@ async fn shutdown_signal(
 /// Serves `state` on `listener` until SIGTERM or SIGINT, then stops accepting, lets the
 /// requests in flight finish (up to `shutdown_grace`) and returns. Prints
 /// `locker listening on http://ADDR` on stderr once it accepts connections.
-pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Result<()> {
+pub fn serve(
+    listener: std::net::TcpListener,
+    metrics: Option<std::net::TcpListener>,
+    state: AppState,
+) -> std::io::Result<()> {
     let writer = state.writer_handle();
     let grace = state.0.opts.shutdown_grace;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -207,14 +249,12 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
         let term = signal(SignalKind::terminate())?;
         let int = signal(SignalKind::interrupt())?;
         let lifeline = state.0.opts.exit_with_stdin;
-        run(listener, state, async move {
+        run(listener, metrics, state, async move {
             let which = tokio::select! {
                 w = shutdown_signal(term, int) => w,
                 () = stdin_closed(lifeline) => "the end of stdin (whoever started it is gone)",
             };
-            crate::output::log_line(&format!(
-                "locker received {which}; finishing the requests in flight"
-            ));
+            tracing::info!("locker received {which}; finishing the requests in flight");
         })
         .await
     });
@@ -235,9 +275,11 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
     result
 }
 
-/// Serves until `shutdown` resolves (used by [`serve`] and by tests).
+/// Serves until `shutdown` resolves (used by [`serve`] and by tests); `GET /metrics` also on
+/// `metrics`, if given.
 pub async fn run(
     listener: std::net::TcpListener,
+    metrics: Option<std::net::TcpListener>,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
@@ -245,9 +287,18 @@ pub async fn run(
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let addr = listener.local_addr()?;
     let router = routes::router(state.clone());
+    let scraper = match metrics {
+        Some(l) => {
+            l.set_nonblocking(true)?;
+            let l = tokio::net::TcpListener::from_std(l)?;
+            tracing::info!("locker serves metrics on http://{}/metrics", l.local_addr()?);
+            Some(tokio::spawn(serve_metrics(l, routes::metrics_router(state.clone()))))
+        }
+        None => None,
+    };
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let connections = Arc::new(Semaphore::new(state.0.opts.max_connections.max(1)));
-    crate::output::log_line(&format!("locker listening on http://{addr}"));
+    tracing::info!(target: crate::obs::log::READY, "locker listening on http://{addr}");
     tokio::pin!(shutdown);
     loop {
         let permit = tokio::select! {
@@ -295,12 +346,13 @@ pub async fn run(
         });
     }
     drop(listener);
+    if let Some(t) = scraper {
+        t.abort();
+    }
     let grace = state.0.opts.shutdown_grace;
     if tokio::time::timeout(grace, graceful.shutdown()).await.is_err() {
-        crate::output::log_line(
-            "locker: some connections were still open at shutdown; closing them",
-        );
+        tracing::warn!("some connections were still open at shutdown; closing them");
     }
-    crate::output::log_line("locker stopped");
+    tracing::info!("locker stopped");
     Ok(())
 }

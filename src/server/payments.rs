@@ -31,7 +31,7 @@ pub async fn gate(
         .await
         .map_err(|e| payment_error(&e))?;
     let verified = tokio::task::spawn_blocking(move || {
-        crate::rpc::verify(&cfg, &hash, &mut |m| crate::output::log_line(&format!("locker: {m}")))
+        crate::rpc::verify(&cfg, &hash, &mut |m| tracing::info!(target: "locker::payments", "{m}"))
     })
     .await
     .unwrap_or_else(|_| Err(payment::rpc_unreachable()));

@@ -96,21 +96,59 @@ fn signer(
                 }
                 let ask = crate::witness::client::request_cosignature;
                 let c = crate::ops::log::cosign::collect(&mut ctx, log, witnesses, ask)?;
+                let m = crate::obs::metrics::metrics();
+                for a in &c.witnesses {
+                    let name = witness_label(&a.url);
+                    if a.cosignatures.is_empty() {
+                        m.cosignature_failures.inc(&[&name]);
+                        tracing::warn!(
+                            witness = name.as_str(),
+                            status = a.status,
+                            "a witness did not cosign checkpoint {}: {}",
+                            c.checkpoint.size,
+                            a.error.as_deref().unwrap_or("no cosignature")
+                        );
+                    } else {
+                        m.cosignatures.inc(&[&name]);
+                    }
+                }
                 if c.all_cosigned {
                     cosigned = c.checkpoint.size;
                 }
                 Ok(())
             });
             if let Err(e) = round {
-                crate::output::log_line(&format!(
-                    "locker: the journal grew but no checkpoint was signed: {}",
-                    e.detail
-                ));
+                tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
                 if e.kind == crate::ops::ErrorKind::Unavailable {
                     store = None;
                 }
             }
         }
         done.send_replace(target);
+    }
+}
+
+/// A witness's URL as metrics and logs name it: without credentials or a query.
+pub(super) fn witness_label(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let rest = rest.split(['?', '#']).next().unwrap_or_default();
+    let (authority, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if scheme.is_empty() {
+        format!("{host}{path}")
+    } else {
+        format!("{scheme}://{host}{path}")
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::witness_label;
+
+    #[test]
+    fn a_witness_label_carries_no_credentials() {
+        assert_eq!(witness_label("http://127.0.0.1:9/"), "http://127.0.0.1:9/");
+        assert_eq!(witness_label("https://u:secret@w.example/x?key=k"), "https://w.example/x");
+        assert_eq!(witness_label("w.example"), "w.example");
     }
 }

@@ -10,7 +10,7 @@ use axum::Router;
 
 use super::http::{self, RouteName};
 use super::{
-    artifacts, health, journal, keys, leases, pads, plans, surface, tickets, tlog, AppState,
+    artifacts, health, journal, keys, leases, pads, plans, scrape, surface, tickets, tlog, AppState,
 };
 use crate::ops::{ErrorKind, OpError};
 
@@ -35,6 +35,8 @@ pub fn route_table() -> Vec<Route> {
         // Health: agent-locker's and questlock's.
         r("get", "/health", get(health::health)),
         r("get", "/healthz", get(health::healthz)),
+        // Prometheus metrics.
+        r("get", "/metrics", get(scrape::scrape)),
         // Pads: agent-locker's pad API, then locker's own routes.
         r("post", "/v1/pads", post(pads::create)),
         r("post", "/v1/pads/{pad_id}/append", post(pads::append)),
@@ -121,6 +123,16 @@ async fn method_not_allowed(uri: Uri) -> Response {
         "Method Not Allowed"
     };
     surface::error(&uri, &OpError::new(ErrorKind::MethodNotAllowed, "method_not_allowed", detail))
+}
+
+/// The router of a `--metrics-listen` address: `GET /metrics` without a token, nothing else.
+pub fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", routing::get(scrape::scrape_open))
+        .route_layer(axum::middleware::from_fn(name_route))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
 }
 
 /// The router over [`route_table`].

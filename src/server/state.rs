@@ -56,6 +56,9 @@ pub struct ServerOptions {
     pub exit_with_stdin: bool,
     /// Witnesses asked to cosign each checkpoint the server signs (`--witness URL`).
     pub witnesses: Vec<String>,
+    /// The repository's directory (`.locker/`), whose file system `/metrics` reports the free
+    /// space of; none when served straight from a shared database.
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for ServerOptions {
@@ -79,6 +82,7 @@ impl Default for ServerOptions {
             log: None,
             witnesses: Vec::new(),
             exit_with_stdin: false,
+            data_dir: None,
         }
     }
 }
@@ -124,6 +128,20 @@ impl AppState {
         settings: ops::Settings,
         opts: ServerOptions,
     ) -> Self {
+        // Every counter an alert watches exists from the start, at 0: its first event is an
+        // increase Prometheus can see.
+        let m = crate::obs::metrics::metrics();
+        for reason in super::access::REFUSAL_REASONS {
+            m.admission_refusals.add(&[reason], 0);
+        }
+        for kind in ops::STORE_ERROR_KINDS {
+            m.store_errors.add(&[kind], 0);
+        }
+        for w in &opts.witnesses {
+            let name = super::publish::witness_label(w);
+            m.cosignatures.add(&[&name], 0);
+            m.cosignature_failures.add(&[&name], 0);
+        }
         let pool = opts.pool_size.max(1);
         let in_flight = opts.max_in_flight.max(1);
         let open = Arc::new(open);
@@ -179,10 +197,17 @@ impl AppState {
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let _slot = self.slot().await?;
+        super::access::note(super::access::acting().as_ref(), &actor);
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let job = group::job(actor, f, move |r| {
-            let _ = tx.send(r);
-        });
+        // The write's span: its time idle is the wait for the writer's next group.
+        let span = tracing::debug_span!("write");
+        let job = group::job(
+            actor,
+            move |ctx| span.in_scope(|| f(ctx)),
+            move |r| {
+                let _ = tx.send(r);
+            },
+        );
         if self.0.writes.send(job).is_err() {
             return Err(OpError::unavailable("the server is shutting down"));
         }
@@ -196,8 +221,10 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
+        let acting = super::access::acting();
         self.write(Actor::operator(), move |ctx| {
             ctx.actor = ops::auth::authenticate(&mut *ctx.store, &token)?;
+            super::access::note(acting.as_ref(), &ctx.actor);
             f(ctx)
         })
         .await
@@ -209,7 +236,10 @@ impl AppState {
         let wait = Arc::clone(&self.0.in_flight).acquire_owned();
         match tokio::time::timeout(self.0.opts.queue_timeout, wait).await {
             Ok(Ok(p)) => Ok(p),
-            _ => Err(OpError::unavailable("the server is busy; retry shortly").with("retry", true)),
+            _ => {
+                crate::obs::metrics::metrics().admission_refusals.inc(&["busy"]);
+                Err(OpError::unavailable("the server is busy; retry shortly").with("retry", true))
+            }
         }
     }
 
@@ -282,6 +312,8 @@ impl AppState {
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let _slot = self.slot().await?;
+        super::access::note(super::access::acting().as_ref(), &actor);
+        let span = tracing::debug_span!("read");
         let permit = Arc::clone(&self.0.stores)
             .acquire_owned()
             .await
@@ -289,6 +321,7 @@ impl AppState {
         let inner = Arc::clone(&self.0);
         let joined = tokio::task::spawn_blocking(move || {
             let _permit = permit;
+            let _entered = span.enter();
             let mut store = match inner.idle.lock().map(|mut v| v.pop()) {
                 Ok(Some(s)) => s,
                 _ => (inner.open)()?,
@@ -316,8 +349,10 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
+        let acting = super::access::acting();
         self.run(Actor::operator(), move |ctx| {
             ctx.actor = ops::auth::authenticate(&mut *ctx.store, &token)?;
+            super::access::note(acting.as_ref(), &ctx.actor);
             f(ctx)
         })
         .await
@@ -376,15 +411,17 @@ fn writer(
             let Some(log) = env.log.as_ref() else { return };
             let mut ctx = env.ctx(store, ops::Actor::operator());
             if let Err(e) = ops::log::checkpoint::sign_in_group(&mut ctx, log) {
-                crate::output::log_line(&format!(
-                    "locker: the journal grew but no checkpoint was signed: {}",
-                    e.detail
-                ));
+                tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
             }
         };
         pending = group::apply_sealed(s.as_mut(), env, std::mem::take(&mut pending), &mut seal);
         if !pending.is_empty() {
             // A storage failure ended the group early: start again on a fresh connection.
+            tracing::warn!(
+                left = pending.len(),
+                "a storage failure ended a group commit early; retrying the writes it did not \
+                 run on a fresh connection"
+            );
             store = None;
         }
         // The journal may have grown: a checkpoint is due; and housekeeping (both coalesce

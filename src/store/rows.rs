@@ -285,3 +285,14 @@ pub struct Counts {
     pub pads: u64,
     pub blocks: u64,
 }
+
+/// Leases by the state they are in at a moment (for metrics).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LeaseCounts {
+    /// Active and not yet expired.
+    pub active: u64,
+    /// Active in the store but past their expiry (not yet reaped).
+    pub expired: u64,
+    /// Reaped after expiring.
+    pub abandoned: u64,
+}

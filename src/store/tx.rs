@@ -6,8 +6,8 @@
 use super::maintenance::BlobFiles;
 use super::rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlockRow,
-    CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow, LeaseQuery, LeaseRow, PadQuery,
-    PadRow, PaymentRow, PlanRow, ReceiptRow, StepRow, TicketRow,
+    CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow, LeaseCounts, LeaseQuery,
+    LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, StepRow, TicketRow,
 };
 use super::{Flow, Result};
 use crate::domain::digest::Digest;
@@ -85,6 +85,8 @@ pub trait WorkStore {
     fn leases(&self, q: &LeaseQuery) -> Result<Vec<LeaseRow>>;
     /// Active leases whose expiry is at or before `now`, in any scope.
     fn expired_leases(&self, now: i64) -> Result<Vec<LeaseRow>>;
+    /// How many leases are live, expired (at `now`, not yet reaped) and abandoned.
+    fn lease_counts(&self, now: i64) -> Result<LeaseCounts>;
     /// Every lease, one at a time.
     fn for_each_lease(&self, f: &mut dyn FnMut(LeaseRow) -> Flow) -> Result<()>;
     /// A work item's plan versions, oldest first.

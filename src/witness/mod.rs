@@ -476,7 +476,8 @@ async fn handle(
         (_, "/add-checkpoint") => text(405, "text/plain; charset=utf-8", "use POST\n".into()),
         _ => text(404, "text/plain; charset=utf-8", "not found\n".into()),
     };
-    crate::output::log_line(&format!("locker witness: {method} {path} {}", resp.status().as_u16()));
+    let status = resp.status().as_u16();
+    tracing::info!(target: "locker::access", method = method.as_str(), status, "{method} {path} {status}");
     Ok(resp)
 }
 
@@ -496,8 +497,8 @@ pub async fn run(
 ) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let listener = tokio::net::TcpListener::from_std(listener)?;
-    crate::output::log_line(&format!("locker listening on http://{}", listener.local_addr()?));
-    crate::output::log_line(&format!("locker witness {} is ready", w.key.name));
+    tracing::info!(target: crate::obs::log::READY, "locker listening on http://{}", listener.local_addr()?);
+    tracing::info!("locker witness {} is ready", w.key.name);
     tokio::pin!(shutdown);
     loop {
         let (stream, _) = tokio::select! {
@@ -520,6 +521,6 @@ pub async fn run(
             let _ = tokio::time::timeout(Duration::from_secs(60), conn).await;
         });
     }
-    crate::output::log_line("locker witness stopped");
+    tracing::info!("locker witness stopped");
     Ok(())
 }

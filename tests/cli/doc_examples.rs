@@ -370,6 +370,11 @@ fn test_examples_docs_mcp() {
 }
 
 #[test]
+fn test_examples_docs_observability() {
+    check_page("docs/observability.md");
+}
+
+#[test]
 fn test_examples_docs_operations() {
     check_page("docs/operations.md");
 }

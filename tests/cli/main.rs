@@ -28,6 +28,7 @@ mod lease;
 mod log;
 mod manifest;
 mod mcp;
+mod observability;
 mod pad;
 mod payment;
 mod policy;

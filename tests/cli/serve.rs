@@ -612,7 +612,7 @@ fn test_serve_sigterm_during_appends_loses_no_acknowledged_write() {
 #[test]
 fn test_serve_access_log_never_shows_a_secret() {
     let env = TestEnv::init();
-    let s = env.serve(&[]);
+    let s = env.serve(&["--log-format", "json"]);
     let pad = http_pad(&s, "{}");
     s.curl_json(&format!("/v1/pads/{}/blocks?ticket={}&from=0", pad.id, pad.ticket), &[], 200);
     s.curl_json(&format!("/v1/pads/{}/blocks", pad.id), &["-H", &bearer(&pad.ticket)], 200);

@@ -8,5 +8,6 @@ pub mod doctor;
 pub mod gc;
 pub mod init;
 pub mod review;
+pub mod scrape;
 pub mod serving;
 pub mod store_copy;

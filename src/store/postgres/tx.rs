@@ -157,8 +157,16 @@ impl Tx for PgTx<'_> {
             None => "COMMIT".to_owned(),
             Some(name) => format!("RELEASE SAVEPOINT {name}"),
         };
+        let started = std::time::Instant::now();
         conn.batch(&sql)?;
         self.done = true;
+        if self.savepoint.is_none() {
+            tracing::debug!(
+                target: "locker::store",
+                ms = started.elapsed().as_secs_f64() * 1e3,
+                "PostgreSQL transaction committed"
+            );
+        }
         Ok(())
     }
 }

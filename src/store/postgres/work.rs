@@ -2,8 +2,10 @@
 
 use super::tx::PgTx;
 use crate::domain::work::LeaseState;
-use crate::store::sql::{lease_row, plan_row, sql_i64, step_row, LEASE_COLS, PLAN_COLS, STEP_COLS};
-use crate::store::{Flow, LeaseQuery, LeaseRow, PlanRow, Result, StepRow, WorkStore};
+use crate::store::sql::{
+    lease_row, plan_row, sql_i64, step_row, Columns as _, LEASE_COLS, PLAN_COLS, STEP_COLS,
+};
+use crate::store::{Flow, LeaseCounts, LeaseQuery, LeaseRow, PlanRow, Result, StepRow, WorkStore};
 
 impl WorkStore for PgTx<'_> {
     fn lease(&self, id: &str) -> Result<Option<LeaseRow>> {
@@ -40,6 +42,17 @@ impl WorkStore for PgTx<'_> {
              ORDER BY scope, work, fence"
         );
         self.all(&sql, &[&now], lease_row)
+    }
+
+    fn lease_counts(&self, now: i64) -> Result<LeaseCounts> {
+        let row = self.conn.borrow_mut().query_one(
+            "SELECT COUNT(*) FILTER (WHERE state = 'active' AND expires_at > $1), \
+             COUNT(*) FILTER (WHERE state = 'active' AND expires_at <= $1), \
+             COUNT(*) FILTER (WHERE state = 'abandoned') FROM leases",
+            &[&now],
+        )?;
+        let n = |i| row.int(i).map(|v| u64::try_from(v).unwrap_or(0));
+        Ok(LeaseCounts { active: n(0)?, expired: n(1)?, abandoned: n(2)? })
     }
 
     fn for_each_lease(&self, f: &mut dyn FnMut(LeaseRow) -> Flow) -> Result<()> {

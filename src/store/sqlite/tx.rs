@@ -167,7 +167,15 @@ impl Tx for SqliteTx<'_> {
     fn commit(self: Box<Self>) -> Result<()> {
         let SqliteTx { tx, mut created, mut remove_on_commit, group, .. } = *self;
         match tx {
-            Handle::Top(t) => t.commit().db()?,
+            Handle::Top(t) => {
+                let started = std::time::Instant::now();
+                t.commit().db()?;
+                tracing::debug!(
+                    target: "locker::store",
+                    ms = started.elapsed().as_secs_f64() * 1e3,
+                    "SQLite transaction committed"
+                );
+            }
             Handle::Nested(s) => s.commit().db()?,
         }
         if let Some(g) = group {

@@ -6,7 +6,7 @@ use super::rows::{lease_row, plan_row, step_row};
 use super::tx::SqliteTx;
 use crate::domain::work::LeaseState;
 use crate::store::sql::{sql_i64, LEASE_COLS, PLAN_COLS, STEP_COLS};
-use crate::store::{Flow, LeaseQuery, LeaseRow, PlanRow, Result, StepRow, WorkStore};
+use crate::store::{Flow, LeaseCounts, LeaseQuery, LeaseRow, PlanRow, Result, StepRow, WorkStore};
 
 impl WorkStore for SqliteTx<'_> {
     fn lease(&self, id: &str) -> Result<Option<LeaseRow>> {
@@ -43,6 +43,17 @@ impl WorkStore for SqliteTx<'_> {
              ORDER BY scope, work, fence"
         );
         self.all(&sql, [now], lease_row)
+    }
+
+    fn lease_counts(&self, now: i64) -> Result<LeaseCounts> {
+        let sql = "SELECT COUNT(*) FILTER (WHERE state = 'active' AND expires_at > ?1), \
+                   COUNT(*) FILTER (WHERE state = 'active' AND expires_at <= ?1), \
+                   COUNT(*) FILTER (WHERE state = 'abandoned') FROM leases";
+        let counts = self.one(sql, [now], |r| {
+            let n = |i| r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0));
+            Ok(LeaseCounts { active: n(0)?, expired: n(1)?, abandoned: n(2)? })
+        })?;
+        Ok(counts.unwrap_or_default())
     }
 
     fn for_each_lease(&self, f: &mut dyn FnMut(LeaseRow) -> Flow) -> Result<()> {

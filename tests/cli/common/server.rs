@@ -60,7 +60,14 @@ impl TestEnv {
             let mut line = String::new();
             let mut tx = Some(tx);
             while lines.read_line(&mut line).unwrap_or(0) > 0 {
-                if let Some(rest) = line.trim().strip_prefix("locker listening on http://") {
+                // The ready line, in the text format or (`--log-format json`) as a message.
+                let json: Option<Value> = serde_json::from_str(line.trim()).ok();
+                let text = json
+                    .as_ref()
+                    .and_then(|v| v["message"].as_str())
+                    .unwrap_or(line.trim())
+                    .to_owned();
+                if let Some(rest) = text.strip_prefix("locker listening on http://") {
                     if let Some(t) = tx.take() {
                         let _ = t.send(rest.to_owned());
                     }

@@ -125,7 +125,7 @@ fn test_security_verify_names_what_is_broken_to_the_operator_only() {
 fn test_security_the_access_log_never_prints_a_raw_query_value() {
     let env = TestEnv::init();
     let pad = env.pad_with_envelope(&[]);
-    let s = env.serve(&[]);
+    let s = env.serve(&["--log-format", "json"]);
     let secret = "TICKETSECRETxyz";
     for q in [
         format!("from=0;ticket={secret}"),
