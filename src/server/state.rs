@@ -414,7 +414,10 @@ fn writer(
                 tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
             }
         };
-        pending = group::apply_sealed(s.as_mut(), env, std::mem::take(&mut pending), &mut seal);
+        let span = tracing::debug_span!("group", size = pending.len());
+        pending = span.in_scope(|| {
+            group::apply_sealed(s.as_mut(), env, std::mem::take(&mut pending), &mut seal)
+        });
         if !pending.is_empty() {
             // A storage failure ended the group early: start again on a fresh connection.
             tracing::warn!(

@@ -543,3 +543,25 @@ fn test_otlp_spans_reach_a_collector() {
     assert!(has("locker"), "the service is named locker");
     assert!(has("request") && has("/v1/pads") && has("write"), "the spans are exported");
 }
+
+#[test]
+fn test_metrics_count_a_witness_that_does_not_cosign() {
+    let env = TestEnv::init();
+    // Nothing listens there: every cosignature request fails.
+    let gone = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let witness = format!("http://{}/", gone.local_addr().unwrap());
+    drop(gone);
+    let s = env.serve(&["--witness", &witness]);
+    let series = format!(r#"locker_witness_cosignature_failures_total{{witness="{witness}"}}"#);
+    // Counted from the start, at 0.
+    let before = must(&scrape(&s, &[]), &series);
+    s.curl_json("/v1/pads", &["-X", "POST", "-d", "{}"], 201);
+    // A reader of checkpoints waits for the signing round, which asks the witness.
+    s.curl_json("/v1/checkpoint", &[], 200);
+    let text = scrape(&s, &[]);
+    assert!(must(&text, &series) > before, "{text}");
+    let ok = format!(r#"locker_witness_cosignatures_total{{witness="{witness}"}}"#);
+    assert_eq!(must(&text, &ok), 0.0);
+    let (_, log) = s.stop();
+    assert!(log.contains("warning: a witness did not cosign checkpoint"), "{log}");
+}

@@ -228,6 +228,20 @@ fn test_serve_collects_cosignatures_from_its_witnesses() {
     let s = env.serve(&["--witness", &w.url()]);
     let cp = s.curl_json("/v1/checkpoint", &[], 200);
     assert!(cp["note"].as_str().unwrap().contains("\u{2014} w1.example "), "{cp}");
+    // The server's metrics count the cosignature, none refused (#23).
+    let (code, metrics) = s.curl("/metrics", &[]);
+    assert_eq!(code, 200);
+    let url = w.url();
+    let base = url.trim_end_matches('/');
+    let count = |family: &str| -> f64 {
+        metrics
+            .lines()
+            .find(|l| l.starts_with(family) && l.contains(&format!("witness=\"{base}")))
+            .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no {family} for {base} in {metrics}"))
+    };
+    assert!(count("locker_witness_cosignatures_total{") >= 1.0);
+    assert_eq!(count("locker_witness_cosignature_failures_total{"), 0.0);
     s.stop();
     let log_vk = env.json(&["key", "show"])["vkey"].as_str().unwrap().to_owned();
     let policy = env.file("p", format!("log {log_vk}\nwitness A {wvk}\nquorum A\n").as_bytes());
