@@ -373,6 +373,7 @@ fn writer(
 ) {
     let mut store: Option<Box<dyn Store>> = None;
     let mut pending: Vec<Box<dyn Job>> = Vec::new();
+    let mut last_signed: Option<std::time::Instant> = None;
     loop {
         if pending.is_empty() {
             match queue.recv() {
@@ -406,12 +407,22 @@ fn writer(
             },
         };
         // The checkpoint of the journal the group grew is signed in the group, durable with
-        // its writes (the high-water mark follows on the signer thread).
+        // its writes, when one is due (at most every `SIGN_EVERY`): an Ed25519 signature, two
+        // consistency proofs and a checkpoint row per append would more than double an
+        // append's CPU. What grows in between is signed by the publisher's next round, which a
+        // reader of checkpoints waits for; the high-water mark follows on that thread.
         let mut seal = |store: &mut dyn Store| {
             let Some(log) = env.log.as_ref() else { return };
+            if last_signed.is_some_and(|t| t.elapsed() < super::publish::SIGN_EVERY) {
+                return;
+            }
             let mut ctx = env.ctx(store, ops::Actor::operator());
-            if let Err(e) = ops::log::checkpoint::sign_in_group(&mut ctx, log) {
-                tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
+            match ops::log::checkpoint::sign_in_group(&mut ctx, log) {
+                Ok(Some(_)) => last_signed = Some(std::time::Instant::now()),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
+                }
             }
         };
         let span = tracing::debug_span!("group", size = pending.len());

@@ -200,6 +200,9 @@ fn test_serve_every_error_status_in_the_peers_order() {
 
     let s = env.serve(&[]);
     let pad = http_pad(&s, r#"{"max_blocks":2}"#);
+    // The server signs what the writes grew in its next round (at most every 50 ms); a reader
+    // of the checkpoint waits for that round, so the store is settled when it answers.
+    s.curl_json("/v1/checkpoint", &[], 200);
     let before = env.fingerprint();
     let append = |id: &str| format!("/v1/pads/{id}/append");
     let big = "x".repeat(65_537);
