@@ -4,6 +4,9 @@
 #                                     start it on a free 127.0.0.1 port with its socket in DIR,
 #                                     and print its admin URL (postgres://postgres@127.0.0.1:PORT/postgres)
 #   scripts/pg-cluster.sh stop DIR    stop it (DIR can then be removed)
+#   scripts/pg-cluster.sh restart DIR `pg_ctl restart -m fast`: every connection is cut
+#   scripts/pg-cluster.sh down DIR    stop it (fast), keeping its data and port
+#   scripts/pg-cluster.sh up DIR      start it again after `down`, on the same port
 # The binaries are found with `pg_config --bindir`, else in /usr/lib/postgresql/*/bin (Debian's
 # `postgresql` package), else on PATH. Exits 3 when PostgreSQL is not installed.
 set -euo pipefail
@@ -46,10 +49,18 @@ free_port() {
 cmd="${1:-}"
 dir="${2:-}"
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|stop|restart|down|up DIR" >&2
     exit 2
 fi
 bin="$(bindir)" || { echo "pg-cluster: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 3; }
+
+# Starts the cluster in DIR on PORT. fsync off: a test cluster's durability is not under test
+# (locker's processes are the ones killed); synchronous_commit stays on.
+start_on() {
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=off" start >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+}
 
 case "$cmd" in
 start)
@@ -58,13 +69,20 @@ start)
     as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     port="$(free_port)"
-    # fsync off: a test cluster's durability is not under test (locker's processes are the
-    # ones killed); synchronous_commit stays on.
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=off" start >/dev/null \
-        || { cat "$dir/server.log" >&2; exit 1; }
+    start_on "$port"
     echo "$port" >"$dir/port"
     echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+restart)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
+down)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
+up)
+    start_on "$(cat "$dir/port")"
     ;;
 stop)
     if [ -d "$dir/data" ]; then
@@ -72,5 +90,5 @@ stop)
     fi
     ;;
 *)
-    echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+    echo "usage: $0 start|stop|restart|down|up DIR" >&2; exit 2 ;;
 esac

@@ -159,6 +159,8 @@ pub struct Metrics {
     pub commit_duration: Histograms,
     /// Failed operations whose cause was the store or the server itself.
     pub store_errors: Counters,
+    /// Database connections replaced after they were lost (PostgreSQL).
+    pub store_reconnects: Counters,
     pub cosignatures: Counters,
     pub cosignature_failures: Counters,
     in_flight: std::sync::atomic::AtomicI64,
@@ -205,6 +207,12 @@ impl Metrics {
                 "Operations that failed because of the store or the server (not the caller), \
                  by kind.",
                 &["kind"],
+            ),
+            store_reconnects: Counters::new(
+                "locker_store_reconnects_total",
+                "Database connections replaced after they were lost (a restart or failover of \
+                 PostgreSQL).",
+                &[],
             ),
             cosignatures: Counters::new(
                 "locker_witness_cosignatures_total",
@@ -253,6 +261,7 @@ impl Metrics {
         self.commit_group_size.write(out);
         self.commit_duration.write(out);
         self.store_errors.write(out);
+        self.store_reconnects.write(out);
         self.cosignatures.write(out);
         self.cosignature_failures.write(out);
     }

@@ -247,6 +247,7 @@ pub fn store_error_kind(e: &StoreError) -> &'static str {
     match e {
         StoreError::Busy => "busy",
         StoreError::Io(_)
+        | StoreError::Unreachable(_)
         | StoreError::DiskFull
         | StoreError::ReadOnly
         | StoreError::Backend { .. } => "storage",
@@ -276,6 +277,15 @@ impl From<StoreError> for OpError {
                 .hint("Free some space; nothing was written."),
             StoreError::ReadOnly => Self::new(ErrorKind::Unavailable, "read_only", e.to_string()),
             StoreError::Io(_) => Self::new(ErrorKind::Unavailable, "io", e.to_string()),
+            StoreError::Unreachable(_) => {
+                Self::new(ErrorKind::Unavailable, "database_unavailable", e.to_string())
+                    .with("retry", true)
+                    .hint(
+                        "Check that the database server is up and reachable from this host; \
+                         locker connects again on its own once it is. A write refused with this \
+                         error changed nothing unless it says it may have been committed.",
+                    )
+            }
             StoreError::BlobMissing { .. } => Self::integrity(e.to_string()),
             StoreError::Unsupported(_) => {
                 Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())

@@ -62,6 +62,10 @@ pub enum StoreError {
     ReadOnly,
     #[error("storage I/O failed: {0}")]
     Io(String),
+    /// The database server cannot be reached, or the connection to it was lost (PostgreSQL);
+    /// locker connects again on its own once it is back.
+    #[error("the database is unavailable: {0}")]
+    Unreachable(String),
     /// Any other failure of the backend, in its own words: `backend` names it for people
     /// (`SQLite`, `PostgreSQL`).
     #[error("{backend}: {detail}")]

@@ -33,6 +33,7 @@ mod pad;
 mod payment;
 mod policy;
 mod postgres_multi;
+mod postgres_restart;
 mod postgres_tamper;
 mod quest;
 mod remote_only;

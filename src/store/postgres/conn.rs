@@ -46,7 +46,7 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
         cfg.application_name("locker");
     }
     off_runtime(|| cfg.connect(NoTls)).map_err(|e| {
-        StoreError::Io(format!(
+        StoreError::Unreachable(format!(
             "cannot connect to PostgreSQL at {}: {}",
             redact(url),
             error_text(&e)
@@ -69,8 +69,32 @@ fn error_text(e: &postgres::Error) -> String {
     }
 }
 
+/// Whether `e` means the connection is gone (closed, reset, or the server shutting down or
+/// restarting): the next transaction needs a new connection, and one that failed at its first
+/// statement can run again on it.
+fn is_connection_loss(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    match e.as_db_error() {
+        // connection_exception (08…), admin_shutdown, crash_shutdown, cannot_connect_now
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03")
+        }
+        // No answer from the server at all: an I/O error on the socket.
+        None => std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()),
+    }
+}
+
 /// Maps PostgreSQL failures that a user can act on to their own variants.
 fn pg(e: postgres::Error) -> StoreError {
+    if is_connection_loss(&e) {
+        return StoreError::Unreachable(format!(
+            "the connection to PostgreSQL was lost: {}",
+            error_text(&e)
+        ));
+    }
     if let Some(db) = e.as_db_error() {
         return match db.code().code() {
             "23505" => StoreError::Duplicate(db.message().to_owned()),
@@ -85,6 +109,18 @@ fn pg(e: postgres::Error) -> StoreError {
         };
     }
     StoreError::Io(format!("PostgreSQL: {}", error_text(&e)))
+}
+
+/// The error of a `COMMIT` that failed: when the connection was lost during it, whether the
+/// transaction committed cannot be known from here, and the error says so.
+pub(super) fn commit_outcome_unknown(conn: &Conn, e: StoreError) -> StoreError {
+    if !conn.is_lost() {
+        return e;
+    }
+    StoreError::Unreachable(format!(
+        "the connection to PostgreSQL was lost during COMMIT, so these writes may or may not \
+         have been committed ({e}); retrying with the same idempotency key is safe"
+    ))
 }
 
 /// A value that cannot be read as the row type says, as [`StoreError::Corrupt`].
@@ -104,6 +140,8 @@ pub(super) struct Conn {
     /// A statement of the open transaction failed: PostgreSQL refuses everything after it
     /// (until a rollback to a savepoint) and would turn a `COMMIT` into a silent `ROLLBACK`.
     pub(super) failed: bool,
+    /// The connection is gone (see `is_connection_loss`): the next transaction reconnects.
+    pub(super) lost: bool,
 }
 
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
@@ -116,6 +154,7 @@ impl Conn {
             cursors: 0,
             savepoints: 0,
             failed: false,
+            lost: false,
         }
     }
 
@@ -135,7 +174,13 @@ impl Conn {
 
     fn fail(&mut self, e: postgres::Error) -> StoreError {
         self.failed = true;
+        self.lost |= is_connection_loss(&e);
         pg(e)
+    }
+
+    /// Whether this connection is known to be gone.
+    pub(super) fn is_lost(&self) -> bool {
+        self.lost || self.client.as_ref().is_none_or(Client::is_closed)
     }
 
     pub(super) fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
@@ -178,6 +223,13 @@ impl Conn {
     pub(super) fn quietly(&mut self, sql: &str) -> bool {
         let client = self.client();
         off_runtime(|| client.batch_execute(sql)).is_ok()
+    }
+
+    /// Starts a read-only transaction on one snapshot.
+    pub(super) fn begin_read(&mut self) -> Result<()> {
+        self.failed = false;
+        self.cursors = 0;
+        self.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
     /// Starts a write transaction holding the journal's lock.

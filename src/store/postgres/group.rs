@@ -62,6 +62,6 @@ impl Group for PgGroup<'_> {
         }
         let r = self.conn.batch("COMMIT");
         self.finished = true;
-        r
+        r.map_err(|e| super::conn::commit_outcome_unknown(self.conn, e))
     }
 }

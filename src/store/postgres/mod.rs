@@ -68,6 +68,9 @@ const FETCH: usize = 128;
 /// A repository's PostgreSQL database.
 pub struct PgStore {
     conn: Conn,
+    /// Where to connect again when the connection is lost.
+    url: String,
+    password_file: Option<std::path::PathBuf>,
 }
 
 impl PgStore {
@@ -76,7 +79,7 @@ impl PgStore {
     pub fn open(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = Conn::new(connect(url, password_file)?);
         schema::migrate_existing(&mut conn)?;
-        Ok(Self { conn })
+        Ok(Self { conn, url: url.to_owned(), password_file: password_file.map(Path::to_owned) })
     }
 
     /// Connects to the database `url` names and creates its schema if it has none (`locker
@@ -84,7 +87,37 @@ impl PgStore {
     pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = Conn::new(connect(url, password_file)?);
         schema::migrate(&mut conn)?;
-        Ok(Self { conn })
+        Ok(Self { conn, url: url.to_owned(), password_file: password_file.map(Path::to_owned) })
+    }
+
+    /// Begins a transaction with `begin`. A connection known to be lost is replaced first;
+    /// one found lost by `begin` itself (a database restarted since the connection was last
+    /// used answers its first statement with a shutdown notice or a closed socket) is
+    /// replaced and `begin` runs once more: nothing had run on it, so nothing is repeated. A
+    /// transaction that fails later is never retried here.
+    fn begin(&mut self, begin: fn(&mut Conn) -> Result<()>) -> Result<()> {
+        if self.conn.is_lost() {
+            self.reconnect()?;
+            return begin(&mut self.conn);
+        }
+        match begin(&mut self.conn) {
+            Err(e) if self.conn.is_lost() => {
+                tracing::warn!(
+                    target: "locker::store",
+                    "the PostgreSQL connection was lost ({e}); connecting again"
+                );
+                self.reconnect()?;
+                begin(&mut self.conn)
+            }
+            r => r,
+        }
+    }
+
+    /// Replaces the connection with a new one.
+    fn reconnect(&mut self) -> Result<()> {
+        crate::obs::metrics::metrics().store_reconnects.inc(&[]);
+        self.conn = Conn::new(connect(&self.url, self.password_file.as_deref())?);
+        Ok(())
     }
 
     /// The schema version recorded in the database.
@@ -99,19 +132,17 @@ impl Store for PgStore {
     }
 
     fn read(&mut self) -> Result<Box<dyn Tx + '_>> {
-        self.conn.failed = false;
-        self.conn.cursors = 0;
-        self.conn.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+        self.begin(Conn::begin_read)?;
         Ok(Box::new(tx::PgTx::top(&mut self.conn, false)))
     }
 
     fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
-        self.conn.begin_write()?;
+        self.begin(Conn::begin_write)?;
         Ok(Box::new(tx::PgTx::top(&mut self.conn, true)))
     }
 
     fn group(&mut self) -> Result<Box<dyn Group + '_>> {
-        self.conn.begin_write()?;
+        self.begin(Conn::begin_write)?;
         Ok(Box::new(group::PgGroup::new(&mut self.conn)))
     }
 

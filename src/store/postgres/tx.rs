@@ -158,7 +158,7 @@ impl Tx for PgTx<'_> {
             Some(name) => format!("RELEASE SAVEPOINT {name}"),
         };
         let started = std::time::Instant::now();
-        conn.batch(&sql)?;
+        conn.batch(&sql).map_err(|e| super::conn::commit_outcome_unknown(conn, e))?;
         self.done = true;
         if self.savepoint.is_none() {
             tracing::debug!(
