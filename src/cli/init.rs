@@ -24,8 +24,9 @@ pub struct InitArgs {
 #[derive(Debug, Clone, Args)]
 pub struct StoreArgs {
     /// Keep the repository in this PostgreSQL database (`postgres://USER@HOST:PORT/DATABASE`,
-    /// no password in it) instead of SQLite inside `.locker/`; several servers can share it. A
-    /// database that already holds a repository is joined, not changed
+    /// no password in it; TLS as libpq spells it: `?sslmode=verify-full&sslrootcert=CA.pem`)
+    /// instead of SQLite inside `.locker/`; several servers can share it. A database that
+    /// already holds a repository is joined, not changed
     #[arg(long, value_name = "URL")]
     pub store: Option<String>,
     /// The file whose first line is the database password (else `PGPASSWORD` or

@@ -35,6 +35,7 @@ mod policy;
 mod postgres_multi;
 mod postgres_restart;
 mod postgres_tamper;
+mod postgres_tls;
 mod quest;
 mod remote_only;
 mod review;

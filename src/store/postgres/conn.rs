@@ -45,7 +45,15 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
     if cfg.get_application_name().is_none() {
         cfg.application_name("locker");
     }
-    off_runtime(|| cfg.connect(NoTls)).map_err(|e| {
+    let (_, tls) = super::tls::split_url(url)?;
+    let connected = match super::tls::client_config(&tls)? {
+        None => off_runtime(|| cfg.connect(NoTls)),
+        Some(c) => {
+            let tls = tokio_postgres_rustls::MakeRustlsConnect::new(c);
+            off_runtime(|| cfg.connect(tls))
+        }
+    };
+    connected.map_err(|e| {
         StoreError::Unreachable(format!(
             "cannot connect to PostgreSQL at {}: {}",
             redact(url),

@@ -39,6 +39,7 @@ mod payments;
 mod retention;
 mod rows;
 mod schema;
+mod tls;
 mod tx;
 mod url;
 mod work;

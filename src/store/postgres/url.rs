@@ -19,9 +19,16 @@ pub fn parse_url(url: &str) -> Result<postgres::Config> {
             redact(url)
         )));
     }
-    let cfg: postgres::Config = url.parse().map_err(|e| {
+    // TLS settings the driver does not know are read by `tls::split_url` when connecting.
+    let (plain, tls) = super::tls::split_url(url)?;
+    let mut cfg: postgres::Config = plain.parse().map_err(|e| {
         StoreError::Io(format!("the PostgreSQL URL `{}` is malformed: {e}", redact(url)))
     })?;
+    cfg.ssl_mode(match tls.mode {
+        super::tls::SslMode::Disable => postgres::config::SslMode::Disable,
+        super::tls::SslMode::Prefer => postgres::config::SslMode::Prefer,
+        _ => postgres::config::SslMode::Require,
+    });
     if cfg.get_password().is_some() {
         return Err(StoreError::Io(format!(
             "the PostgreSQL URL `{}` carries a password; give it in PGPASSWORD or a password \
