@@ -7,6 +7,10 @@
 #   scripts/pg-cluster.sh restart DIR `pg_ctl restart -m fast`: every connection is cut
 #   scripts/pg-cluster.sh down DIR    stop it (fast), keeping its data and port
 #   scripts/pg-cluster.sh up DIR      start it again after `down`, on the same port
+#   scripts/pg-cluster.sh standby DIR PRIMARY_DIR
+#                                     a streaming standby of the cluster in PRIMARY_DIR
+#                                     (pg_basebackup -R), started on a free port; prints its URL
+#   scripts/pg-cluster.sh promote DIR promote a standby to primary
 # The binaries are found with `pg_config --bindir`, else in /usr/lib/postgresql/*/bin (Debian's
 # `postgresql` package), else on PATH. Exits 3 when PostgreSQL is not installed.
 set -euo pipefail
@@ -49,7 +53,7 @@ free_port() {
 cmd="${1:-}"
 dir="${2:-}"
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-    echo "usage: $0 start|stop|restart|down|up DIR" >&2
+    echo "usage: $0 start|stop|restart|down|up|standby|promote DIR [PRIMARY_DIR]" >&2
     exit 2
 fi
 bin="$(bindir)" || { echo "pg-cluster: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 3; }
@@ -85,11 +89,27 @@ down)
 up)
     start_on "$(cat "$dir/port")"
     ;;
+standby)
+    primary="${3:?standby needs the primary DIR}"
+    mkdir -p "$dir"
+    [ "$(id -u)" -ne 0 ] || chown postgres "$dir"
+    as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$(cat "$primary/port")" -U postgres \
+        -D "$dir/data" -R -X stream >"$dir/basebackup.log" 2>&1 \
+        || { cat "$dir/basebackup.log" >&2; exit 1; }
+    port="$(free_port)"
+    start_on "$port"
+    echo "$port" >"$dir/port"
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+promote)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -w -t 60 promote >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
 stop)
     if [ -d "$dir/data" ]; then
         as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     fi
     ;;
 *)
-    echo "usage: $0 start|stop|restart|down|up DIR" >&2; exit 2 ;;
+    echo "usage: $0 start|stop|restart|down|up|standby|promote DIR [PRIMARY_DIR]" >&2; exit 2 ;;
 esac

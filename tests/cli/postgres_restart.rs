@@ -8,53 +8,11 @@
 //! The test runs its own throwaway cluster (scripts/pg-cluster.sh), since it restarts it; it
 //! runs once, in the SQLite pass of the suite.
 
-use std::path::Path;
-use std::process::Command;
-
 use serde_json::Value;
 
+use crate::common::cluster::Cluster;
 use crate::common::server::{http, Server};
 use crate::common::{on_postgres, TestEnv, ENVELOPE};
-
-/// A throwaway cluster, stopped and removed when dropped.
-struct Cluster {
-    dir: tempfile::TempDir,
-    url: String,
-}
-
-fn script(cmd: &str, dir: &Path) -> std::process::Output {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pg-cluster.sh");
-    Command::new(script).args([cmd, dir.to_str().unwrap()]).output().expect("pg-cluster.sh runs")
-}
-
-impl Cluster {
-    /// Starts one, or `None` where PostgreSQL is not installed and LOCKER_SKIP_INTEROP=1.
-    fn start() -> Option<Self> {
-        let dir = tempfile::tempdir().unwrap();
-        // The cluster's owner (`postgres` when we are root) must reach its directory.
-        let _ = Command::new("chmod").args(["755", dir.path().to_str().unwrap()]).status();
-        let out = script("start", dir.path());
-        if out.status.code() == Some(3)
-            && std::env::var("LOCKER_SKIP_INTEROP").is_ok_and(|v| v == "1")
-        {
-            return None;
-        }
-        assert!(out.status.success(), "pg-cluster.sh start: {out:?}");
-        let url = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-        Some(Self { dir, url })
-    }
-
-    fn run(&self, cmd: &str) {
-        let out = script(cmd, self.dir.path());
-        assert!(out.status.success(), "pg-cluster.sh {cmd}: {out:?}");
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = script("stop", self.dir.path());
-    }
-}
 
 fn append(s: &Server, pad: &str, key: &str) -> (u16, Value) {
     let auth = format!("Bearer {key}");
@@ -74,7 +32,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
     if on_postgres() {
         return; // Runs once, on its own cluster, in the SQLite pass.
     }
-    let Some(cluster) = Cluster::start() else { return };
+    let Some(cluster) = Cluster::start("") else { return };
     let env = TestEnv::new();
     env.locker().args(["init", "--store", &cluster.url]).assert().success();
     let s = env.serve(&[]);

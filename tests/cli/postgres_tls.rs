@@ -10,6 +10,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::cluster::Cluster;
 use crate::common::{on_postgres, TestEnv};
 
 fn openssl(dir: &Path, args: &[&str]) {
@@ -76,15 +77,6 @@ fn certificates(dir: &Path) {
     }
 }
 
-fn cluster_script(cmd: &str, dir: &Path, opts: &str) -> std::process::Output {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pg-cluster.sh");
-    Command::new(script)
-        .env("PG_CLUSTER_OPTS", opts)
-        .args([cmd, dir.join("pg").to_str().unwrap()])
-        .output()
-        .expect("pg-cluster.sh runs")
-}
-
 /// How many of the connections named `locker` are encrypted, as the server sees them.
 fn encrypted_locker_connections(admin: &str) -> i64 {
     let mut c = postgres::Client::connect(admin, postgres::NoTls).unwrap();
@@ -107,21 +99,9 @@ fn test_postgres_tls_modes_against_a_cluster_with_a_test_ca() {
     certificates(dir.path());
     let d = dir.path().display();
     let opts = format!("-c ssl=on -c ssl_cert_file={d}/server.crt -c ssl_key_file={d}/server.key");
-    let out = cluster_script("start", dir.path(), &opts);
-    if out.status.code() == Some(3) && std::env::var("LOCKER_SKIP_INTEROP").is_ok_and(|v| v == "1")
-    {
-        return;
-    }
-    assert!(out.status.success(), "{out:?}");
-    struct Stop<'a>(&'a Path);
-    impl Drop for Stop<'_> {
-        fn drop(&mut self) {
-            let _ = cluster_script("stop", self.0, "");
-        }
-    }
-    let _stop = Stop(dir.path());
-    let admin = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-    let port = admin.rsplit(':').next().unwrap().split('/').next().unwrap().to_owned();
+    let Some(cluster) = Cluster::start(&opts) else { return };
+    let admin = cluster.url.clone();
+    let port = cluster.host_port().rsplit(':').next().unwrap().to_owned();
     // One database per repository below (each `init` makes its own repository and log key).
     let mut admin_client = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
     for db in ["by_ca", "by_name", "unchecked"] {

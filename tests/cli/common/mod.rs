@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod cluster;
 pub mod http1;
 pub mod server;
 pub mod sql;
