@@ -153,7 +153,7 @@ impl<S: Savepoints> Store for S {
 
 /// Facts about a store read without opening it for use (no migration, no writes), for
 /// `locker doctor`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StoreInfo {
     pub kind: &'static str,
     /// The schema version the stored data has, and the one this binary writes.
@@ -166,6 +166,28 @@ pub struct StoreInfo {
     pub newest_journal_time: Option<i64>,
     /// What only a SQLite store has.
     pub sqlite: Option<SqliteInfo>,
+    /// What only a PostgreSQL store has.
+    pub postgres: Option<PgInfo>,
+}
+
+/// Facts about the PostgreSQL server behind a store, for `locker doctor`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PgInfo {
+    /// `SHOW server_version`.
+    pub server_version: String,
+    /// The TLS version of this connection, if it is encrypted.
+    pub tls: Option<String>,
+    /// Whether the server is a standby (in recovery).
+    pub in_recovery: bool,
+    /// Standbys streaming from it, and how many of them are synchronous.
+    pub standbys: u64,
+    pub sync_standbys: u64,
+    /// Connections to the server, and its limit.
+    pub connections: u64,
+    pub max_connections: u64,
+    /// Who holds the journal's lock now, if anyone: the holder's application name and how
+    /// long its transaction has been open (seconds).
+    pub lock_holder: Option<(String, f64)>,
 }
 
 /// Facts only a SQLite store has.

@@ -38,9 +38,20 @@ fn test_doctor_a_healthy_repository_has_no_problems() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["ok"], true);
     assert_eq!(v["problems"], 0);
-    for check in ["repository", "config", "modes", "schema", "wal", "token"] {
+    for check in ["repository", "config", "modes", "schema", "token"] {
         assert_eq!(status(&v, check), ["ok"], "{check}: {v}");
     }
+    // Each store's own checks: SQLite's write-ahead log; PostgreSQL's server (#22).
+    let own: &[&str] = if crate::common::on_postgres() {
+        &["postgres", "replication", "connections", "lock"]
+    } else {
+        &["wal"]
+    };
+    for check in own {
+        assert_eq!(status(&v, check), ["ok"], "{check}: {v}");
+    }
+    let absent = if crate::common::on_postgres() { "wal" } else { "postgres" };
+    assert!(findings(&v, absent).is_empty(), "{v}");
     // Free space is the machine's, not the repository's (the thresholds have a unit test): a
     // CI machine with a nearly full disk gets a warning, never silence.
     let disk = status(&v, "disk");
@@ -223,4 +234,31 @@ fn test_serve_init_creates_the_repository_once() {
     // Without --init, a missing repository is still an error.
     let e = env.json_err(&["-R", env.path().join("none").to_str().unwrap(), "serve"], 3);
     assert_eq!(e["error"], "no_repository");
+}
+
+/// See: #22. On PostgreSQL, doctor names who holds the journal's lock (every write waits for
+/// it), from the server's own view.
+#[test]
+fn test_doctor_on_postgres_names_the_journal_lock_holder() {
+    let Some(admin) = crate::common::pg_admin_url() else { return };
+    let env = TestEnv::init();
+    assert_eq!(env.json(&["status"])["backend"], "postgres");
+    let store = std::fs::read_to_string(env.path().join(".locker/config.json")).unwrap();
+    let store: Value = serde_json::from_str(&store).unwrap();
+    let db_url = store["store"].as_str().unwrap_or(&admin).to_owned();
+    let mut holder = postgres::Client::connect(
+        &format!("{db_url}?application_name=stuck-holder"),
+        postgres::NoTls,
+    )
+    .unwrap();
+    let mut tx = holder.transaction().unwrap();
+    // The journal's lock key (src/store/postgres/mod.rs, JOURNAL_LOCK).
+    tx.batch_execute("SELECT pg_advisory_xact_lock(7813573191425739340)").unwrap();
+    let (_, v) = doctor(&env, &[], &[]);
+    let lock = findings(&v, "lock");
+    assert_eq!(lock.len(), 1, "{v}");
+    assert!(lock[0]["detail"].as_str().unwrap().contains("`stuck-holder`"), "{v}");
+    tx.rollback().unwrap();
+    let (_, v) = doctor(&env, &[], &[]);
+    assert_eq!(findings(&v, "lock")[0]["detail"], "the journal's lock is free", "{v}");
 }

@@ -42,6 +42,16 @@ fn test_postgres_failover_to_a_promoted_standby_loses_no_acknowledged_write() {
     );
     let env = TestEnv::new();
     env.locker().args(["init", "--store", &url]).assert().success();
+    // doctor sees the synchronous standby (#22).
+    let doctor = env.json(&["doctor"]);
+    let replication = doctor["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["check"] == "replication")
+        .cloned()
+        .unwrap();
+    assert_eq!(replication["detail"], "a primary with 1 standby(s), 1 synchronous", "{doctor}");
     let servers = [env.serve(&[]), env.serve(&[])];
     let pad = servers[0].curl_json("/v1/pads", &["-X", "POST", "-d", r#"{"max_blocks":64}"#], 201);
     let (id, key) = (pad["pad_id"].as_str().unwrap(), pad["write_key"].as_str().unwrap());

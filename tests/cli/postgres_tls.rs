@@ -145,6 +145,10 @@ fn test_postgres_tls_modes_against_a_cluster_with_a_test_ca() {
     let env = TestEnv::new();
     let u = url_in("by_name", "127.0.0.1", &format!("sslmode=verify-full&{ca}"));
     env.locker().args(["init", "--store", &u]).assert().success();
+    let doctor = env.json(&["doctor"]);
+    let pg = doctor["findings"].as_array().unwrap().iter().find(|f| f["check"] == "postgres");
+    let detail = pg.and_then(|f| f["detail"].as_str()).unwrap_or_default();
+    assert!(detail.contains("connected with TLS (TLSv1."), "{doctor}");
     let s = env.serve(&[]);
     s.curl_json("/v1/pads", &["-X", "POST", "-d", "{}"], 201);
     assert!(encrypted_locker_connections(&admin) >= 1);

@@ -164,7 +164,10 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
             Ok(info) => {
                 db_bytes = info.files.iter().map(|(_, n)| n).sum();
                 usable = check_schema(&mut r, &info);
-                check_wal(&mut r, &info);
+                match &info.postgres {
+                    Some(pg) => check_postgres(&mut r, pg, &config.store_location().url),
+                    None => check_wal(&mut r, &info),
+                }
                 check_clock(&mut r, input, info.newest_journal_time);
             }
             Err(e) => r.push(
@@ -512,6 +515,79 @@ fn mib(n: u64) -> String {
     format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
 }
 
+/// How long a transaction may hold the journal's lock before doctor warns (every write waits
+/// for it).
+const LOCK_WARN_SECONDS: f64 = 30.0;
+
+/// PostgreSQL: the server's version, TLS on this connection, replication, connections and who
+/// holds the journal's lock.
+fn check_postgres(r: &mut DoctorReport, pg: &crate::store::PgInfo, url: &str) {
+    let loopback = url.split_once('@').map_or(url, |(_, h)| h).starts_with("127.")
+        || url.contains("@localhost")
+        || url.contains("@[::1]");
+    match &pg.tls {
+        Some(v) => r.push(
+            "postgres",
+            Severity::Ok,
+            format!("PostgreSQL {}, connected with TLS ({v})", pg.server_version),
+            None,
+        ),
+        None if loopback => r.push(
+            "postgres",
+            Severity::Ok,
+            format!("PostgreSQL {}, on loopback without TLS", pg.server_version),
+            None,
+        ),
+        None => r.push(
+            "postgres",
+            Severity::Warn,
+            format!("PostgreSQL {}, connected without TLS", pg.server_version),
+            some("Add `?sslmode=verify-full&sslrootcert=CA.pem` to the store URL (docs/postgres.md)."),
+        ),
+    }
+    if pg.in_recovery {
+        r.push(
+            "replication",
+            Severity::Problem,
+            "the store's server is a standby (read-only): writes fail".into(),
+            some("Point the URL at the primary, or name every host with `target_session_attrs=read-write`."),
+        );
+    } else if pg.standbys == 0 {
+        r.push("replication", Severity::Ok, "a primary with no standby".into(), None);
+    } else {
+        r.push(
+            "replication",
+            Severity::Ok,
+            format!("a primary with {} standby(s), {} synchronous", pg.standbys, pg.sync_standbys),
+            None,
+        );
+    }
+    let busy = pg.max_connections > 0 && pg.connections * 10 >= pg.max_connections * 8;
+    r.push(
+        "connections",
+        if busy { Severity::Warn } else { Severity::Ok },
+        format!("{} of at most {} connections in use", pg.connections, pg.max_connections),
+        busy.then(|| "Raise max_connections, or run fewer servers or smaller pools.".into()),
+    );
+    match &pg.lock_holder {
+        None => r.push("lock", Severity::Ok, "the journal's lock is free".into(), None),
+        Some((app, secs)) if *secs > LOCK_WARN_SECONDS => r.push(
+            "lock",
+            Severity::Warn,
+            format!(
+                "`{app}` has held the journal's lock for {secs:.0} s: every write waits for it"
+            ),
+            some("Find it in pg_stat_activity (application_name) and end it if it is stuck."),
+        ),
+        Some((app, secs)) => r.push(
+            "lock",
+            Severity::Ok,
+            format!("the journal's lock is held by `{app}` ({secs:.1} s)"),
+            None,
+        ),
+    }
+}
+
 fn check_wal(r: &mut DoctorReport, info: &crate::store::StoreInfo) {
     let db = info.files.first().map_or(0, |(_, n)| *n);
     // PostgreSQL keeps its write-ahead log on the server: reported here as empty.
@@ -712,6 +788,7 @@ mod tests {
             files: vec![("locker.db".into(), 1 << 20)],
             newest_journal_time: None,
             sqlite: Some(crate::store::SqliteInfo { wal_bytes, free_bytes: 0 }),
+            postgres: None,
         };
         let mut r =
             DoctorReport { ok: true, repository: None, problems: 0, warnings: 0, findings: vec![] };

@@ -119,5 +119,59 @@ pub fn inspect(url: &str, password_file: Option<&Path>) -> Result<StoreInfo> {
         files: Vec::new(),
         newest_journal_time,
         sqlite: None,
+        postgres: Some(server_info(&mut conn)?),
+    })
+}
+
+/// The server's version, this connection's TLS, replication, connections and the journal
+/// lock's holder.
+fn server_info(conn: &mut Conn) -> Result<crate::store::PgInfo> {
+    let text = |conn: &mut Conn, sql: &str| -> Result<Option<String>> {
+        conn.query_one(sql, &[])?.try_get(0).map_err(corrupt)
+    };
+    let int = |conn: &mut Conn, sql: &str| -> Result<u64> {
+        let v: i64 = conn.query_one(sql, &[])?.try_get(0).map_err(corrupt)?;
+        Ok(u64::try_from(v).unwrap_or(0))
+    };
+    let server_version = text(conn, "SHOW server_version")?.unwrap_or_default();
+    let tls = text(
+        conn,
+        "SELECT CASE WHEN ssl THEN version END FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+    )?;
+    let in_recovery: bool =
+        conn.query_one("SELECT pg_is_in_recovery()", &[])?.try_get(0).map_err(corrupt)?;
+    let standbys = int(conn, "SELECT count(*) FROM pg_stat_replication")?;
+    let sync_standbys = int(
+        conn,
+        "SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')",
+    )?;
+    let connections =
+        int(conn, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")?;
+    let max_connections =
+        text(conn, "SHOW max_connections")?.and_then(|v| v.parse().ok()).unwrap_or(0);
+    // A bigint advisory key is (classid, objid) = (high, low) 32 bits, objsubid 1.
+    let high = (super::JOURNAL_LOCK >> 32) as u32;
+    let low = (super::JOURNAL_LOCK & 0xFFFF_FFFF) as u32;
+    let holder = conn.query_opt(
+        "SELECT COALESCE(a.application_name, ''), \
+         COALESCE(EXTRACT(EPOCH FROM now() - a.xact_start), 0)::float8 \
+         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
+         WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 \
+         AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid LIMIT 1",
+        &[&i64::from(high), &i64::from(low)],
+    )?;
+    let lock_holder = match holder {
+        Some(row) => Some((row.try_get(0).map_err(corrupt)?, row.try_get(1).map_err(corrupt)?)),
+        None => None,
+    };
+    Ok(crate::store::PgInfo {
+        server_version,
+        tls,
+        in_recovery,
+        standbys,
+        sync_standbys,
+        connections,
+        max_connections,
+        lock_holder,
     })
 }

@@ -190,5 +190,6 @@ pub fn inspect(path: &Path) -> Result<StoreInfo> {
             wal_bytes: file_len(&wal),
             free_bytes: u64::try_from(page_size.saturating_mul(free_pages)).unwrap_or(0),
         }),
+        postgres: None,
     })
 }
