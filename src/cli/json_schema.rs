@@ -17,6 +17,7 @@ use crate::ops::admin::doctor::DoctorReport;
 use crate::ops::admin::gc::GcOutcome;
 use crate::ops::admin::init::InitOutcome;
 use crate::ops::admin::review::ReviewReport;
+use crate::ops::admin::store_check::CheckReport;
 use crate::ops::admin::store_copy::CopyOutcome;
 use crate::ops::artifact::{ArtifactList, ArtifactLog, ArtifactView};
 use crate::ops::keys::{KeyGenerated, KeyList, KeyRegistered, KeyRevoked, PolicySet};
@@ -143,6 +144,7 @@ pub const OUTPUTS: &[JsonOutput] = &[
     obj("restore", &[("", of::<Restored>)]),
     obj("gc", &[("", of::<GcOutcome>)]),
     obj("store copy", &[("", of::<CopyOutcome>)]),
+    obj("store check", &[("", of::<CheckReport>)]),
     obj("doctor", &[("", of::<DoctorReport>)]),
     obj("review", &[("", of::<ReviewReport>)]),
     JsonOutput {

@@ -12,10 +12,30 @@ use crate::ops::OpError;
 use crate::output::Render;
 use crate::store::StoreUrl;
 
-/// Move the repository between stores (SQLite and PostgreSQL)
+/// Move the repository between stores (SQLite and PostgreSQL), or check a database first
 #[derive(Debug, Subcommand)]
 pub enum StoreCommand {
     Copy(CopyArgs),
+    Check(CheckArgs),
+}
+
+/// Check that a PostgreSQL database can hold a repository, before moving to it
+///
+/// Runs in a throwaway schema of that database (`locker_check_…`, dropped afterwards whatever
+/// happens; the rest of the database is not touched): the schema's migrations and a new
+/// repository, a hash chain appended and read back, writers on connections of their own
+/// appending to one pad at once (no fork, no `busy`), racers on one compare-and-swap (one
+/// winner), a verify of all of it, and the server settings durability depends on (`fsync`,
+/// `full_page_writes`, `synchronous_commit`). Needs the right to create a schema. Exits 0 when
+/// every check passes (warnings allowed), 1 otherwise; needs no repository.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The database: postgres://USER@HOST:PORT/DATABASE (TLS settings as for `init --store`)
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The file whose first line is the database password (else `PGPASSWORD` or `~/.pgpass`)
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
 }
 
 /// Copy the repository into another store, every chain and hash unchanged, and verify the copy
@@ -41,6 +61,44 @@ pub struct CopyArgs {
 pub fn run(ctx: &mut CommandCtx, c: StoreCommand) -> CmdResult {
     match c {
         StoreCommand::Copy(a) => copy(ctx, &a),
+        StoreCommand::Check(a) => check(ctx, &a),
+    }
+}
+
+fn check(ctx: &mut CommandCtx, a: &CheckArgs) -> CmdResult {
+    let mut url = StoreUrl::new(a.url.trim());
+    if !url.is_postgres() {
+        return Err(OpError::usage(format!(
+            "`locker store check` takes a postgres:// URL, not `{}`",
+            crate::store::postgres::redact(&url.url)
+        ))
+        .into());
+    }
+    crate::store::postgres::parse_url(&url.url).map_err(|e| OpError::usage(e.to_string()))?;
+    url.password_file = a.password_file.clone();
+    let clock = ctx.shared_clock();
+    let report = crate::ops::admin::store_check::run(&url, clock.as_ref())?;
+    ctx.printer.emit(&report)?;
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+impl Render for crate::ops::admin::store_check::CheckReport {
+    fn render_human(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(w, "database {} (checks in schema {})", self.database, self.schema)?;
+        for c in &self.checks {
+            let mark = match c.status.as_str() {
+                "ok" => "ok",
+                "warn" => "WARN",
+                _ => "FAIL",
+            };
+            writeln!(w, "{mark:<6} {:<17}{}", c.name, c.detail)?;
+        }
+        let failed = self.checks.iter().filter(|c| c.status == "fail").count();
+        if self.ok {
+            writeln!(w, "this database can hold a locker repository")
+        } else {
+            writeln!(w, "{failed} check(s) failed: this database cannot hold a repository as it is")
+        }
     }
 }
 

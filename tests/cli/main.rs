@@ -51,6 +51,7 @@ mod sign;
 mod skill;
 mod smoke;
 mod step;
+mod store_check;
 mod store_copy;
 mod tamper;
 mod tlog;

@@ -10,4 +10,5 @@ pub mod init;
 pub mod review;
 pub mod scrape;
 pub mod serving;
+pub mod store_check;
 pub mod store_copy;

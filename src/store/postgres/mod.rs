@@ -47,7 +47,7 @@ mod work;
 use std::path::Path;
 
 pub use conn::connect;
-pub use schema::{inspect, SCHEMA_VERSION};
+pub use schema::{inspect, ScratchSchema, SCHEMA_VERSION};
 pub use url::{is_url, parse_url, redact, resolve_password};
 
 use crate::store::{Group, Maintenance, Result, Store, Tx};

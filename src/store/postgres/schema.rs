@@ -175,3 +175,53 @@ fn server_info(conn: &mut Conn) -> Result<crate::store::PgInfo> {
         lock_holder,
     })
 }
+
+/// A schema of its own on a user's database, for `locker store check`: created empty, and
+/// dropped with everything in it when this is dropped.
+pub struct ScratchSchema {
+    admin: Conn,
+    /// Its name (`locker_check_` and random hex).
+    pub name: String,
+    /// The URL whose connections use it (`search_path`), with the caller's settings kept.
+    pub url: String,
+}
+
+impl ScratchSchema {
+    /// Creates one on the database `url` names.
+    pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
+        let mut admin = Conn::new(connect(url, password_file)?);
+        let mut bytes = [0u8; 6];
+        getrandom::fill(&mut bytes).map_err(|e| StoreError::Io(e.to_string()))?;
+        let name: String = std::iter::once("locker_check_".to_owned())
+            .chain(bytes.iter().map(|b| format!("{b:02x}")))
+            .collect();
+        admin.batch(&format!("CREATE SCHEMA {name}"))?;
+        let options = format!("options=-c%20search_path%3D{name}");
+        let sep = if url.contains('?') { '&' } else { '?' };
+        Ok(Self { admin, url: format!("{url}{sep}{options}"), name })
+    }
+
+    /// The values of server settings (`SHOW name`), in order.
+    pub fn settings(&mut self, names: &[&str]) -> Result<Vec<String>> {
+        names
+            .iter()
+            .map(|n| {
+                let row = self.admin.query_one(&format!("SHOW {n}"), &[])?;
+                row.try_get::<_, String>(0).map_err(corrupt)
+            })
+            .collect()
+    }
+}
+
+impl ScratchSchema {
+    /// Drops it now, saying whether that worked (dropping the value tries again, quietly).
+    pub fn drop_now(&mut self) -> Result<()> {
+        self.admin.batch(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name))
+    }
+}
+
+impl Drop for ScratchSchema {
+    fn drop(&mut self) {
+        self.admin.quietly(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name));
+    }
+}
