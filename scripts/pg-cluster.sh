@@ -59,10 +59,13 @@ fi
 bin="$(bindir)" || { echo "pg-cluster: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 3; }
 
 # Starts the cluster in DIR on PORT, with PG_CLUSTER_OPTS (more `-c name=value` settings, such
-# as TLS) if set. fsync off: a test cluster's durability is not under test (locker's processes
-# are the ones killed); synchronous_commit stays on.
+# as TLS) if set, and PG_CLUSTER_ENV (NAME=VALUE words for the server's environment, such as a
+# libfaketime clock) if set. fsync off: a test cluster's durability is not under test
+# (locker's processes are the ones killed); synchronous_commit stays on.
 start_on() {
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    local env_words
+    read -r -a env_words <<<"${PG_CLUSTER_ENV:-}"
+    as_owner env "${env_words[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
         -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=off ${PG_CLUSTER_OPTS:-}" start >/dev/null \
         || { cat "$dir/server.log" >&2; exit 1; }
 }

@@ -88,6 +88,11 @@ impl Actor {
 /// The source of the current time, in integer Unix seconds.
 pub trait Clock: Send + Sync {
     fn now(&self) -> i64;
+    /// Whether operations read the store's clock through this one (see [`Ctx::now`]): the
+    /// system clock does; a clock fixed on purpose (`LOCKER_NOW`, tests) does not.
+    fn follows_the_store(&self) -> bool {
+        false
+    }
 }
 
 /// The system clock.
@@ -99,6 +104,10 @@ impl Clock for SystemClock {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    }
+
+    fn follows_the_store(&self) -> bool {
+        true
     }
 }
 
@@ -148,8 +157,16 @@ impl<'a> Ctx<'a> {
         Self { store, actor, clock, settings: Settings::default(), log: None }
     }
 
+    /// The time: the store's clock where it keeps one (PostgreSQL: the database server's, so
+    /// that every host journals in one clock and expiries mean the same everywhere), else this
+    /// host's; a clock fixed on purpose (`LOCKER_NOW`) is used as it is.
     pub fn now(&self) -> i64 {
-        self.clock.now()
+        let now = self.clock.now();
+        if self.clock.follows_the_store() {
+            now.saturating_add(self.store.clock_offset())
+        } else {
+            now
+        }
     }
 
     /// The log's identity, or the error every log operation gives without one.

@@ -101,6 +101,11 @@ pub trait Store: Send {
     /// `None` when it has none (PostgreSQL looks after itself) or none can run here (the store
     /// a [`Group`] lends).
     fn maintenance(&mut self) -> Option<&mut dyn Maintenance>;
+    /// Seconds to add to this host's clock to read the store's (PostgreSQL: the database
+    /// server's, so that every host journals in one clock); 0 for a store on this machine.
+    fn clock_offset(&self) -> i64 {
+        0
+    }
 }
 
 /// One write transaction shared by several operations. The store it lends
@@ -124,6 +129,10 @@ pub trait Group: Send {
 pub trait Savepoints: Send {
     /// The backend's [`Store::kind`].
     fn backend_kind(&self) -> &'static str;
+    /// The backend's [`Store::clock_offset`].
+    fn backend_clock_offset(&self) -> i64 {
+        0
+    }
     /// A nested transaction (a savepoint), read-only unless `writable`.
     fn savepoint(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>>;
 }
@@ -148,6 +157,10 @@ impl<S: Savepoints> Store for S {
     fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
         // Housekeeping never runs inside a group's transaction.
         None
+    }
+
+    fn clock_offset(&self) -> i64 {
+        self.backend_clock_offset()
     }
 }
 

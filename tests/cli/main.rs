@@ -32,6 +32,7 @@ mod observability;
 mod pad;
 mod payment;
 mod policy;
+mod postgres_clock;
 mod postgres_failover;
 mod postgres_multi;
 mod postgres_restart;

@@ -38,6 +38,8 @@ pub fn init_with(
     let now = clock.now();
     let mut joined = false;
     let result = repo::init_with(root, now, store, |store, config| {
+        // The journal's first entry in the store's clock, as every later one (see `Ctx::now`).
+        let now = if clock.follows_the_store() { now + store.clock_offset() } else { now };
         let mut tx = store.write()?;
         if tx.journal_head()?.is_some() {
             // A shared database that holds a repository already (checked under the write

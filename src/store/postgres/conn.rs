@@ -150,6 +150,8 @@ pub(super) struct Conn {
     pub(super) failed: bool,
     /// The connection is gone (see `is_connection_loss`): the next transaction reconnects.
     pub(super) lost: bool,
+    /// Seconds to add to this host's clock to read the server's (see [`Conn::measure_clock`]).
+    pub(super) clock_offset: i64,
 }
 
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
@@ -163,6 +165,7 @@ impl Conn {
             savepoints: 0,
             failed: false,
             lost: false,
+            clock_offset: 0,
         }
     }
 
@@ -184,6 +187,22 @@ impl Conn {
         self.failed = true;
         self.lost |= is_connection_loss(&e);
         pg(e)
+    }
+
+    /// Measures how far the server's clock is from this host's (against the midpoint of the
+    /// round trip, to the second), for journal times in the server's clock.
+    pub(super) fn measure_clock(&mut self) -> Result<()> {
+        let local = || {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64())
+        };
+        let before = local();
+        let row = self.query_one("SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8", &[])?;
+        let after = local();
+        let server: f64 = row.try_get(0).map_err(corrupt)?;
+        self.clock_offset = (server - (before + after) / 2.0).round() as i64;
+        Ok(())
     }
 
     /// Whether this connection is known to be gone.

@@ -34,6 +34,10 @@ impl Savepoints for PgGroup<'_> {
         "postgres"
     }
 
+    fn backend_clock_offset(&self) -> i64 {
+        self.conn.clock_offset
+    }
+
     fn savepoint(&mut self, writable: bool) -> Result<Box<dyn Tx + '_>> {
         if !self.is_open() {
             return Err(StoreError::Io("the group's transaction was rolled back".into()));

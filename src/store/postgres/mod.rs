@@ -79,6 +79,7 @@ impl PgStore {
     /// schema up to date. A database with no schema is refused, never initialised.
     pub fn open(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = Conn::new(connect(url, password_file)?);
+        conn.measure_clock()?;
         schema::migrate_existing(&mut conn)?;
         Ok(Self { conn, url: url.to_owned(), password_file: password_file.map(Path::to_owned) })
     }
@@ -87,6 +88,7 @@ impl PgStore {
     /// init --store`, `locker store copy --to`), or brings it up to date.
     pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = Conn::new(connect(url, password_file)?);
+        conn.measure_clock()?;
         schema::migrate(&mut conn)?;
         Ok(Self { conn, url: url.to_owned(), password_file: password_file.map(Path::to_owned) })
     }
@@ -117,7 +119,9 @@ impl PgStore {
     /// Replaces the connection with a new one.
     fn reconnect(&mut self) -> Result<()> {
         crate::obs::metrics::metrics().store_reconnects.inc(&[]);
-        self.conn = Conn::new(connect(&self.url, self.password_file.as_deref())?);
+        let mut conn = Conn::new(connect(&self.url, self.password_file.as_deref())?);
+        conn.measure_clock()?;
+        self.conn = conn;
         Ok(())
     }
 
@@ -151,5 +155,9 @@ impl Store for PgStore {
         // The server checkpoints its own write-ahead log; backups are pg_dump's (or `locker
         // store copy`'s).
         None
+    }
+
+    fn clock_offset(&self) -> i64 {
+        self.conn.clock_offset
     }
 }

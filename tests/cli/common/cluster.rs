@@ -11,9 +11,14 @@ pub struct Cluster {
 }
 
 fn script(args: &[&str], opts: &str) -> Output {
+    script_env(args, opts, "")
+}
+
+fn script_env(args: &[&str], opts: &str, env: &str) -> Output {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pg-cluster.sh");
     Command::new(script)
         .env("PG_CLUSTER_OPTS", opts)
+        .env("PG_CLUSTER_ENV", env)
         .args(args)
         .output()
         .expect("pg-cluster.sh runs")
@@ -30,8 +35,13 @@ impl Cluster {
     /// Starts one with `opts` (more `-c name=value` settings); `None` where PostgreSQL is not
     /// installed and LOCKER_SKIP_INTEROP=1 (elsewhere a missing PostgreSQL fails the test).
     pub fn start(opts: &str) -> Option<Self> {
+        Self::start_env(opts, "")
+    }
+
+    /// [`Cluster::start`] with `env` (`NAME=VALUE` words) in the server's environment.
+    pub fn start_env(opts: &str, env: &str) -> Option<Self> {
         let dir = shared_tempdir();
-        let out = script(&["start", dir.path().to_str().unwrap()], opts);
+        let out = script_env(&["start", dir.path().to_str().unwrap()], opts, env);
         if out.status.code() == Some(3)
             && std::env::var("LOCKER_SKIP_INTEROP").is_ok_and(|v| v == "1")
         {

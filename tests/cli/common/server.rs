@@ -48,7 +48,12 @@ impl TestEnv {
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         for (k, v) in env {
-            cmd.env(k, v);
+            // An empty LOCKER_NOW runs the server on the real clock.
+            if *k == "LOCKER_NOW" && v.is_empty() {
+                cmd.env_remove(k);
+            } else {
+                cmd.env(k, v);
+            }
         }
         let mut child = cmd.spawn().expect("locker serve starts");
         let stderr = child.stderr.take().expect("stderr is piped");
