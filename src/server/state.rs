@@ -196,8 +196,17 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
-        let _slot = self.slot().await?;
         super::access::note(super::access::acting().as_ref(), &actor);
+        self.submit(actor, f).await
+    }
+
+    /// [`Self::write`] without saying who acts (the caller's operation says it once known).
+    async fn submit<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let _slot = self.slot().await?;
         let (tx, rx) = tokio::sync::oneshot::channel();
         // The write's span: its time idle is the wait for the writer's next group.
         let span = tracing::debug_span!("write");
@@ -222,7 +231,7 @@ impl AppState {
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let acting = super::access::acting();
-        self.write(Actor::operator(), move |ctx| {
+        self.submit(Actor::operator(), move |ctx| {
             ctx.actor = ops::auth::authenticate(&mut *ctx.store, &token)?;
             super::access::note(acting.as_ref(), &ctx.actor);
             f(ctx)
@@ -311,8 +320,17 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
-        let _slot = self.slot().await?;
         super::access::note(super::access::acting().as_ref(), &actor);
+        self.read_as(actor, f).await
+    }
+
+    /// [`Self::run`] without saying who acts (the caller's operation says it once known).
+    async fn read_as<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    {
+        let _slot = self.slot().await?;
         let span = tracing::debug_span!("read");
         let permit = Arc::clone(&self.0.stores)
             .acquire_owned()
@@ -350,7 +368,7 @@ impl AppState {
         F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let acting = super::access::acting();
-        self.run(Actor::operator(), move |ctx| {
+        self.read_as(Actor::operator(), move |ctx| {
             ctx.actor = ops::auth::authenticate(&mut *ctx.store, &token)?;
             super::access::note(acting.as_ref(), &ctx.actor);
             f(ctx)

@@ -565,3 +565,30 @@ fn test_metrics_count_a_witness_that_does_not_cosign() {
     let (_, log) = s.stop();
     assert!(log.contains("warning: a witness did not cosign checkpoint"), "{log}");
 }
+
+#[test]
+fn test_logs_name_who_acted_only_once_it_is_known() {
+    let env = TestEnv::init();
+    let agent = env.json(&["token", "create", "--agent", "w7", "--scope", "default"])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let s = env.serve(&["--log-format", "json"]);
+    s.curl_json("/v1/leases", &["-H", &bearer(&agent)], 200);
+    let (code, _) = s.curl("/v1/leases", &["-H", "Authorization: Bearer not-a-token"]);
+    assert_eq!(code, 401);
+    let (_, log) = s.stop();
+    let lines: Vec<Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["route"] == "/v1/leases")
+        .collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert_eq!(
+        (&lines[0]["actor"], &lines[0]["scope"]),
+        (&Value::from("w7"), &Value::from("default"))
+    );
+    // A token that does not authenticate names nobody (never the operator it stood in for).
+    assert_eq!(lines[1]["status"], 401);
+    assert!(lines[1].get("actor").is_none(), "{}", lines[1]);
+}
