@@ -54,11 +54,15 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
         }
     };
     connected.map_err(|e| {
-        StoreError::Unreachable(format!(
-            "cannot connect to PostgreSQL at {}: {}",
-            redact(url),
-            error_text(&e)
-        ))
+        let detail = format!("cannot connect to PostgreSQL at {}: {}", redact(url), error_text(&e));
+        // Nobody answered (refused, reset, timed out, shutting down): the database is
+        // unavailable, and locker connects again later. Anything else (a password, a
+        // database or a certificate refused) needs the user, not a retry.
+        if is_connection_loss(&e) && !is_tls_failure(&e) {
+            StoreError::Unreachable(detail)
+        } else {
+            StoreError::Io(detail)
+        }
     })
 }
 
@@ -93,6 +97,24 @@ fn is_connection_loss(e: &postgres::Error) -> bool {
         // No answer from the server at all: an I/O error on the socket.
         None => std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()),
     }
+}
+
+/// Whether `e` comes from the TLS handshake (rustls reports through an `InvalidData` I/O
+/// error): a certificate refused is no outage.
+fn is_tls_failure(e: &postgres::Error) -> bool {
+    let mut src = std::error::Error::source(e);
+    while let Some(inner) = src {
+        if let Some(io) = inner.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::InvalidData {
+                return true;
+            }
+        }
+        if inner.is::<rustls::Error>() {
+            return true;
+        }
+        src = inner.source();
+    }
+    false
 }
 
 /// Maps PostgreSQL failures that a user can act on to their own variants.
