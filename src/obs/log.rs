@@ -6,7 +6,7 @@
 //! http://ADDR`): an `info` event is its message and its fields (`key=value`), other levels
 //! say theirs first (`warning: …`, `debug: …`). The JSON format is one object per line:
 //! `time`, `level`, `target`, `message`, then the event's fields, and `spans` when the event
-//! happened inside some (`request{…}:operation{…}`).
+//! happened inside some (`request{method=POST route=…}:write`).
 //!
 //! At `debug`, every span closes with an event that says how long it took (`time.busy`,
 //! `time.idle`): where a slow request went.
