@@ -118,17 +118,16 @@ fn roots(root_cert: Option<&str>) -> Result<RootCertStore> {
     Ok(store)
 }
 
-/// Checks the chain against trusted roots, and the host name only if `full`.
+/// How the server's certificate is checked: against trusted roots (and the host name only if
+/// `full`), or, with no roots (`prefer`, `require`), not at all — the connection is encrypted
+/// and the server unauthenticated, as libpq does. The handshake's signatures are always
+/// checked.
 #[derive(Debug)]
 struct Verify {
-    inner: Arc<WebPkiServerVerifier>,
+    roots: Option<Arc<WebPkiServerVerifier>>,
     full: bool,
+    provider: Arc<CryptoProvider>,
 }
-
-/// Accepts any certificate (`prefer`, `require`): the connection is encrypted, the server
-/// unauthenticated, as libpq does.
-#[derive(Debug)]
-struct Unverified(Arc<CryptoProvider>);
 
 impl ServerCertVerifier for Verify {
     fn verify_server_cert(
@@ -139,7 +138,8 @@ impl ServerCertVerifier for Verify {
         ocsp: &[u8],
         now: UnixTime,
     ) -> std::result::Result<ServerCertVerified, rustls::Error> {
-        match self.inner.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
+        let Some(roots) = &self.roots else { return Ok(ServerCertVerified::assertion()) };
+        match roots.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
             Err(rustls::Error::InvalidCertificate(rustls::CertificateError::NotValidForName))
             | Err(rustls::Error::InvalidCertificate(
                 rustls::CertificateError::NotValidForNameContext { .. },
@@ -153,39 +153,7 @@ impl ServerCertVerifier for Verify {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
-    }
-}
-
-impl ServerCertVerifier for Unverified {
-    fn verify_server_cert(
-        &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        let algs = &self.0.signature_verification_algorithms;
+        let algs = &self.provider.signature_verification_algorithms;
         rustls::crypto::verify_tls12_signature(message, cert, dss, algs)
     }
     fn verify_tls13_signature(
@@ -194,11 +162,11 @@ impl ServerCertVerifier for Unverified {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
-        let algs = &self.0.signature_verification_algorithms;
+        let algs = &self.provider.signature_verification_algorithms;
         rustls::crypto::verify_tls13_signature(message, cert, dss, algs)
     }
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
+        self.provider.signature_verification_algorithms.supported_schemes()
     }
 }
 
@@ -207,30 +175,28 @@ pub fn client_config(settings: &TlsSettings) -> Result<Option<rustls::ClientConf
     let provider = provider();
     let verify = match settings.mode {
         SslMode::Disable => return Ok(None),
-        SslMode::Prefer if settings.root_cert.is_none() => None,
-        SslMode::Require if settings.root_cert.is_none() => None,
+        SslMode::Prefer | SslMode::Require if settings.root_cert.is_none() => None,
         SslMode::Prefer | SslMode::Require | SslMode::VerifyCa => Some(false),
         SslMode::VerifyFull => Some(true),
     };
     let builder = rustls::ClientConfig::builder_with_provider(Arc::clone(&provider))
         .with_safe_default_protocol_versions()
         .map_err(|e| StoreError::Io(format!("TLS: {e}")))?;
-    let config = match verify {
-        None => builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(Unverified(provider)))
-            .with_no_client_auth(),
+    let (roots, full) = match verify {
+        None => (None, false),
         Some(full) => {
             let roots = Arc::new(roots(settings.root_cert.as_deref())?);
-            let inner = WebPkiServerVerifier::builder_with_provider(roots, provider)
-                .build()
-                .map_err(|e| StoreError::Io(format!("TLS: {e}")))?;
-            builder
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(Verify { inner, full }))
-                .with_no_client_auth()
+            let verifier =
+                WebPkiServerVerifier::builder_with_provider(roots, Arc::clone(&provider))
+                    .build()
+                    .map_err(|e| StoreError::Io(format!("TLS: {e}")))?;
+            (Some(verifier), full)
         }
     };
+    let config = builder
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(Verify { roots, full, provider }))
+        .with_no_client_auth();
     Ok(Some(config))
 }
 
