@@ -5,7 +5,7 @@
 //! fork a chain or fail as busy, one compare-and-swap winner among racers, and the server
 //! settings durability depends on.
 
-use std::sync::{Arc, Barrier};
+use std::sync::Barrier;
 
 use serde::Serialize;
 
@@ -90,8 +90,8 @@ pub fn run(url: &StoreUrl, clock: &dyn Clock) -> OpResult<CheckReport> {
     if let (true, Ok((_, mut repo))) = (repo_ok, made) {
         // (`repo`'s connection is closed at the end of this block.)
         let chain = chain(&mut repo, clock);
-        if push(&mut checks, "chain", chain.as_ref().map(|(d, _, _)| d.clone()).map_err(text)) {
-            let (_, pad, key) = chain.unwrap_or_default();
+        push(&mut checks, "chain", chain.as_ref().map(|(d, _, _)| d.clone()).map_err(text));
+        if let Ok((_, pad, key)) = chain {
             push(&mut checks, "concurrency", concurrency(dir.path(), &inner, &pad, &key, clock));
             push(&mut checks, "compare-and-swap", compare_and_swap(dir.path(), &inner, clock));
             push(&mut checks, "verify", verify(&mut repo, clock));
@@ -126,30 +126,50 @@ fn envelope(task: &str) -> String {
     .to_string()
 }
 
-/// One pad, a chain of appends, read back.
-fn chain(repo: &mut Repo, clock: &dyn Clock) -> OpResult<(String, String, String)> {
+/// Appends a handoff envelope for `task` to `pad`; its sequence number.
+fn append(ctx: &mut Ctx<'_>, pad: &str, key: &Secret, task: &str) -> OpResult<u64> {
+    let payload = envelope(task);
+    let ct = Some("application/json");
+    crate::ops::pad::append_signed(ctx, pad, Some(key), payload.as_bytes(), ct, None).map(|a| a.seq)
+}
+
+/// One pad, a chain of appends: what it says, the pad and its key.
+fn chain(repo: &mut Repo, clock: &dyn Clock) -> OpResult<(String, String, Secret)> {
     let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), clock);
     let limits = PadLimits::new(3600, 256).map_err(|e| OpError::internal(e.to_string()))?;
     let pad = crate::ops::pad::create_paid(&mut ctx, limits, None)?;
     let key = Secret::new(pad.write_key.clone());
-    let mut last = None;
+    let mut seq = 0;
     for i in 0..APPENDS {
-        let payload = envelope(&format!("check-{i}"));
-        last = Some(crate::ops::pad::append_signed(
-            &mut ctx,
-            &pad.pad_id,
-            Some(&key),
-            payload.as_bytes(),
-            Some("application/json"),
-            None,
-        )?);
+        seq = append(&mut ctx, &pad.pad_id, &key, &format!("check-{i}"))?;
     }
-    let seq = last.map_or(0, |a| a.seq);
-    Ok((
-        format!("{APPENDS} appends to one pad, the last at seq {seq}"),
-        pad.pad_id,
-        pad.write_key.clone(),
-    ))
+    Ok((format!("{APPENDS} appends to one pad, the last at seq {seq}"), pad.pad_id, key))
+}
+
+/// Runs `f` on [`WRITERS`] threads at once (released together), each on a connection of its
+/// own to the repository in `root`; every thread's result, or the first failure.
+fn race<T: Send>(
+    root: &std::path::Path,
+    url: &StoreUrl,
+    clock: &dyn Clock,
+    f: impl Fn(usize, &mut Ctx<'_>) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
+    let clock = crate::ops::FixedClock(clock.now());
+    let start = Barrier::new(WRITERS);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..WRITERS)
+            .map(|w| {
+                let (start, clock, f) = (&start, &clock, &f);
+                s.spawn(move || {
+                    let opened = Repo::open_store(root, url).map_err(|e| e.to_string());
+                    start.wait();
+                    let mut repo = opened?;
+                    f(w, &mut Ctx::new(repo.store.as_mut(), Actor::operator(), clock))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().map_err(|_| "a thread panicked".to_owned())?).collect()
+    })
 }
 
 /// Writers on connections of their own append to one pad at once: none fails, none forks.
@@ -157,44 +177,18 @@ fn concurrency(
     root: &std::path::Path,
     url: &StoreUrl,
     pad: &str,
-    key: &str,
+    key: &Secret,
     clock: &dyn Clock,
 ) -> Result<String, String> {
-    let now = clock.now();
-    let start = Arc::new(Barrier::new(WRITERS));
-    let handles: Vec<_> = (0..WRITERS)
-        .map(|w| {
-            let (root, url, pad, key) =
-                (root.to_owned(), url.clone(), pad.to_owned(), key.to_owned());
-            let start = Arc::clone(&start);
-            std::thread::spawn(move || -> Result<Vec<u64>, String> {
-                let mut repo = Repo::open_store(&root, &url).map_err(|e| e.to_string())?;
-                let clock = crate::ops::FixedClock(now);
-                let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
-                let key = Secret::new(key);
-                start.wait();
-                (0..APPENDS)
-                    .map(|i| {
-                        let payload = envelope(&format!("check-{w}-{i}"));
-                        crate::ops::pad::append_signed(
-                            &mut ctx,
-                            &pad,
-                            Some(&key),
-                            payload.as_bytes(),
-                            Some("application/json"),
-                            None,
-                        )
-                        .map(|a| a.seq)
-                        .map_err(|e| format!("writer {w}: {} ({})", e.detail, e.code))
-                    })
-                    .collect()
+    let seqs = race(root, url, clock, |w, ctx| {
+        (0..APPENDS)
+            .map(|i| {
+                append(ctx, pad, key, &format!("check-{w}-{i}"))
+                    .map_err(|e| format!("writer {w}: {} ({})", e.detail, e.code))
             })
-        })
-        .collect();
-    let mut seqs = Vec::new();
-    for h in handles {
-        seqs.extend(h.join().map_err(|_| "a writer panicked".to_owned())??);
-    }
+            .collect::<Result<Vec<u64>, String>>()
+    })?;
+    let mut seqs: Vec<u64> = seqs.into_iter().flatten().collect();
     seqs.sort_unstable();
     let n = seqs.len();
     seqs.dedup();
@@ -206,45 +200,30 @@ fn concurrency(
     ))
 }
 
-/// Racers publish the same new artifact: exactly one wins.
+/// Racers publish the same new artifact: exactly one wins, the others are told of the
+/// version conflict.
 fn compare_and_swap(
     root: &std::path::Path,
     url: &StoreUrl,
     clock: &dyn Clock,
 ) -> Result<String, String> {
-    let now = clock.now();
-    let start = Arc::new(Barrier::new(WRITERS));
-    let handles: Vec<_> = (0..WRITERS)
-        .map(|w| {
-            let (root, url) = (root.to_owned(), url.clone());
-            let start = Arc::clone(&start);
-            std::thread::spawn(move || -> Result<bool, String> {
-                let mut repo = Repo::open_store(&root, &url).map_err(|e| e.to_string())?;
-                let clock = crate::ops::FixedClock(now);
-                let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &clock);
-                let content = format!("racer {w}");
-                let op_id = format!("check-racer-{w}");
-                start.wait();
-                let req = PublishRequest {
-                    key: "locker-store-check",
-                    expected_version: 0,
-                    op_id: &op_id,
-                    content: content.as_bytes(),
-                    fence: None,
-                    signing: None,
-                };
-                match crate::ops::artifact::publish(&mut ctx, &req) {
-                    Ok(_) => Ok(true),
-                    Err(e) if e.code == "conflict" || e.code == "version_conflict" => Ok(false),
-                    Err(e) => Err(format!("racer {w}: {} ({})", e.detail, e.code)),
-                }
-            })
-        })
-        .collect();
-    let mut winners = 0;
-    for h in handles {
-        winners += usize::from(h.join().map_err(|_| "a racer panicked".to_owned())??);
-    }
+    let won = race(root, url, clock, |w, ctx| {
+        let (content, op_id) = (format!("racer {w}"), format!("check-racer-{w}"));
+        let req = PublishRequest {
+            key: "locker-store-check",
+            expected_version: 0,
+            op_id: &op_id,
+            content: content.as_bytes(),
+            fence: None,
+            signing: None,
+        };
+        match crate::ops::artifact::publish(ctx, &req) {
+            Ok(_) => Ok(true),
+            Err(e) if e.code == "version_conflict" => Ok(false),
+            Err(e) => Err(format!("racer {w}: {} ({})", e.detail, e.code)),
+        }
+    })?;
+    let winners = won.iter().filter(|w| **w).count();
     if winners == 1 {
         Ok(format!("{WRITERS} racers published version 1 of one artifact: one won"))
     } else {
