@@ -9,8 +9,14 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::server::{http, Server};
+use crate::common::server::{append_block, Server};
 use crate::common::{TestEnv, ENVELOPE};
+
+/// A new agent's bearer token, in the `default` scope.
+fn agent_token(env: &TestEnv, agent: &str) -> String {
+    let t = env.json(&["token", "create", "--agent", agent, "--scope", "default"]);
+    t["token"].as_str().unwrap().to_owned()
+}
 
 fn bearer(secret: &str) -> String {
     format!("Authorization: Bearer {secret}")
@@ -113,23 +119,16 @@ fn deployed_names() -> BTreeSet<String> {
 #[test]
 fn test_metrics_match_a_scripted_workload() {
     let env = TestEnv::init();
-    let agent = env.json(&["token", "create", "--agent", "w1", "--scope", "default"])["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let agent = agent_token(&env, "w1");
     let s = env.serve(&[]);
     let pad = s.curl_json("/v1/pads", &["-X", "POST", "-d", "{}"], 201);
     let (id, key) = (pad["pad_id"].as_str().unwrap(), pad["write_key"].as_str().unwrap());
-    let append = format!("/v1/pads/{id}/append");
-    let auth = format!("Bearer {key}");
     const APPENDS: usize = 7;
     for _ in 0..APPENDS {
-        let headers = [("Authorization", auth.as_str()), ("Content-Type", "text/plain")];
-        let (status, body) = http(s.addr, "POST", &append, &headers, ENVELOPE.as_bytes()).unwrap();
-        assert_eq!(status, 201, "{}", String::from_utf8_lossy(&body));
+        let (status, body) = append_block(s.addr, id, key, ENVELOPE);
+        assert_eq!(status, 201, "{body}");
     }
-    let wrong = [("Authorization", "Bearer not-the-key"), ("Content-Type", "text/plain")];
-    let (status, _) = http(s.addr, "POST", &append, &wrong, ENVELOPE.as_bytes()).unwrap();
+    let (status, _) = append_block(s.addr, id, "not-the-key", ENVELOPE);
     assert_eq!(status, 401);
     s.curl_json(
         "/lease",
@@ -229,10 +228,7 @@ fn test_metrics_match_a_scripted_workload() {
 #[test]
 fn test_metrics_need_a_token_when_the_server_requires_one() {
     let env = TestEnv::init();
-    let agent = env.json(&["token", "create", "--agent", "w1", "--scope", "default"])["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let agent = agent_token(&env, "w1");
     let s = env.serve(&["--require-token", "--metrics-listen", "127.0.0.1:0"]);
     let (code, body) = s.curl("/metrics", &[]);
     assert_eq!(code, 401, "{body}");
@@ -321,10 +317,7 @@ fn secret_workload(env: &TestEnv, s: &Server, agent: &str) -> Vec<String> {
 fn test_logs_json_format_parses_and_carries_no_secret_at_any_level() {
     for level in ["trace", "debug", "info"] {
         let env = TestEnv::init();
-        let agent = env.json(&["token", "create", "--agent", "w1", "--scope", "default"])["token"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let agent = agent_token(&env, "w1");
         let s = env.serve_with(&["--log-format", "json"], &[("LOCKER_LOG", level)]);
         let secrets = secret_workload(&env, &s, &agent);
         let (code, log) = s.stop();
@@ -359,10 +352,7 @@ fn test_logs_json_format_parses_and_carries_no_secret_at_any_level() {
 #[test]
 fn test_logs_text_format_at_trace_carries_no_secret() {
     let env = TestEnv::init();
-    let agent = env.json(&["token", "create", "--agent", "w1", "--scope", "default"])["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let agent = agent_token(&env, "w1");
     let s = env.serve(&["--log-level", "trace"]);
     let secrets = secret_workload(&env, &s, &agent);
     let (_, log) = s.stop();
@@ -569,10 +559,7 @@ fn test_metrics_count_a_witness_that_does_not_cosign() {
 #[test]
 fn test_logs_name_who_acted_only_once_it_is_known() {
     let env = TestEnv::init();
-    let agent = env.json(&["token", "create", "--agent", "w7", "--scope", "default"])["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let agent = agent_token(&env, "w7");
     let s = env.serve(&["--log-format", "json"]);
     s.curl_json("/v1/leases", &["-H", &bearer(&agent)], 200);
     let (code, _) = s.curl("/v1/leases", &["-H", "Authorization: Bearer not-a-token"]);

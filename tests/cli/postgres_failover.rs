@@ -8,21 +8,8 @@
 use serde_json::Value;
 
 use crate::common::cluster::Cluster;
-use crate::common::server::{http, Server};
+use crate::common::server::append_block;
 use crate::common::{on_postgres, TestEnv, ENVELOPE};
-
-fn append(s: &Server, pad: &str, key: &str) -> (u16, Value) {
-    let auth = format!("Bearer {key}");
-    let (status, body) = http(
-        s.addr,
-        "POST",
-        &format!("/v1/pads/{pad}/append"),
-        &[("Authorization", &auth), ("Content-Type", "text/plain")],
-        ENVELOPE.as_bytes(),
-    )
-    .expect("the server answers");
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
-}
 
 #[test]
 fn test_postgres_failover_to_a_promoted_standby_loses_no_acknowledged_write() {
@@ -57,7 +44,7 @@ fn test_postgres_failover_to_a_promoted_standby_loses_no_acknowledged_write() {
     let (id, key) = (pad["pad_id"].as_str().unwrap(), pad["write_key"].as_str().unwrap());
     let mut acked = Vec::new();
     for i in 0..6 {
-        let (status, v) = append(&servers[i % 2], id, key);
+        let (status, v) = append_block(servers[i % 2].addr, id, key, ENVELOPE);
         assert_eq!(status, 201, "{v}");
         acked.push(v["curr_hash"].as_str().unwrap().to_owned());
     }
@@ -69,7 +56,7 @@ fn test_postgres_failover_to_a_promoted_standby_loses_no_acknowledged_write() {
     assert!(!in_recovery, "the standby is the primary now");
 
     for i in 0..6 {
-        let (status, v) = append(&servers[i % 2], id, key);
+        let (status, v) = append_block(servers[i % 2].addr, id, key, ENVELOPE);
         assert_eq!(status, 201, "server {} writes on the new primary: {v}", i % 2);
         acked.push(v["curr_hash"].as_str().unwrap().to_owned());
     }
@@ -80,14 +67,7 @@ fn test_postgres_failover_to_a_promoted_standby_loses_no_acknowledged_write() {
     }
 
     // On the new primary: every acknowledged block, in one chain, and a verified repository.
-    let t = env.json(&["pad", "ticket", id, "--key", key]);
-    let read = env.json(&["pad", "read", id, "--ticket", t["ticket"].as_str().unwrap()]);
-    let stored: Vec<&str> = read["blocks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["curr_hash"].as_str().unwrap())
-        .collect();
+    let stored: Vec<String> = env.stored_blocks(id, key).into_iter().map(|(_, _, h)| h).collect();
     assert_eq!(stored, acked);
     let (code, v) = env.verify();
     assert_eq!((code, &v["ok"]), (0, &Value::Bool(true)), "{v}");

@@ -11,21 +11,8 @@
 use serde_json::Value;
 
 use crate::common::cluster::Cluster;
-use crate::common::server::{http, Server};
+use crate::common::server::append_block;
 use crate::common::{on_postgres, TestEnv, ENVELOPE};
-
-fn append(s: &Server, pad: &str, key: &str) -> (u16, Value) {
-    let auth = format!("Bearer {key}");
-    let (status, body) = http(
-        s.addr,
-        "POST",
-        &format!("/v1/pads/{pad}/append"),
-        &[("Authorization", &auth), ("Content-Type", "text/plain")],
-        ENVELOPE.as_bytes(),
-    )
-    .expect("the server answers");
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
-}
 
 #[test]
 fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
@@ -40,7 +27,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
     let (id, key) = (pad["pad_id"].as_str().unwrap(), pad["write_key"].as_str().unwrap());
     let mut acked = Vec::new();
     for _ in 0..3 {
-        let (status, v) = append(&s, id, key);
+        let (status, v) = append_block(s.addr, id, key, ENVELOPE);
         assert_eq!(status, 201, "{v}");
         acked.push(v["curr_hash"].as_str().unwrap().to_owned());
     }
@@ -49,7 +36,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
     // A restart cuts every connection: the next requests, reads and writes, are answered.
     cluster.run("restart");
     for _ in 0..3 {
-        let (status, v) = append(&s, id, key);
+        let (status, v) = append_block(s.addr, id, key, ENVELOPE);
         assert_eq!(status, 201, "the first writes after a restart succeed: {v}");
         acked.push(v["curr_hash"].as_str().unwrap().to_owned());
     }
@@ -62,7 +49,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
 
     // Down: 503 with a hint, never 500; /health says so; the CLI exits 8.
     cluster.run("down");
-    let (status, e) = append(&s, id, key);
+    let (status, e) = append_block(s.addr, id, key, ENVELOPE);
     assert_eq!(status, 503, "{e}");
     assert_eq!(e["error"], "database_unavailable", "{e}");
     assert_eq!(e["retry"], true, "{e}");
@@ -81,7 +68,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
 
     // Back: the same server writes again, without a restart.
     cluster.run("up");
-    let (status, v) = append(&s, id, key);
+    let (status, v) = append_block(s.addr, id, key, ENVELOPE);
     assert_eq!(status, 201, "writes resume once the database is back: {v}");
     acked.push(v["curr_hash"].as_str().unwrap().to_owned());
     let (code, metrics) = s.curl("/metrics", &[]);
@@ -98,15 +85,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
     assert!(!log.contains(" 500 "), "no request was answered 500: {log}");
 
     // Every acknowledged write is there, in order, and the repository verifies.
-    let t = env.json(&["pad", "ticket", id, "--key", key]);
-    let ticket = t["ticket"].as_str().unwrap();
-    let read = env.json(&["pad", "read", id, "--ticket", ticket]);
-    let stored: Vec<&str> = read["blocks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["curr_hash"].as_str().unwrap())
-        .collect();
+    let stored: Vec<String> = env.stored_blocks(id, key).into_iter().map(|(_, _, h)| h).collect();
     assert_eq!(stored, acked);
     assert_eq!(env.json(&["verify"])["ok"], true);
 }

@@ -3,11 +3,8 @@
 //! fails inside a group changes nothing and does not fail the others.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::net::SocketAddr;
 
-use serde_json::Value;
-
-use crate::common::server::http;
+use crate::common::server::append_block as append;
 use crate::common::{Pad, TestEnv, ENVELOPE};
 
 /// An acknowledged append: which pad, what was sent, what the server answered.
@@ -16,51 +13,6 @@ struct Ack {
     payload: String,
     seq: u64,
     hash: String,
-}
-
-fn append(addr: SocketAddr, pad: &str, key: &str, payload: &str) -> (u16, Value) {
-    let auth = format!("Bearer {key}");
-    let (status, body) = http(
-        addr,
-        "POST",
-        &format!("/v1/pads/{pad}/append"),
-        &[("Authorization", &auth), ("Content-Type", "text/plain")],
-        payload.as_bytes(),
-    )
-    .expect("the server answers");
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
-}
-
-/// Every stored block of a pad: (seq, payload, curr_hash), read with an unlimited ticket.
-fn blocks(env: &TestEnv, pad: &Pad) -> Vec<(u64, String, String)> {
-    let t = env.json(&["pad", "ticket", &pad.id, "--key", &pad.key]);
-    let ticket = t["ticket"].as_str().unwrap().to_owned();
-    let count = env.json(&["pad", "show", &pad.id])["block_count"].as_u64().unwrap();
-    let mut out = Vec::new();
-    let mut from = 0;
-    while from < count {
-        let to = (from + 255).to_string();
-        let s = env.json(&[
-            "pad",
-            "read",
-            &pad.id,
-            "--ticket",
-            &ticket,
-            "--from",
-            &from.to_string(),
-            "--to",
-            &to,
-        ]);
-        for b in s["blocks"].as_array().unwrap() {
-            out.push((
-                b["seq"].as_u64().unwrap(),
-                b["payload_utf8"].as_str().unwrap_or_default().to_owned(),
-                b["curr_hash"].as_str().unwrap().to_owned(),
-            ));
-        }
-        from += 256;
-    }
-    out
 }
 
 /// Every ack is stored once, at its sequence number, with its payload and hash; the chains
@@ -72,7 +24,7 @@ fn check(env: &TestEnv, pads: &[Pad], acks: &[Ack]) {
     }
     let mut total_blocks = 0;
     for pad in pads {
-        let stored = blocks(env, pad);
+        let stored = env.stored_blocks(&pad.id, &pad.key);
         total_blocks += stored.len();
         let seqs: Vec<u64> = stored.iter().map(|b| b.0).collect();
         assert_eq!(seqs, (0..stored.len() as u64).collect::<Vec<_>>(), "contiguous chain");

@@ -106,6 +106,30 @@ impl Default for TestEnv {
 }
 
 impl TestEnv {
+    /// Every stored block of a pad: (seq, payload, curr_hash), read through the CLI with a
+    /// ticket minted with the pad's write key.
+    pub fn stored_blocks(&self, pad: &str, key: &str) -> Vec<(u64, String, String)> {
+        let t = self.json(&["pad", "ticket", pad, "--key", key]);
+        let ticket = t["ticket"].as_str().unwrap().to_owned();
+        let count = self.json(&["pad", "show", pad])["block_count"].as_u64().unwrap();
+        let mut out = Vec::new();
+        let mut from = 0;
+        while from < count {
+            let (f, to) = (from.to_string(), (from + 255).to_string());
+            let s =
+                self.json(&["pad", "read", pad, "--ticket", &ticket, "--from", &f, "--to", &to]);
+            for b in s["blocks"].as_array().unwrap() {
+                out.push((
+                    b["seq"].as_u64().unwrap(),
+                    b["payload_utf8"].as_str().unwrap_or_default().to_owned(),
+                    b["curr_hash"].as_str().unwrap().to_owned(),
+                ));
+            }
+            from += 256;
+        }
+        out
+    }
+
     /// A fresh, empty directory (no repository yet).
     pub fn new() -> Self {
         Self { dir: tempfile::tempdir().expect("a temporary directory"), now: NOW, pg: None }

@@ -205,3 +205,18 @@ pub fn parse_response(resp: &[u8]) -> std::io::Result<(u16, Vec<u8>)> {
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
     Ok((status, resp[end + 4..].to_vec()))
 }
+
+/// `POST /v1/pads/PAD/append` of `payload` (as `text/plain`, the raw block) with `key`: the
+/// status and the JSON answer (`null` if none).
+pub fn append_block(addr: SocketAddr, pad: &str, key: &str, payload: &str) -> (u16, Value) {
+    let auth = format!("Bearer {key}");
+    let (status, body) = http(
+        addr,
+        "POST",
+        &format!("/v1/pads/{pad}/append"),
+        &[("Authorization", &auth), ("Content-Type", "text/plain")],
+        payload.as_bytes(),
+    )
+    .expect("the server answers");
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
