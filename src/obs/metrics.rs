@@ -18,6 +18,11 @@ const LATENCY: &[f64] =
 /// Requests per group commit.
 const GROUP_SIZE: &[f64] = &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
 
+/// The map key of a label-value tuple.
+fn key(values: &[&str]) -> Vec<String> {
+    values.iter().map(|v| (*v).to_owned()).collect()
+}
+
 /// A family of counters, one per label-value tuple.
 #[derive(Debug)]
 pub struct Counters {
@@ -36,19 +41,12 @@ impl Counters {
     pub fn add(&self, values: &[&str], n: u64) {
         debug_assert_eq!(values.len(), self.labels.len(), "{}", self.name);
         if let Ok(mut m) = self.values.lock() {
-            let key: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
-            *m.entry(key).or_insert(0) += n;
+            *m.entry(key(values)).or_insert(0) += n;
         }
     }
 
     pub fn inc(&self, values: &[&str]) {
         self.add(values, 1);
-    }
-
-    /// The counter of `values` (0 if never counted).
-    pub fn get(&self, values: &[&str]) -> u64 {
-        let key: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
-        self.values.lock().map(|m| m.get(&key).copied().unwrap_or(0)).unwrap_or(0)
     }
 
     fn write(&self, out: &mut Exposition) {
@@ -96,8 +94,7 @@ impl Histograms {
     pub fn observe(&self, values: &[&str], v: f64) {
         debug_assert_eq!(values.len(), self.labels.len(), "{}", self.name);
         let Ok(mut m) = self.values.lock() else { return };
-        let key: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
-        let b = m.entry(key).or_insert_with(|| Buckets {
+        let b = m.entry(key(values)).or_insert_with(|| Buckets {
             counts: vec![0; self.bounds.len()],
             sum: 0.0,
             count: 0,
@@ -107,12 +104,6 @@ impl Histograms {
         }
         b.sum += v;
         b.count += 1;
-    }
-
-    /// How many observations `values` has.
-    pub fn count(&self, values: &[&str]) -> u64 {
-        let key: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
-        self.values.lock().map(|m| m.get(&key).map_or(0, |b| b.count)).unwrap_or(0)
     }
 
     fn write(&self, out: &mut Exposition) {
@@ -386,8 +377,6 @@ mod tests {
              t_seconds_sum{route=\"/a\"} 7.55\n\
              t_seconds_count{route=\"/a\"} 3\n"
         );
-        assert_eq!(c.get(&["/a", "200"]), 3);
-        assert_eq!(h.count(&["/a"]), 3);
     }
 
     #[test]
