@@ -207,7 +207,8 @@ impl Locker for Ctx<'_> {
     }
 
     fn log_key(&mut self) -> OpResult<KeyOutcome> {
-        log::key(self.log()?)
+        let log = self.log()?;
+        log::key(self, log)
     }
 
     fn prove_inclusion(&mut self, target: &Target) -> OpResult<InclusionOutcome> {

@@ -30,6 +30,8 @@ pub struct Local {
     /// when it lost signed entries), or for inspection.
     opening: Opening,
     repo: Option<Repo>,
+    /// The log key's file when it is not the repository's own (`--log-key`, `LOCKER_LOG_KEY`).
+    log_key: Option<std::path::PathBuf>,
 }
 
 impl Local {
@@ -40,7 +42,7 @@ impl Local {
         settings: Settings,
     ) -> Self {
         let env = Env { clock, settings, log: None };
-        Self { location, identity, env, opening: Opening::Checked, repo: None }
+        Self { location, identity, env, opening: Opening::Checked, repo: None, log_key: None }
     }
 
     /// Opens the repository for inspection even if it lost entries the log key signed
@@ -76,7 +78,8 @@ impl Local {
     pub fn repo(&mut self) -> OpResult<&mut Repo> {
         if self.repo.is_none() {
             let repo = Repo::open_with(&self.location, self.opening)?;
-            self.env.log = Some(LogIdentity::new(&repo.dot, &repo.config));
+            let log = LogIdentity::new(&repo.dot, &repo.config);
+            self.env.log = Some(log.with_key_file(self.log_key.as_deref()));
             self.repo = Some(repo);
         }
         Ok(self.repo.as_mut().expect("opened above"))
@@ -160,6 +163,16 @@ impl Session {
             }
             None => Ok(Self::Local(Box::new(Local::new(location, identity, clock, settings)))),
         }
+    }
+
+    /// Signs with the log key in `file` instead of the repository's own (`--log-key`): a secret
+    /// mounted into each host of a shared database, so that every host signs as one log.
+    #[must_use]
+    pub fn with_log_key(mut self, file: Option<std::path::PathBuf>) -> Self {
+        if let Self::Local(l) = &mut self {
+            l.log_key = file;
+        }
+        self
     }
 
     /// The operations, wherever they run.

@@ -34,6 +34,7 @@ pub fn run(ctx: &mut CommandCtx, _a: &DoctorArgs) -> CmdResult {
         clock_pinned: std::env::var_os("LOCKER_NOW").is_some(),
         token: ctx.identity().token.as_ref(),
         remote: remote.is_some(),
+        log_key: ctx.global.log_key.as_deref(),
     };
     let mut report = op::run(&input);
     if let Some(url) = remote {

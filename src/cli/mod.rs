@@ -197,6 +197,16 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub log_format: crate::obs::log::LogFormat,
+    /// The log's signing key, read from this file instead of `.locker/keys/log.key` (a secret
+    /// mounted on every host of a shared PostgreSQL repository, so that they sign as one log)
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "LOCKER_LOG_KEY",
+        value_name = "FILE"
+    )]
+    pub log_key: Option<PathBuf>,
 }
 
 impl GlobalArgs {
@@ -353,7 +363,8 @@ impl CommandCtx {
                 self.identity.clone(),
                 Arc::clone(&self.clock),
                 self.settings,
-            )?;
+            )?
+            .with_log_key(self.global.log_key.clone());
             self.session = Some(session);
         }
         Ok(self.session.as_mut().expect("opened above"))

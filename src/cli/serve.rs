@@ -198,17 +198,28 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
     let _serving =
         if repo.dot.is_dir() { Some(ops::admin::serving::hold(&repo.dot)?) } else { None };
     let clock = ctx.shared_clock();
+    // The log this server signs while it holds the turn to sign (see ops::log::signer): with
+    // the repository's key, the key file of `--log-key`, or (a host with neither) none, serving
+    // what the signer stored.
+    let log = ops::log::LogIdentity::new(&repo.dot, &repo.config)
+        .with_key_file(ctx.global.log_key.as_deref())
+        .keeping_turn();
     {
         let mut octx = ops::Ctx::new(repo.store.as_mut(), Actor::operator(), clock.as_ref());
         octx.settings = ctx.settings();
         ops::pad::seed_demo(&mut octx)?;
-        // Whatever is committed (the demo pad, writes while no server ran) is signed before
-        // the first request: requests never sign. (Served straight from a shared database
-        // with no `.locker/`, there is no log key here.)
-        if repo.dot.is_dir() {
-            let log = ops::log::LogIdentity::new(&repo.dot, &repo.config);
-            ops::log::checkpoint::publish(&mut octx, &log)?;
-        }
+        // The turn to sign, unless another host holds it; a key that is not the log's is
+        // refused here, before the server answers anything. Whatever is committed (the demo
+        // pad, writes while no server ran) is signed before the first request: requests never
+        // sign.
+        ops::log::signer::hold(&mut octx, &log)?;
+        ops::log::checkpoint::publish(&mut octx, &log)?;
+    }
+    if !log.has_key() {
+        tracing::info!(
+            "no log key here (no .locker/keys/log.key, no --log-key): checkpoints are those the \
+             signing host stored"
+        );
     }
     if !a.listen.ip().is_loopback() {
         tracing::warn!(
@@ -271,7 +282,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         allow_hosts: a.allow_hosts.clone(),
         listen: Some(a.listen.ip()),
         payment,
-        log: repo.dot.is_dir().then(|| ops::log::LogIdentity::new(&repo.dot, &repo.config)),
+        log: Some(log),
         witnesses: a.witnesses.clone(),
         exit_with_stdin: a.exit_with_stdin,
         data_dir: repo.dot.is_dir().then(|| repo.dot.clone()),

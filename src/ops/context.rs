@@ -2,13 +2,11 @@
 //! the operations context itself ([`Ctx`], built from an [`Env`]); and how a long operation
 //! reports progress.
 
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 
+use super::log::identity::LogIdentity;
 use super::{OpError, OpResult};
 use crate::domain::digest::Digest;
-use crate::domain::note::Signer;
 use crate::store::Store;
 
 /// Who is acting: the repository's operator, or an agent holding a token.
@@ -216,27 +214,3 @@ pub trait Progress {
 /// Progress that is not shown.
 pub struct NoProgress;
 impl Progress for NoProgress {}
-
-/// Where the log's key is and what it is called: the repository's `.locker/` and origin.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogIdentity {
-    pub dot: PathBuf,
-    pub origin: String,
-}
-
-impl LogIdentity {
-    pub fn new(dot: &Path, config: &crate::repo::Config) -> Self {
-        Self { dot: dot.to_owned(), origin: config.origin() }
-    }
-
-    /// The signing key (created on first use).
-    pub fn signer(&self) -> OpResult<Signer> {
-        Ok(crate::repo::log_signer(&self.dot, &self.origin)?)
-    }
-
-    /// The verifier key, if the repository has a log key (never creates one: what a reader of
-    /// the repository, such as `locker verify`, uses).
-    pub fn verifier(&self) -> OpResult<Option<crate::domain::note::Verifier>> {
-        Ok(crate::repo::log_verifier(&self.dot, &self.origin)?)
-    }
-}

@@ -23,12 +23,12 @@ pub mod work;
 
 pub use auth::authorize;
 pub use context::{
-    Actor, ActorKind, Clock, Ctx, Env, FixedClock, LogIdentity, NoProgress, Progress, Settings,
-    SystemClock,
+    Actor, ActorKind, Clock, Ctx, Env, FixedClock, NoProgress, Progress, Settings, SystemClock,
 };
 pub use error::{
     rolled_back, ErrorKind, ErrorObject, OpError, OpResult, CORRUPT_STORE, STORE_ERROR_KINDS,
 };
+pub use log::identity::{LogIdentity, LogKey};
 
 /// A temporary directory for a test repository: in memory (`/dev/shm`) where there is one, so
 /// that property tests do not wait for the disk.

@@ -35,7 +35,8 @@ pub fn status(ctx: &mut Ctx<'_>) -> OpResult<StoreStatus> {
     let backend = ctx.store.kind();
     let wal_mode = backend == "sqlite";
     let head = ctx.store.read()?.journal_head()?;
-    let key_id = ctx.log.and_then(|l| crate::ops::log::key(l).ok()).map(|k| k.key_id);
+    let log = ctx.log;
+    let key_id = log.and_then(|l| crate::ops::log::key(ctx, l).ok()).map(|k| k.key_id);
     Ok(StoreStatus {
         backend,
         wal_mode,

@@ -13,7 +13,7 @@
 
 use std::fs;
 use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use crate::domain::digest::Digest;
@@ -47,6 +47,16 @@ impl Mark {
 /// The mark's path for the repository whose `.locker/` is `dot`.
 pub fn path(dot: &Path) -> PathBuf {
     dot.join(KEYS_DIR).join(MARK_FILE)
+}
+
+/// Where a host with a key file and no `.locker/` keeps the mark of the log `origin`: a
+/// directory under the user's state directory (`$XDG_STATE_HOME/locker/logs/<hash>/`), made on
+/// first use. None when the home directory is unknown.
+pub fn state_home(origin: &str) -> Option<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "locker")?;
+    let base = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir()).to_owned();
+    let hash = crate::domain::digest::Digest::of(origin.as_bytes()).to_hex();
+    Some(base.join("logs").join(&hash[..16]))
 }
 
 /// Reads the mark (none before the first checkpoint was signed here). Its signature is checked
@@ -101,6 +111,10 @@ fn parsed(dot: &Path, note: &str) -> Result<Checkpoint, RepoError> {
 fn lock(dot: &Path) -> Result<fs::File, RepoError> {
     let dir = dot.join(KEYS_DIR);
     refuse_symlink(&dir)?;
+    if !dir.exists() {
+        // A host's state directory for a log served without `.locker/` (see [`state_home`]).
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir).map_err(io(&dir))?;
+    }
     let p = dir.join(format!("{MARK_FILE}.lock"));
     refuse_symlink(&p)?;
     let f = fs::OpenOptions::new()

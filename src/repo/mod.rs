@@ -272,13 +272,20 @@ impl Repo {
         let dot = root.join(DOT_LOCKER);
         let mut store = store::open(loc, &dot)?;
         let (repository_id, created_at) = repository_of(store.as_mut())?;
+        // The log's name is the one its key signs under, which the store records once a
+        // checkpoint was signed (a signing host may have named it in its `.locker/config.json`).
+        let origin = store
+            .read()?
+            .log_signer()?
+            .and_then(|r| note::Verifier::parse(&r.vkey).ok())
+            .map(|v| v.name);
         let config = Config {
             format: FORMAT,
             repository_id,
             created_at,
             store: loc.url.clone(),
             store_password_file: loc.password_file.clone(),
-            origin: None,
+            origin,
         };
         Ok(Self { root: root.to_owned(), dot, config, store, rollback: None })
     }
@@ -360,6 +367,10 @@ pub fn init_with(
             store_password_file: None,
             origin: None,
         };
+        // A `.locker/` joining a shared database whose log already has a key makes none of its
+        // own: it signs with the log's key only if given it (`--log-key`), else serves what the
+        // signer stored (a key of its own would be a rival log under the same origin).
+        let mut make_key = true;
         match store_at.filter(|l| l.is_postgres()) {
             None => {
                 fs::DirBuilder::new()
@@ -379,12 +390,17 @@ pub fn init_with(
                 let (id, created_at) = repository_of(store.as_mut())?;
                 config.repository_id = id;
                 config.created_at = created_at;
+                make_key = store.read()?.log_signer()?.is_none();
             }
         }
         let mut json = serde_json::to_vec_pretty(&config).expect("config serialises");
         json.push(b'\n');
         write_new_file(&tmp.join(CONFIG_FILE), &json)?;
-        create_log_key(&tmp, &config.origin())?;
+        if make_key {
+            create_log_key(&tmp, &config.origin())?;
+        } else {
+            fs::DirBuilder::new().mode(0o700).create(tmp.join(KEYS_DIR)).map_err(io(&tmp))?;
+        }
         sync_dir(&tmp)?;
         match fs::rename(&tmp, &dot) {
             Ok(()) => {}
@@ -460,6 +476,32 @@ pub fn log_signer(dot: &Path, origin: &str) -> Result<note::Signer, RepoError> {
         signer
             .renamed(origin)
             .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })
+    }
+}
+
+/// Whether the repository whose `.locker/` is `dot` has its own log key file.
+pub fn has_log_key(dot: &Path) -> bool {
+    fs::symlink_metadata(dot.join(KEYS_DIR).join(LOG_KEY_FILE)).is_ok()
+}
+
+/// The log's signing key read from `path`, a file given on purpose (`--log-key`,
+/// `LOCKER_LOG_KEY`: typically a secret mounted into the host, which may be a symbolic link),
+/// named `origin`. Never created here.
+pub fn read_log_key(path: &Path, origin: &str) -> Result<note::Signer, RepoError> {
+    let text = fs::read_to_string(path).map_err(|e| RepoError::Invalid {
+        path: path.to_owned(),
+        reason: format!("cannot read the log key file: {e}"),
+    })?;
+    let signer = note::Signer::parse(&text).map_err(|e| RepoError::Invalid {
+        path: path.to_owned(),
+        reason: format!("not a log key (a signed-note private key, `PRIVATE+KEY+…`): {e}"),
+    })?;
+    if signer.name == origin {
+        Ok(signer)
+    } else {
+        signer
+            .renamed(origin)
+            .map_err(|e| RepoError::Invalid { path: path.to_owned(), reason: e.to_string() })
     }
 }
 

@@ -237,6 +237,7 @@ pub fn serve(
     state: AppState,
 ) -> std::io::Result<()> {
     let writer = state.writer_handle();
+    let signer = state.signer_handle();
     let grace = state.0.opts.shutdown_grace;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -261,15 +262,17 @@ pub fn serve(
     // Waits for operations still running on blocking threads: none is cut off mid-commit.
     drop(rt);
     // Every handle on the state is gone with the runtime, so the writer thread finishes the
-    // groups it holds and stops.
-    let handle = writer.lock().ok().and_then(|mut w| w.take());
-    if let Some(h) = handle {
-        let deadline = Instant::now() + grace;
-        while !h.is_finished() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if h.is_finished() {
-            let _ = h.join();
+    // groups it holds and stops; then the signer signs what they grew and gives up its turn.
+    let deadline = Instant::now() + grace;
+    for thread in [writer, signer] {
+        let handle = thread.lock().ok().and_then(|mut w| w.take());
+        if let Some(h) = handle {
+            while !h.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if h.is_finished() {
+                let _ = h.join();
+            }
         }
     }
     result

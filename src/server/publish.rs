@@ -35,8 +35,10 @@ pub struct Publisher {
     /// The last round finished (its number).
     done: watch::Receiver<u64>,
     kick: std::sync::mpsc::SyncSender<()>,
-    /// Whether there is a signer (a server with no log has nothing to wait for).
+    /// Whether there is a signer (a server with no log key has nothing to wait for).
     active: bool,
+    /// The signer thread: it gives up the turn to sign once every handle on this is dropped.
+    pub(super) thread: Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
 impl Publisher {
@@ -48,14 +50,20 @@ impl Publisher {
         let asked = Arc::new(AtomicU64::new(0));
         let mut env = env.clone();
         env.settings.sign_checkpoints = true;
-        let active = env.log.is_some() && {
-            let asked = Arc::clone(&asked);
-            std::thread::Builder::new()
-                .name("locker-signer".into())
-                .spawn(move || signer(&kicks, &open, &env, &witnesses, &asked, &done_tx))
-                .is_ok()
-        };
-        let p = Self { asked, done, kick, active };
+        let thread = env
+            .log
+            .as_ref()
+            .is_some_and(crate::ops::LogIdentity::has_key)
+            .then(|| {
+                let asked = Arc::clone(&asked);
+                std::thread::Builder::new()
+                    .name("locker-signer".into())
+                    .spawn(move || signer(&kicks, &open, &env, &witnesses, &asked, &done_tx))
+                    .ok()
+            })
+            .flatten();
+        let active = thread.is_some();
+        let p = Self { asked, done, kick, active, thread: Arc::new(std::sync::Mutex::new(thread)) };
         p.grew();
         p
     }
@@ -78,7 +86,13 @@ impl Publisher {
     }
 }
 
-/// The signer thread: one round per kick (kicks coalesce), until the server stops.
+/// The longest time between two signing rounds without a kick: the server renews its turn to
+/// sign (which lasts [`crate::ops::log::signer::TURN`] seconds), takes it over from a signer
+/// that stopped, and signs what other processes (the CLI, other hosts) wrote.
+const ROUND_EVERY: Duration = Duration::from_secs(1);
+
+/// The signer thread: one round per kick (kicks coalesce) and at least every [`ROUND_EVERY`],
+/// until the server stops; then it gives up its turn to sign.
 fn signer(
     kicks: &std::sync::mpsc::Receiver<()>,
     open: &StoreOpener,
@@ -90,7 +104,10 @@ fn signer(
     let mut store: Option<Box<dyn Store>> = None;
     // The newest checkpoint every witness cosigned (a smaller one is asked again next round).
     let mut cosigned = 0u64;
-    while kicks.recv().is_ok() {
+    while !matches!(
+        kicks.recv_timeout(ROUND_EVERY),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected)
+    ) {
         let started = std::time::Instant::now();
         let target = asked.load(Ordering::SeqCst);
         if store.is_none() {
@@ -98,34 +115,36 @@ fn signer(
         }
         if let (Some(s), Some(log)) = (store.as_mut(), env.log.as_ref()) {
             let mut ctx = env.ctx(s.as_mut(), Actor::operator());
-            let round = crate::ops::log::checkpoint::publish(&mut ctx, log).and_then(|_| {
-                let newest = ctx.store.read()?.latest_checkpoint()?.map_or(0, |c| c.size);
-                if witnesses.is_empty() || newest <= cosigned {
-                    return Ok(());
-                }
-                let ask = crate::witness::client::request_cosignature;
-                let c = crate::ops::log::cosign::collect(&mut ctx, log, witnesses, ask)?;
-                let m = crate::obs::metrics::metrics();
-                for a in &c.witnesses {
-                    let name = witness_label(&a.url);
-                    if a.cosignatures.is_empty() {
-                        m.cosignature_failures.inc(&[&name]);
-                        tracing::warn!(
-                            witness = name.as_str(),
-                            status = a.status,
-                            "a witness did not cosign checkpoint {}: {}",
-                            c.checkpoint.size,
-                            a.error.as_deref().unwrap_or("no cosignature")
-                        );
-                    } else {
-                        m.cosignatures.inc(&[&name]);
+            let round = crate::ops::log::signer::hold(&mut ctx, log)
+                .and_then(|_| crate::ops::log::checkpoint::publish(&mut ctx, log))
+                .and_then(|_| {
+                    let newest = ctx.store.read()?.latest_checkpoint()?.map_or(0, |c| c.size);
+                    if witnesses.is_empty() || newest <= cosigned {
+                        return Ok(());
                     }
-                }
-                if c.all_cosigned {
-                    cosigned = c.checkpoint.size;
-                }
-                Ok(())
-            });
+                    let ask = crate::witness::client::request_cosignature;
+                    let c = crate::ops::log::cosign::collect(&mut ctx, log, witnesses, ask)?;
+                    let m = crate::obs::metrics::metrics();
+                    for a in &c.witnesses {
+                        let name = witness_label(&a.url);
+                        if a.cosignatures.is_empty() {
+                            m.cosignature_failures.inc(&[&name]);
+                            tracing::warn!(
+                                witness = name.as_str(),
+                                status = a.status,
+                                "a witness did not cosign checkpoint {}: {}",
+                                c.checkpoint.size,
+                                a.error.as_deref().unwrap_or("no cosignature")
+                            );
+                        } else {
+                            m.cosignatures.inc(&[&name]);
+                        }
+                    }
+                    if c.all_cosigned {
+                        cosigned = c.checkpoint.size;
+                    }
+                    Ok(())
+                });
             if let Err(e) = round {
                 tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
                 if e.kind == crate::ops::ErrorKind::Unavailable {
@@ -136,6 +155,16 @@ fn signer(
         done.send_replace(target);
         // Kicks that come meanwhile coalesce into the next round.
         std::thread::sleep(SIGN_EVERY.saturating_sub(started.elapsed()));
+    }
+    // Stopping: another host (or a command) may sign at once instead of after the turn lapses.
+    if let (Some(s), Some(log)) = (store.as_mut(), env.log.as_ref()) {
+        let released = s.write().map_err(crate::ops::OpError::from).and_then(|mut tx| {
+            crate::ops::log::signer::release(tx.as_mut(), log)?;
+            Ok(tx.commit()?)
+        });
+        if let Err(e) = released {
+            tracing::warn!("could not give up the turn to sign checkpoints: {}", e.detail);
+        }
     }
 }
 

@@ -293,6 +293,11 @@ impl AppState {
         Arc::clone(&self.0.writer)
     }
 
+    /// The signer thread, which stops (and gives up its turn to sign) after the writer.
+    pub(super) fn signer_handle(&self) -> Arc<Mutex<Option<std::thread::JoinHandle<()>>>> {
+        Arc::clone(&self.0.publisher.thread)
+    }
+
     pub fn options(&self) -> &ServerOptions {
         &self.0.opts
     }

@@ -33,8 +33,8 @@ pub use maintenance::{BackupStats, BlobFiles, CheckpointStats, Maintenance, Stra
 pub use rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow,
     BlobStorage, BlockRow, CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow,
-    LeaseCounts, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, StepRow,
-    TicketRow,
+    LeaseCounts, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow,
+    SignerRow, StepRow, TicketRow,
 };
 pub use tx::{
     AgentStore, ArtifactStore, JournalStore, PadStore, PaymentStore, RetentionStore, Tx, WorkStore,

@@ -82,6 +82,19 @@ pub struct CheckpointRow {
     pub signed_at: i64,
 }
 
+/// Whose turn it is to sign the log's checkpoints (see `ops::log::signer`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignerRow {
+    /// The process holding the turn (`host/pid/nonce`).
+    pub holder: String,
+    /// The turn's number: one more at each change of holder.
+    pub fence: u64,
+    /// When the turn ends unless renewed (seconds).
+    pub expires_at: i64,
+    /// The log's verifier key (`name+keyid+key`).
+    pub vkey: String,
+}
+
 /// A lease on a work item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeaseRow {

@@ -4,7 +4,8 @@
 
 use super::rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactVersionRow, BlockRow, CheckpointRow,
-    JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow, ReceiptRow, StepRow, TicketRow,
+    JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow, ReceiptRow, SignerRow, StepRow,
+    TicketRow,
 };
 use crate::domain::digest::Digest;
 use crate::domain::pad::{StoredState, TicketType};
@@ -122,6 +123,12 @@ pub(super) fn checkpoint_row<R: Columns>(r: &R) -> Result<CheckpointRow, R::Erro
         note: r.text(2)?,
         signed_at: r.int(3)?,
     })
+}
+
+pub(super) const SIGNER_COLS: &str = "holder, fence, expires_at, vkey";
+
+pub(super) fn signer_row<R: Columns>(r: &R) -> Result<SignerRow, R::Error> {
+    Ok(SignerRow { holder: r.text(0)?, fence: r.uint(1)?, expires_at: r.int(2)?, vkey: r.text(3)? })
 }
 
 pub(super) const AGENT_COLS: &str = "name, scope, token_hash, created_at, revoked_at";

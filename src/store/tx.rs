@@ -7,7 +7,7 @@ use super::maintenance::BlobFiles;
 use super::rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlockRow,
     CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow, LeaseCounts, LeaseQuery,
-    LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, StepRow, TicketRow,
+    LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, SignerRow, StepRow, TicketRow,
 };
 use super::{Flow, Result};
 use crate::domain::digest::Digest;
@@ -71,6 +71,10 @@ pub trait JournalStore {
     /// Replaces a stored checkpoint's note (the same checkpoint with witnesses' cosignatures
     /// added).
     fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()>;
+    /// Whose turn it is to sign checkpoints (none before the first was signed).
+    fn log_signer(&self) -> Result<Option<SignerRow>>;
+    /// Records whose turn it is to sign checkpoints.
+    fn set_log_signer(&mut self, s: &SignerRow) -> Result<()>;
 }
 
 /// Leases on work items, the plans committed under them and the steps logged under them.

@@ -327,8 +327,12 @@ fn test_verify_names_a_tampered_merkle_hash_and_checkpoint() {
 #[test]
 fn test_existing_repository_gets_its_tree_and_key_on_first_use() {
     let (env, _) = busy_repo();
-    // As a repository made before signed checkpoints: no tree, no key.
-    env.sql().execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
+    // As a repository made before signed checkpoints: no tree, no key, no signer.
+    env.sql()
+        .execute_batch(
+            "DELETE FROM merkle_hashes; DELETE FROM checkpoints; DELETE FROM log_signer;",
+        )
+        .unwrap();
     std::fs::remove_dir_all(env.path().join(".locker/keys")).unwrap();
     let (code, v) = env.verify();
     assert_eq!(code, 0, "{v}");

@@ -97,6 +97,8 @@ pub struct Input<'a> {
     pub token: Option<&'a Secret>,
     /// A server is named (`--remote`/`LOCKER_URL`): a missing local repository is then fine.
     pub remote: bool,
+    /// The log key's file, when it is not the repository's own (`--log-key`).
+    pub log_key: Option<&'a Path>,
 }
 
 /// Shell-quotes a path for a suggested command.
@@ -179,6 +181,9 @@ pub fn run(input: &Input<'_>) -> DoctorReport {
         }
     }
     check_mark(&mut r, &root, &dot, usable, config.as_ref());
+    if let (true, Some(c)) = (usable, &config) {
+        check_signer(&mut r, input, &root, &dot, c);
+    }
     check_disk(&mut r, &dot, db_bytes);
     // Opened for use only to look the token up (and only when the schema needs no upgrade).
     if usable && input.token.is_some() {
@@ -459,6 +464,74 @@ fn check_mark(
             Some(rb) => r.push("mark", Severity::Problem, rb.to_string(), some(ROLLBACK_FIX)),
         },
         Err(e) => r.push("mark", Severity::Problem, e.to_string(), some(ROLLBACK_FIX)),
+    }
+}
+
+/// Whose turn it is to sign checkpoints, and whether this host's key is the log's.
+fn check_signer(
+    r: &mut DoctorReport,
+    input: &Input<'_>,
+    root: &Path,
+    dot: &Path,
+    c: &repo::Config,
+) {
+    let log = crate::ops::LogIdentity::new(dot, c).with_key_file(input.log_key);
+    let read = Repo::open_root_with(root, repo::Opening::Inspect)
+        .map_err(|e| e.to_string())
+        .and_then(|mut repo| {
+            let tx = repo.store.read().map_err(|e| e.to_string())?;
+            let row = tx.log_signer().map_err(|e| e.to_string())?;
+            let turn = crate::ops::log::signer::turn(tx.as_ref(), &log, input.now)
+                .map_err(|e| e.detail)?;
+            Ok((row, turn))
+        });
+    let (row, turn) = match read {
+        Ok(x) => x,
+        Err(e) => {
+            r.push("signer", Severity::Skipped, format!("the store does not open: {e}"), None);
+            return;
+        }
+    };
+    let (Some(row), Some(turn)) = (row, turn) else {
+        r.push("signer", Severity::Ok, "no checkpoint signed yet".into(), None);
+        return;
+    };
+    let here = match &log.key {
+        crate::ops::LogKey::File(_) => log.verifier().map_err(|e| e.detail),
+        _ if repo::has_log_key(dot) => log.verifier().map_err(|e| e.detail),
+        _ => Ok(None),
+    };
+    let state = if turn.live { "holds" } else { "held (lapsed)" };
+    let who = format!("{} {state} the turn to sign (turn {})", turn.holder, turn.fence);
+    match here {
+        Err(e) => r.push(
+            "signer",
+            Severity::Problem,
+            format!("{who}; this host's log key is unreadable: {e}"),
+            some("Point `--log-key` / LOCKER_LOG_KEY at the log's key file."),
+        ),
+        Ok(Some(v)) if v.to_vkey() != row.vkey => r.push(
+            "signer",
+            Severity::Problem,
+            format!(
+                "{who}; this host's log key ({}) is not the log's ({}): it cannot sign",
+                v.to_vkey(),
+                row.vkey
+            ),
+            some("Give this host the log's key (`--log-key FILE` / LOCKER_LOG_KEY), or remove its .locker/keys/log.key to serve stored checkpoints."),
+        ),
+        Ok(Some(_)) => r.push(
+            "signer",
+            Severity::Ok,
+            format!("{who}; this host has the log's key and signs in its turn"),
+            None,
+        ),
+        Ok(None) => r.push(
+            "signer",
+            Severity::Ok,
+            format!("{who}; this host has no log key and serves the stored checkpoints"),
+            None,
+        ),
     }
 }
 

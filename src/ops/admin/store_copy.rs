@@ -17,7 +17,7 @@ use crate::domain::secret::random_id;
 use crate::ops::verify::{self, RepoReport};
 use crate::ops::{Actor, Clock, Ctx, ErrorKind, OpError, OpResult, Progress};
 use crate::repo::{self, Config, Repo, CONFIG_FILE, DB_FILE, DOT_LOCKER, OBJECTS_DIR};
-use crate::store::{self, Flow, Maintenance as _, Store, StoreError, StoreUrl, Tx};
+use crate::store::{self, Flow, Maintenance as _, SignerRow, Store, StoreError, StoreUrl, Tx};
 
 /// What was copied.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -141,6 +141,11 @@ pub fn copy_rows(
     each!(for_each_checkpoint, checkpoints, |c| dst.insert_checkpoint(&c));
     each!(for_each_agent_key, agent_keys, |k| dst.insert_agent_key(&k));
     each!(for_each_setting, settings, |s| dst.set_setting(&s.0, &s.1));
+    // The log's key carries over (a host without it checks the copied checkpoints with it);
+    // the turn to sign does not: the copy's first signer takes a new one.
+    if let Some(s) = src.log_signer()? {
+        dst.set_log_signer(&SignerRow { expires_at: 0, ..s })?;
+    }
     let mut batch = Vec::new();
     let mut start = 0;
     src.for_each_merkle_hash(&mut |i, h| {

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::digest::Digest;
 use crate::domain::merkle;
-use crate::domain::note::{Checkpoint, SignedCheckpoint, Signer, Verifier};
+use crate::domain::note::{Checkpoint, SignedCheckpoint, Verifier};
 use crate::ops::log::merkle::{catch_up, root_at, tree_size, TxHashes};
+use crate::ops::log::signer;
 use crate::ops::LogIdentity;
 use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{CheckpointRow, Tx};
@@ -42,7 +43,8 @@ pub(super) fn prove_consistent(
 /// mark ([`crate::repo::mark`]): it must be proved consistent with the mark (else it is
 /// refused, exit 4). Before the signature is shown to anyone, [`cover`] moves the mark to it.
 fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow) -> OpResult<()> {
-    if let Some(m) = crate::repo::mark::load(&log.dot)? {
+    let Some(home) = &log.mark else { return Ok(()) };
+    if let Some(m) = crate::repo::mark::load(home)? {
         prove_consistent(tx, row.size, &row.root, m.size(), &m.root()).map_err(|e| {
             refuse(format!(
                 "the tree at size {} (root {}) is not proved to extend the log key's \
@@ -63,17 +65,19 @@ fn against_mark(tx: &dyn Tx, log: &LogIdentity, row: &CheckpointRow) -> OpResult
 /// sent to a witness). Done after the transaction commits, outside the store's write lock; a
 /// crash before it leaves the mark behind, which is safe.
 pub fn cover(log: &LogIdentity, row: &CheckpointRow) -> OpResult<()> {
-    crate::repo::mark::advance(&log.dot, &row.note)?;
+    if let Some(home) = &log.mark {
+        crate::repo::mark::advance(home, &row.note)?;
+    }
     Ok(())
 }
 
 /// The signed checkpoint at `size` leaves: the stored one, or a new one signed after proving
 /// the stored tree at `size` consistent with the newest checkpoint signed so far and with the
-/// log key's high-water mark. [`cover`] it once `tx` commits, before showing it.
+/// log key's high-water mark, in this process's turn to sign ([`signer::take`]; else
+/// [`signer::not_signer`]). [`cover`] it once `tx` commits, before showing it.
 pub(super) fn signed_at(
     tx: &mut dyn Tx,
     log: &LogIdentity,
-    signer: &Signer,
     size: u64,
     now: i64,
 ) -> OpResult<(CheckpointRow, bool)> {
@@ -89,6 +93,7 @@ pub(super) fn signed_at(
         against_mark(tx, log, &row)?;
         return Ok((row, false));
     }
+    let signer = signer::take(tx, log, now)?;
     let root = root_at(tx, size)?;
     if let Some(last) = tx.latest_checkpoint()? {
         let signed = SignedCheckpoint::verify(&last.note, &signer.verifier()).map_err(|e| {
@@ -155,13 +160,13 @@ pub struct CheckpointOutcome {
     pub signed_now: bool,
 }
 
-pub(super) fn outcome(row: CheckpointRow, signer: &Signer, signed_now: bool) -> CheckpointOutcome {
+pub(super) fn outcome(row: CheckpointRow, key: &Verifier, signed_now: bool) -> CheckpointOutcome {
     CheckpointOutcome {
-        origin: signer.name.clone(),
+        origin: key.name.clone(),
         size: row.size,
         root: row.root,
         note: row.note,
-        key: signer.verifier().to_vkey(),
+        key: key.to_vkey(),
         signed_at: row.signed_at,
         signed_now,
     }
@@ -171,18 +176,28 @@ pub(super) fn outcome(row: CheckpointRow, signer: &Signer, signed_now: bool) -> 
 /// may sign ([`crate::ops::Settings::sign_checkpoints`]); else the newest one stored (`locker
 /// serve`'s readers: a read never signs).
 pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOutcome> {
-    let signer = log.signer()?;
-    if !ctx.settings.sign_checkpoints {
-        let row = newest_stored(ctx.store.read()?.as_ref(), log)?;
-        cover(log, &row)?;
-        return Ok(outcome(row, &signer, false));
+    if ctx.settings.sign_checkpoints {
+        let now = ctx.now();
+        let mut tx = ctx.store.write()?;
+        match latest_in(tx.as_mut(), log, now) {
+            Ok((row, new)) => {
+                let key = log.public(tx.as_ref())?;
+                tx.commit()?;
+                cover(log, &row)?;
+                return Ok(outcome(row, &key, new));
+            }
+            // Another process signs (a server holds the turn), or this host has no key: the
+            // newest stored checkpoint.
+            Err(e) if signer::is_not_signer(&e) => {}
+            Err(e) => return Err(e),
+        }
     }
-    let now = ctx.now();
-    let mut tx = ctx.store.write()?;
-    let (row, new) = latest_in(tx.as_mut(), log, &signer, now)?;
-    tx.commit()?;
+    let tx = ctx.store.read()?;
+    let row = newest_stored(tx.as_ref(), log)?;
+    let key = log.public(tx.as_ref())?;
+    drop(tx);
     cover(log, &row)?;
-    Ok(outcome(row, &signer, new))
+    Ok(outcome(row, &key, false))
 }
 
 /// Signs a checkpoint of the whole journal when it grew past the newest one stored (at most
@@ -204,20 +219,27 @@ pub fn publish(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Checkpoi
             return Ok(None);
         }
     }
-    let signer = log.signer()?;
+    if !log.has_key() {
+        return Ok(None);
+    }
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
-    let (row, new) = latest_in(tx.as_mut(), log, &signer, now)?;
+    let (row, new) = match latest_in(tx.as_mut(), log, now) {
+        Ok(signed) => signed,
+        // Another process holds the turn: it signs what this one wrote.
+        Err(e) if signer::is_not_signer(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let key = log.public(tx.as_ref())?;
     tx.commit()?;
     cover(log, &row)?;
-    Ok(new.then(|| outcome(row, &signer, true)))
+    Ok(new.then(|| outcome(row, &key, true)))
 }
 
 /// The checkpoint of the whole journal, in `tx` (catching the tree up first).
 pub(super) fn latest_in(
     tx: &mut dyn Tx,
     log: &LogIdentity,
-    signer: &Signer,
     now: i64,
 ) -> OpResult<(CheckpointRow, bool)> {
     let head = tx.journal_head()?.map_or(0, |h| h.seq);
@@ -225,7 +247,7 @@ pub(super) fn latest_in(
     if size < head {
         catch_up(tx, size, head)?;
     }
-    signed_at(tx, log, signer, head, now)
+    signed_at(tx, log, head, now)
 }
 
 /// Inside a group commit (`locker serve`'s writer), after its operations: signs a checkpoint
@@ -234,7 +256,9 @@ pub(super) fn latest_in(
 /// moves once the group is durable (the publisher thread, or the first read that serves it,
 /// [`cover`]s it). `None` when the journal did not grow.
 pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<CheckpointRow>> {
-    let signer = log.signer()?;
+    if !log.has_key() {
+        return Ok(None);
+    }
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
     let head = tx.journal_head()?.map_or(0, |h| h.seq);
@@ -246,7 +270,11 @@ pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Ch
     if size < head {
         catch_up(tx.as_mut(), size, head)?;
     }
-    let (row, _) = signed_at(tx.as_mut(), log, &signer, head, now)?;
+    let row = match signed_at(tx.as_mut(), log, head, now) {
+        Ok((row, _)) => row,
+        Err(e) if signer::is_not_signer(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
     tx.commit()?;
     Ok(Some(row))
 }
@@ -262,8 +290,8 @@ pub struct KeyOutcome {
 }
 
 /// The log's verifier key.
-pub fn key(log: &LogIdentity) -> OpResult<KeyOutcome> {
-    let v = log.signer()?.verifier();
+pub fn key(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<KeyOutcome> {
+    let v = log.public(ctx.store.read()?.as_ref())?;
     Ok(KeyOutcome { origin: v.name.clone(), key_id: v.id_hex(), vkey: v.to_vkey() })
 }
 

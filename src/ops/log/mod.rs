@@ -5,14 +5,16 @@
 
 pub mod checkpoint;
 pub mod cosign;
+pub mod identity;
 pub mod journal;
 pub mod merkle;
 pub mod pin;
 pub mod proof;
 pub mod rollback;
+pub mod signer;
 
-pub use crate::ops::LogIdentity;
 pub use checkpoint::{checkpoint, key, parse_verifier, CheckpointOutcome, KeyOutcome};
+pub use identity::{LogIdentity, LogKey};
 pub use merkle::{on_append, root_at, sync, tree_size};
 pub use proof::{
     block_entry, consistency_hashes, prove_blocks, prove_consistency, prove_inclusion, BlockRef,

@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::digest::Digest;
 use crate::domain::merkle;
-use crate::domain::note::Signer;
 use crate::domain::proof::{ConsistencyProof, InclusionProof};
 use crate::ops::log::checkpoint::{cover, latest_in, newest_stored, signed_at};
 use crate::ops::log::merkle::{sync, tree_size, TxHashes};
+use crate::ops::log::signer;
 use crate::ops::LogIdentity;
 use crate::ops::{Ctx, OpError, OpResult};
 use crate::store::{CheckpointRow, JournalQuery, JournalRow, Tx};
@@ -107,15 +107,18 @@ fn recorded_block(row: &JournalRow, seq: u64) -> Option<Digest> {
 fn proving_checkpoint(
     tx: &mut dyn Tx,
     log: &LogIdentity,
-    signer: &Signer,
     sign: bool,
     now: i64,
 ) -> OpResult<CheckpointRow> {
     if sign {
-        Ok(latest_in(tx, log, signer, now)?.0)
-    } else {
-        newest_stored(tx, log)
+        match latest_in(tx, log, now) {
+            Ok((row, _)) => return Ok(row),
+            // Another process signs: prove from what it stored.
+            Err(e) if signer::is_not_signer(&e) => {}
+            Err(e) => return Err(e),
+        }
     }
+    newest_stored(tx, log)
 }
 
 /// The refusal of a proof of an entry the newest stored checkpoint does not cover yet.
@@ -138,7 +141,6 @@ pub fn prove_inclusion(
     log: &LogIdentity,
     target: &Target,
 ) -> OpResult<InclusionOutcome> {
-    let signer = log.signer()?;
     let now = ctx.now();
     let sign = ctx.settings.sign_checkpoints;
     let actor = ctx.actor.clone();
@@ -154,11 +156,12 @@ pub fn prove_inclusion(
     if !actor.is_operator() && row.scope != actor.scope {
         return Err(OpError::not_found(format!("journal entry {} not found", row.seq)));
     }
-    let cp = proving_checkpoint(tx.as_mut(), log, &signer, sign, now)?;
+    let cp = proving_checkpoint(tx.as_mut(), log, sign, now)?;
     if row.seq > cp.size {
         return Err(not_checkpointed(row.seq, &cp));
     }
-    let out = inclusion_in(tx.as_ref(), &signer, &cp, &row, block)?;
+    let origin = log.public(tx.as_ref())?.name;
+    let out = inclusion_in(tx.as_ref(), &origin, &cp, &row, block)?;
     tx.commit()?;
     cover(log, &cp)?;
     Ok(out)
@@ -167,7 +170,7 @@ pub fn prove_inclusion(
 /// The inclusion proof of `row` in checkpoint `cp`.
 fn inclusion_in(
     tx: &dyn Tx,
-    signer: &Signer,
+    origin: &str,
     cp: &CheckpointRow,
     row: &JournalRow,
     block: Option<BlockRef>,
@@ -181,7 +184,7 @@ fn inclusion_in(
         checkpoint: cp.note.clone(),
     };
     Ok(InclusionOutcome {
-        origin: signer.name.clone(),
+        origin: origin.to_owned(),
         seq: row.seq,
         index,
         kind: row.kind.clone(),
@@ -207,8 +210,8 @@ pub fn prove_blocks(
     sign: bool,
     now: i64,
 ) -> OpResult<(CheckpointRow, Vec<InclusionOutcome>)> {
-    let signer = log.signer()?;
-    let cp = proving_checkpoint(tx, log, &signer, sign, now)?;
+    let cp = proving_checkpoint(tx, log, sign, now)?;
+    let origin = log.public(tx)?.name;
     let mut out: Vec<InclusionOutcome> = Vec::new();
     for &seq in blocks {
         let (row, curr_hash) = block_entry(tx, pad_id, seq)?;
@@ -220,7 +223,7 @@ pub fn prove_blocks(
             return Err(not_checkpointed(row.seq, &cp));
         }
         let block = Some(BlockRef { pad_id: pad_id.to_owned(), seq, curr_hash });
-        out.push(inclusion_in(tx, &signer, &cp, &row, block)?);
+        out.push(inclusion_in(tx, &origin, &cp, &row, block)?);
     }
     Ok((cp, out))
 }
@@ -259,11 +262,10 @@ pub fn prove_consistency(
     old: u64,
     new: Option<u64>,
 ) -> OpResult<ConsistencyOutcome> {
-    let signer = log.signer()?;
     let now = ctx.now();
     let sign = ctx.settings.sign_checkpoints;
     let mut tx = if sign { ctx.store.write()? } else { ctx.store.read()? };
-    let latest = proving_checkpoint(tx.as_mut(), log, &signer, sign, now)?;
+    let latest = proving_checkpoint(tx.as_mut(), log, sign, now)?;
     let new = new.unwrap_or(latest.size);
     if new > latest.size {
         return Err(OpError::not_found(format!(
@@ -276,18 +278,26 @@ pub fn prove_consistency(
             "the old size {old} is larger than the new size {new}"
         )));
     }
-    let (o, n) = if sign {
-        let o = signed_at(tx.as_mut(), log, &signer, old, now)?.0;
-        (o, signed_at(tx.as_mut(), log, &signer, new, now)?.0)
-    } else {
-        (stored_at(tx.as_ref(), old)?, stored_at(tx.as_ref(), new)?)
+    // Either size signed now if it was not yet and this process signs; else both stored.
+    let at = |tx: &mut dyn Tx, size: u64| -> OpResult<CheckpointRow> {
+        if sign {
+            match signed_at(tx, log, size, now) {
+                Ok((row, _)) => return Ok(row),
+                Err(e) if signer::is_not_signer(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        stored_at(tx, size)
     };
+    let o = at(tx.as_mut(), old)?;
+    let n = at(tx.as_mut(), new)?;
+    let origin = log.public(tx.as_ref())?.name;
     let hashes = merkle::consistency_proof(&mut TxHashes(tx.as_ref()), old, new)?;
     tx.commit()?;
     cover(log, &latest)?;
     let file = ConsistencyProof { old: o.note, new: n.note, hashes: hashes.clone() };
     Ok(ConsistencyOutcome {
-        origin: signer.name.clone(),
+        origin,
         old,
         new,
         old_root: o.root,

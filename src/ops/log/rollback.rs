@@ -13,6 +13,7 @@ use crate::domain::event::RepoRollback;
 use crate::domain::note::{Checkpoint, SignedCheckpoint};
 use crate::ops::log::checkpoint::{outcome, prove_consistent, refuse, CheckpointOutcome};
 use crate::ops::log::merkle::{catch_up, root_at, tree_size};
+use crate::ops::log::signer;
 use crate::ops::log::{journal, LogIdentity};
 use crate::ops::{Ctx, ErrorKind, OpError, OpResult};
 use crate::repo::mark::{self, Rollback};
@@ -46,13 +47,16 @@ fn damaged(detail: String) -> OpError {
 /// checkpoints agree with its journal).
 pub fn accept(ctx: &mut Ctx<'_>, log: &LogIdentity, rb: &Rollback) -> OpResult<RollbackAccepted> {
     crate::ops::auth::operator_only(&ctx.actor, "accept a rollback")?;
-    let old = mark::load(&log.dot)?.ok_or_else(|| {
+    let no_mark = || {
         OpError::new(ErrorKind::Conflict, "not_rolled_back", "the log key has no high-water mark")
-    })?;
-    let signer = log.signer()?;
+    };
+    let home = log.mark.as_deref().ok_or_else(no_mark)?;
+    let old = mark::load(home)?.ok_or_else(no_mark)?;
     let now = ctx.now();
     let actor = ctx.actor.clone();
     let mut tx = ctx.store.write()?;
+    // Only in this process's turn to sign (a running server must be stopped first).
+    let signer = signer::take(tx.as_mut(), log, now)?;
     let head = tx.journal_head()?.map_or(0, |h| h.seq);
     let size = tree_size(tx.as_ref())?;
     if size > head {
@@ -90,7 +94,7 @@ pub fn accept(ctx: &mut Ctx<'_>, log: &LogIdentity, rb: &Rollback) -> OpResult<R
         return Err(refuse(format!("a checkpoint of size {size} is stored already")));
     }
     // The explicit acceptance: the mark moves to a checkpoint that does not extend it.
-    mark::replace(&log.dot, &cp.note)?;
+    mark::replace(home, &cp.note)?;
     tx.insert_checkpoint(&cp)?;
     tx.commit()?;
     Ok(RollbackAccepted {
@@ -99,6 +103,6 @@ pub fn accept(ctx: &mut Ctx<'_>, log: &LogIdentity, rb: &Rollback) -> OpResult<R
         restored_size: head,
         restored_root,
         journal_seq: row.seq,
-        checkpoint: outcome(cp, &signer, true),
+        checkpoint: outcome(cp, &signer.verifier(), true),
     })
 }

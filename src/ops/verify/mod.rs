@@ -414,8 +414,8 @@ fn walk(
 ) -> OpResult<RepoReport> {
     let require_signed = require.signed;
     // The mark is read before the database (which only grows).
-    let high = match ctx.log {
-        Some(l) => crate::repo::mark::load(&l.dot)?,
+    let high = match ctx.log.and_then(|l| l.mark.as_deref()) {
+        Some(home) => crate::repo::mark::load(home)?,
         None => None,
     };
     let tx = ctx.store.read()?;

@@ -3,12 +3,12 @@
 use super::tx::{placeholders, PgTx};
 use crate::domain::digest::Digest;
 use crate::store::sql::{
-    checkpoint_row, journal_head_row, journal_row, merkle_row, sql_i64, Columns as _,
-    CHECKPOINT_COLS, JOURNAL_COLS,
+    checkpoint_row, journal_head_row, journal_row, merkle_row, signer_row, sql_i64, Columns as _,
+    CHECKPOINT_COLS, JOURNAL_COLS, SIGNER_COLS,
 };
 use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
-    StoreError,
+    SignerRow, StoreError,
 };
 
 impl JournalStore for PgTx<'_> {
@@ -120,6 +120,21 @@ impl JournalStore for PgTx<'_> {
             "INSERT INTO merkle_hashes (idx, hash) SELECT * FROM UNNEST($1::BIGINT[], $2::TEXT[])",
             &[&idx, &hex],
         )?;
+        Ok(())
+    }
+
+    fn log_signer(&self) -> Result<Option<SignerRow>> {
+        let sql = format!("SELECT {SIGNER_COLS} FROM log_signer WHERE id = 1");
+        self.one(&sql, &[], signer_row)
+    }
+
+    fn set_log_signer(&mut self, s: &SignerRow) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO log_signer (id, {SIGNER_COLS}) VALUES (1, $1, $2, $3, $4) \
+             ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, fence = excluded.fence, \
+             expires_at = excluded.expires_at, vkey = excluded.vkey"
+        );
+        self.exec(&sql, &[&s.holder, &sql_i64(s.fence), &s.expires_at, &s.vkey])?;
         Ok(())
     }
 

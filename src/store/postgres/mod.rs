@@ -14,7 +14,7 @@
 //!
 //! Read transactions are `REPEATABLE READ READ ONLY`: one snapshot, taking no lock. Inserts
 //! that can meet an existing row use `ON CONFLICT DO NOTHING` and report
-//! [`StoreError::Duplicate`](crate::store::StoreError::Duplicate) without aborting the caller's
+//! [`StoreError::Duplicate`] without aborting the caller's
 //! transaction (the peer's `InFailedSQLTransaction`, A.9 #3); a statement that fails anyway
 //! marks the transaction failed, and committing it is an error, never PostgreSQL's silent
 //! `ROLLBACK`.
@@ -50,8 +50,13 @@ pub use conn::connect;
 pub use schema::{inspect, ScratchSchema, SCHEMA_VERSION};
 pub use url::{is_url, parse_url, redact, resolve_password};
 
-use crate::store::{Group, Maintenance, Result, Store, Tx};
+use crate::store::{Group, Maintenance, Result, Store, StoreError, Tx};
 use conn::Conn;
+
+/// How many times a transaction refused as busy when it began is begun again, and the first
+/// pause (doubled each time: at most 0.62 s in all).
+const BUSY_RETRIES: u32 = 5;
+const BUSY_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// The advisory lock of the journal (ASCII `lockerJL`): every write transaction takes it first.
 const JOURNAL_LOCK: i64 = 0x6C6F_636B_6572_4A4C;
@@ -61,7 +66,7 @@ const MIGRATION_LOCK: i64 = 0x6C6F_636B_6572_4D47;
 const PAD_LOCK_CLASS: i32 = 0x6C70;
 
 /// How long a writer waits for the write lock before giving up with
-/// [`StoreError::Busy`](crate::store::StoreError::Busy).
+/// [`StoreError::Busy`].
 const LOCK_TIMEOUT_MS: u64 = 60_000;
 /// Rows fetched at a time when streaming.
 const FETCH: usize = 128;
@@ -99,6 +104,25 @@ impl PgStore {
     /// replaced and `begin` runs once more: nothing had run on it, so nothing is repeated. A
     /// transaction that fails later is never retried here.
     fn begin(&mut self, begin: fn(&mut Conn) -> Result<()>) -> Result<()> {
+        // A transaction refused as it began, waiting for the journal's lock (`lock_timeout`,
+        // `statement_timeout`, a deadlock or serialization failure: `Busy`), ran nothing: it is
+        // begun again, a bounded number of times with a growing pause. A failure after it began
+        // is never retried here (the operation would have to run again).
+        let mut pause = BUSY_PAUSE;
+        for _ in 0..BUSY_RETRIES {
+            match self.begin_once(begin) {
+                Err(StoreError::Busy) => {
+                    tracing::debug!(target: "locker::store", "the journal's lock is busy; again in {pause:?}");
+                    std::thread::sleep(pause);
+                    pause *= 2;
+                }
+                r => return r,
+            }
+        }
+        self.begin_once(begin)
+    }
+
+    fn begin_once(&mut self, begin: fn(&mut Conn) -> Result<()>) -> Result<()> {
         if self.conn.is_lost() {
             self.reconnect()?;
             return begin(&mut self.conn);

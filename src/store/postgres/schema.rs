@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_work_retention.sql"),
     include_str!("migrations/0003_merkle_and_keys.sql"),
+    include_str!("migrations/0004_log_signer.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -3,12 +3,13 @@
 use rusqlite::params;
 
 use super::error::SqlResult as _;
-use super::rows::{checkpoint_row, journal_head_row, journal_row, merkle_row};
+use super::rows::{checkpoint_row, journal_head_row, journal_row, merkle_row, signer_row};
 use super::tx::SqliteTx;
 use crate::domain::digest::Digest;
-use crate::store::sql::{sql_i64, Columns as _, CHECKPOINT_COLS, JOURNAL_COLS};
+use crate::store::sql::{sql_i64, Columns as _, CHECKPOINT_COLS, JOURNAL_COLS, SIGNER_COLS};
 use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
+    SignerRow,
 };
 
 impl JournalStore for SqliteTx<'_> {
@@ -144,6 +145,21 @@ impl JournalStore for SqliteTx<'_> {
     fn insert_checkpoint(&mut self, c: &CheckpointRow) -> Result<()> {
         let sql = format!("INSERT INTO checkpoints ({CHECKPOINT_COLS}) VALUES (?1, ?2, ?3, ?4)");
         self.exec(&sql, params![sql_i64(c.size), c.root.to_hex(), c.note, c.signed_at])?;
+        Ok(())
+    }
+
+    fn log_signer(&self) -> Result<Option<SignerRow>> {
+        let sql = format!("SELECT {SIGNER_COLS} FROM log_signer WHERE id = 1");
+        self.one(&sql, [], signer_row)
+    }
+
+    fn set_log_signer(&mut self, s: &SignerRow) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO log_signer (id, {SIGNER_COLS}) VALUES (1, ?1, ?2, ?3, ?4) \
+             ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, fence = excluded.fence, \
+             expires_at = excluded.expires_at, vkey = excluded.vkey"
+        );
+        self.exec(&sql, params![s.holder, sql_i64(s.fence), s.expires_at, s.vkey])?;
         Ok(())
     }
 

@@ -9,7 +9,7 @@ use crate::store::objects;
 use crate::store::rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactVersionRow, BlobRow, BlobStorage, BlockRow,
     CheckpointRow, JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow, ReceiptRow,
-    StepRow, TicketRow,
+    SignerRow, StepRow, TicketRow,
 };
 use crate::store::sql::{self, Columns};
 
@@ -89,6 +89,10 @@ pub(super) fn merkle_row(r: &Row<'_>) -> rusqlite::Result<(u64, Digest)> {
 
 pub(super) fn checkpoint_row(r: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
     sql::checkpoint_row(r)
+}
+
+pub(super) fn signer_row(r: &Row<'_>) -> rusqlite::Result<SignerRow> {
+    sql::signer_row(r)
 }
 
 pub(super) fn agent_row(r: &Row<'_>) -> rusqlite::Result<AgentRow> {

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0006_work_retention.sql"),
     include_str!("migrations/0007_merkle.sql"),
     include_str!("migrations/0008_agent_keys.sql"),
+    include_str!("migrations/0009_log_signer.sql"),
 ];
 
 /// The schema version this binary writes.
