@@ -207,20 +207,10 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
             assert_eq!(t["output_schema"]["type"], "object", "{name}: output schema");
             let a = &t["annotations"];
             assert_eq!(a["openWorldHint"], false, "{name}");
-            assert_eq!(a["destructiveHint"], false, "{name}");
+            for hint in ["readOnlyHint", "destructiveHint", "idempotentHint"] {
+                assert!(a[hint].is_boolean(), "{name}: {hint}");
+            }
             assert!(a["title"].is_string(), "{name}");
-            let read_only = matches!(
-                name,
-                "locker_verify"
-                    | "locker_verify_pad"
-                    | "locker_verify_bundle"
-                    | "locker_verify_proof"
-                    | "locker_log"
-                    | "locker_artifact_get"
-                    | "locker_artifact_log"
-                    | "locker_artifact_list"
-            );
-            assert_eq!(a["readOnlyHint"], read_only, "{name}");
         }
         let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap();
         // agent-locker's inputs and defaults.
@@ -237,6 +227,9 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
         assert_eq!(dp["properties"]["ttl_seconds"]["default"], 3600);
         let mf = &by_name("locker_manifest")["input_schema"];
         assert_eq!(mf["required"], json!(["pad_id"]));
+        assert_eq!(by_name("locker_read_blocks")["annotations"]["readOnlyHint"], true);
+        assert_eq!(by_name("locker_lease_show")["annotations"]["readOnlyHint"], true);
+        assert_eq!(by_name("locker_seal")["annotations"]["readOnlyHint"], false);
         assert_eq!(by_name("locker_read_blocks")["annotations"]["idempotentHint"], true);
         // A retry with the same operation_id changes nothing: honestly idempotent.
         assert_eq!(by_name("locker_artifact_publish")["annotations"]["idempotentHint"], true);
@@ -955,12 +948,17 @@ fn test_mcp_inspector_lists_and_calls_tools_in_both_eras() {
 
 /// Runs `locker mcp` with `lines` on stdin; returns (exit code, stdout lines as JSON, stderr).
 fn raw(env: &TestEnv, lines: &[Value]) -> (i32, Vec<Value>, String) {
+    raw_with(env, &[], lines)
+}
+
+/// [`raw`] with `args` after `mcp`.
+fn raw_with(env: &TestEnv, args: &[&str], lines: &[Value]) -> (i32, Vec<Value>, String) {
     let mut input = String::new();
     for l in lines {
         input.push_str(&l.to_string());
         input.push('\n');
     }
-    let out = env.locker().arg("mcp").write_stdin(input).output().unwrap();
+    let out = env.locker().arg("mcp").args(args).write_stdin(input).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let msgs = stdout
         .lines()
@@ -1361,4 +1359,107 @@ fn test_mcp_python_log_checkpoint_and_proofs() {
         assert_eq!(e["error"], "bad_key");
         assert!(!elsewhere.path().join(".locker").exists());
     }
+}
+
+/// A 2026-07-28 request: `method` with `params` and the per-request `_meta`.
+fn modern(id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = modern_meta();
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// The tools `locker mcp ARGS` lists, in order.
+fn listed(env: &TestEnv, args: &[&str]) -> Vec<Value> {
+    let (code, msgs, stderr) = raw_with(env, args, &[modern(1, "tools/list", json!({}))]);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    msgs[0]["result"]["tools"].as_array().unwrap_or_else(|| panic!("{:?}", msgs[0])).clone()
+}
+
+fn names(tools: &[Value]) -> Vec<&str> {
+    tools.iter().map(|t| t["name"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn test_mcp_read_only_and_toolsets_choose_the_tools() {
+    let env = TestEnv::init();
+    let all = listed(&env, &[]);
+    for t in &all {
+        let a = &t["annotations"];
+        for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
+            assert!(a[hint].is_boolean(), "{}: {hint}", t["name"]);
+        }
+        assert_eq!(a["openWorldHint"], false);
+    }
+    let reads: Vec<&str> = all
+        .iter()
+        .filter(|t| t["annotations"]["readOnlyHint"] == true)
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    // The reads the issue named are reads.
+    for name in ["locker_lease_show", "locker_lease_list", "locker_plan_show", "locker_plan_diff"] {
+        assert!(reads.contains(&name), "{name}");
+    }
+    assert!(reads.contains(&"locker_manifest") && reads.contains(&"locker_read_blocks"));
+    let read_only = listed(&env, &["--read-only"]);
+    assert_eq!(names(&read_only), reads, "--read-only lists exactly the read-only tools");
+    assert!(read_only.len() < all.len());
+
+    let some = listed(&env, &["--toolsets", "pads,log"]);
+    assert!(names(&some).contains(&"locker_deposit"));
+    assert!(names(&some).contains(&"locker_verify"));
+    assert!(!names(&some).iter().any(|n| n.contains("lease") || n.contains("artifact")));
+    let both = listed(&env, &["--toolsets", "work", "--read-only"]);
+    assert_eq!(
+        names(&both),
+        [
+            "locker_lease_show",
+            "locker_lease_list",
+            "locker_lease_history",
+            "locker_plan_show",
+            "locker_plan_diff"
+        ]
+    );
+    let admin = listed(&env, &["--toolsets=admin"]);
+    assert_eq!(names(&admin), ["locker_key_register"]);
+
+    // A tool not offered is refused when called, saying why, and changes nothing.
+    let before = env.fingerprint();
+    let create = json!({"name": "locker_create", "arguments": {}});
+    let (code, msgs, _) =
+        raw_with(&env, &["--read-only"], &[modern(1, "tools/call", create.clone())]);
+    assert_eq!(code, 0);
+    let e = &msgs[0]["error"];
+    assert_eq!(e["code"], -32602, "{e}");
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.contains("locker_create") && m.contains("not enabled") && m.contains("read-only"),
+        "{m}"
+    );
+    assert_eq!(e["data"]["error"], "tool_not_enabled");
+    assert_eq!(e["data"]["toolset"], "pads");
+    let (_, msgs, _) = raw_with(&env, &["--toolsets", "work"], &[modern(1, "tools/call", create)]);
+    let m = msgs[0]["error"]["message"].as_str().unwrap();
+    assert!(m.contains("pads toolset") && m.contains("offers only work"), "{m}");
+    assert_eq!(env.fingerprint(), before);
+    // A read-only server still reads.
+    let (_, msgs, _) = raw_with(
+        &env,
+        &["--read-only"],
+        &[modern(1, "tools/call", json!({"name": "locker_verify", "arguments": {}}))],
+    );
+    assert_eq!(msgs[0]["result"]["structuredContent"]["ok"], true, "{}", msgs[0]);
+
+    // An unknown toolset is a usage error naming the valid ones; so is a selection of nothing.
+    let out = env.locker().args(["--json", "mcp", "--toolsets", "pads,nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(e["error"], "usage");
+    assert!(e["detail"].as_str().unwrap().contains("pads, artifacts, work, log, admin"), "{e}");
+    let out = env
+        .locker()
+        .args(["--json", "mcp", "--read-only", "--toolsets", "admin"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert!(e["detail"].as_str().unwrap().contains("no tool"), "{e}");
 }

@@ -6,7 +6,7 @@ use base64::Engine as _;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect};
 use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts};
 use crate::mcp::McpServer;
 use crate::ops::artifact::{
@@ -16,12 +16,12 @@ use crate::ops::work::lease;
 use crate::ops::{OpError, OpResult};
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
         def(
             "locker_artifact_publish",
             "Publish an artifact version",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             ARTIFACT_PUBLISH,
             artifact_publish,
         ),

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect};
 use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
 use crate::mcp::McpServer;
 use crate::ops::log;
@@ -14,7 +14,7 @@ use crate::ops::{NoProgress, OpError, OpResult};
 use crate::store::JournalQuery;
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
         def("locker_verify_pad", "Verify one pad", Effect::ReadOnly, VERIFY_PAD, verify_pad),
         def("locker_verify", "Verify the repository", Effect::ReadOnly, VERIFY, verify_repo),
@@ -29,21 +29,21 @@ pub(super) fn tools() -> Vec<ToolDef> {
         def(
             "locker_checkpoint",
             "The log's signed checkpoint",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             CHECKPOINT,
             checkpoint,
         ),
         def(
             "locker_proof_inclusion",
             "Prove an entry or pad block in the log",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             PROOF_INCLUSION,
             proof_inclusion,
         ),
         def(
             "locker_proof_consistency",
             "Prove two checkpoints consistent",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             PROOF_CONSISTENCY,
             proof_consistency,
         ),
@@ -54,39 +54,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
             VERIFY_PROOF,
             verify_proof,
         ),
-        def(
-            "locker_key_register",
-            "Register your own signing key",
-            Effect::Additive,
-            KEY_REGISTER,
-            key_register,
-        ),
     ]
-}
-
-// ---------------------------------------------------------------------------------------------
-// Agent keys.
-
-const KEY_REGISTER: &str = "Register the verifier key of a key pair you made yourself (`locker key new --agent NAME -o FILE` prints it; the private key never leaves you) as your signing key. With LOCKER_TOKEN the agent registers its own key only, and the journal records that it did; without it the operator registers any agent's. To replace an active key, pass rotation_signature: your current key's signature over the rotation (`locker key register --rotate-with OLD-KEY-FILE` makes it); the old key is revoked in the same entry.";
-
-/// `locker_key_register`'s arguments.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct KeyRegisterIn {
-    /// The verifier key: `<agent>+<key id>+<base64>`
-    public_key: String,
-    /// A rotation: the current key's signature (standard base64) over the hand-over
-    #[serde(default)]
-    rotation_signature: Option<String>,
-}
-
-fn key_register(server: &McpServer, a: KeyRegisterIn) -> OpResult<crate::ops::keys::KeyRegistered> {
-    server.run(|l| {
-        l.key_register(crate::api::RegisterKey {
-            public_key: &a.public_key,
-            rotation_signature: a.rotation_signature.as_deref(),
-        })
-    })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect};
 use crate::api::{AppendBlock, CreatePad, Deposit, MintTicket, PadKey, PadPayment, ReadBlocks};
 use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS};
 use crate::domain::pad::TicketType;
@@ -19,27 +19,27 @@ use crate::ops::pad::{
 use crate::ops::{OpError, OpResult};
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
-        def("locker_deposit", "Deposit a sealed handoff pad", Effect::Additive, DEPOSIT, deposit),
-        def("locker_create", "Create an empty pad", Effect::Additive, CREATE, create),
-        def("locker_append", "Append a block to a pad", Effect::Additive, APPEND, append),
-        def("locker_seal", "Seal a pad", Effect::Additive, SEAL, seal),
+        def("locker_deposit", "Deposit a sealed handoff pad", Effect::Adds, DEPOSIT, deposit),
+        def("locker_create", "Create an empty pad", Effect::Adds, CREATE, create),
+        def("locker_append", "Append a block to a pad", Effect::Adds, APPEND, append),
+        def("locker_seal", "Seal a pad", Effect::AddsOnce, SEAL, seal),
         def(
             "locker_manifest",
             "Show a pad's manifest, verified",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             MANIFEST,
             manifest,
         ),
         def(
             "locker_read_blocks",
             "Read a pad's blocks, verified",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             READ_BLOCKS,
             read_blocks,
         ),
-        def("locker_mint_ticket", "Mint a read ticket", Effect::Additive, MINT, mint_ticket),
+        def("locker_mint_ticket", "Mint a read ticket", Effect::Adds, MINT, mint_ticket),
     ]
 }
 

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect};
 use crate::api::{
     AcquireLease, CommitPlan, CompleteLease, Heartbeat, LeaseRef, ListLeases, RecordStep, ShowPlan,
 };
@@ -16,76 +16,76 @@ use crate::ops::work::step::{StepInput, StepView};
 use crate::ops::OpResult;
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
         def(
             "locker_lease_acquire",
             "Lease a work item",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             LEASE_ACQUIRE,
             lease_acquire,
         ),
         def(
             "locker_lease_heartbeat",
             "Extend a lease",
-            Effect::Additive,
+            Effect::Adds,
             LEASE_HEARTBEAT,
             lease_heartbeat,
         ),
         def(
             "locker_lease_complete",
             "Complete a lease",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             LEASE_COMPLETE,
             lease_complete,
         ),
         def(
             "locker_lease_release",
             "Release a lease",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             LEASE_RELEASE,
             lease_release,
         ),
         def(
             "locker_lease_show",
             "Show a work item's lease",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{LEASE_SHOW}{REAPS}"),
             lease_show,
         ),
         def(
             "locker_lease_list",
             "List leases",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{LEASE_LIST}{REAPS}"),
             lease_list,
         ),
         def(
             "locker_lease_history",
             "A work item's verified history",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{LEASE_HISTORY}{REAPS}"),
             lease_history,
         ),
         def(
             "locker_plan_commit",
             "Commit a work item's plan",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             PLAN_COMMIT,
             plan_commit,
         ),
         def(
             "locker_plan_show",
             "Show a work item's plan",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{PLAN_SHOW}{REAPS}"),
             plan_show,
         ),
-        def("locker_step", "Log a step", Effect::AdditiveIdempotent, STEP, step_log),
+        def("locker_step", "Log a step", Effect::AddsOnce, STEP, step_log),
         def(
             "locker_plan_diff",
             "Diff plan and steps",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{PLAN_DIFF}{REAPS}"),
             plan_diff,
         ),
@@ -94,8 +94,8 @@ pub(super) fn tools() -> Vec<ToolDef> {
 
 // ---------------------------------------------------------------------------------------------
 // Leases, plans and steps. Every access to a work item first turns its expired lease into
-// `abandoned` (journaled), so even the tools that only show state may write: they are
-// annotated as not read-only.
+// `abandoned` (journaled); the tools that only show state are still read-only: the lease had
+// already ended, and any access records it (see `Effect`).
 
 const REAPS: &str = " Like every access to a work item, it first turns the work item's \
 expired lease into abandoned (journaled).";
