@@ -1463,3 +1463,128 @@ fn test_mcp_read_only_and_toolsets_choose_the_tools() {
     let e: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert!(e["detail"].as_str().unwrap().contains("no tool"), "{e}");
 }
+
+/// Calls `(tool, arguments)` in one `locker mcp ARGS` session; returns each call's
+/// `(is_error, value)`: the structured content of a success, the error object of a failure.
+fn calls(env: &TestEnv, args: &[&str], calls: &[(&str, Value)]) -> Vec<(bool, Value)> {
+    let lines: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, (name, a))| {
+            modern(i as u64 + 1, "tools/call", json!({"name": name, "arguments": a}))
+        })
+        .collect();
+    let (code, mut msgs, stderr) = raw_with(env, args, &lines);
+    assert_eq!(code, 0, "{stderr}");
+    msgs.sort_by_key(|m| m["id"].as_u64());
+    assert_eq!(msgs.len(), calls.len(), "{msgs:?}");
+    msgs.iter()
+        .map(|m| {
+            let r = &m["result"];
+            assert!(r.is_object(), "a tool result: {m}");
+            if r["isError"] == true {
+                (true, serde_json::from_str(r["content"][0]["text"].as_str().unwrap()).unwrap())
+            } else {
+                (false, r["structuredContent"].clone())
+            }
+        })
+        .collect()
+}
+
+/// Arguments that break a bound the input schema declares: the schema refuses each, and the
+/// server, which does not rely on the client honouring it, answers with the operation's own
+/// error (not the MCP edge's `invalid_arguments`), changing nothing.
+#[test]
+fn test_mcp_out_of_range_input_is_refused_by_the_schema_and_by_the_operation() {
+    let env = TestEnv::init();
+    let tools = listed(&env, &[]);
+    let lease = "0".repeat(32);
+    let cases: Vec<(&str, Value, &str)> = vec![
+        ("locker_create", json!({"ttl_seconds": 0}), "unprocessable"),
+        ("locker_create", json!({"ttl_seconds": 2_592_001}), "unprocessable"),
+        ("locker_create", json!({"max_blocks": 4097}), "unprocessable"),
+        ("locker_deposit", json!({"envelope": envelope(), "artifacts": [""]}), "bad_request"),
+        (
+            "locker_deposit",
+            json!({"envelope": envelope(), "artifacts": [], "ttl_seconds": 0}),
+            "unprocessable",
+        ),
+        (
+            "locker_read_blocks",
+            json!({"pad_id": "p", "ticket": "t", "expected_head_hash": "ABC"}),
+            "verification_failed",
+        ),
+        ("locker_artifact_get", json!({"key": "k", "version": 0}), "invalid"),
+        ("locker_artifact_get", json!({"key": "k".repeat(513)}), "invalid"),
+        ("locker_artifact_list", json!({"limit": 0}), "invalid"),
+        ("locker_artifact_log", json!({"key": "k", "limit": 10_001}), "invalid"),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": -1, "operation_id": "o", "content": "c"}),
+            "invalid",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o".repeat(129),
+                   "content": "c"}),
+            "invalid",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o", "content": "c",
+                   "fence": "w:0"}),
+            "bad_request",
+        ),
+        ("locker_lease_acquire", json!({"work": "w", "ttl_seconds": 0}), "unprocessable"),
+        ("locker_lease_acquire", json!({"work": "w".repeat(257)}), "bad_request"),
+        ("locker_lease_list", json!({"limit": 10_001}), "unprocessable"),
+        (
+            "locker_plan_commit",
+            json!({"work": "w", "lease_id": lease, "steps": ["a", "a"]}),
+            "bad_request",
+        ),
+        ("locker_plan_commit", json!({"work": "w", "lease_id": lease, "steps": []}), "bad_request"),
+        (
+            "locker_step",
+            json!({"work": "w", "lease_id": lease, "step": "s", "gate": "NOPE"}),
+            "bad_request",
+        ),
+        (
+            "locker_lease_heartbeat",
+            json!({"work": "w", "lease_id": lease, "details": "d".repeat(16_385)}),
+            "bad_request",
+        ),
+        ("locker_log", json!({"limit": 0}), "unprocessable"),
+        ("locker_log", json!({"limit": 10_001}), "unprocessable"),
+        ("locker_verify", json!({"expected_head_hash": "f".repeat(63)}), "bad_request"),
+        ("locker_verify_pad", json!({"pad_id": "p", "expected_head_hash": "zz"}), "bad_request"),
+    ];
+    for (tool, args, _) in &cases {
+        let t = tools.iter().find(|t| t["name"] == *tool).unwrap();
+        let v = jsonschema::validator_for(&t["inputSchema"]).unwrap();
+        assert!(!v.is_valid(args), "{tool}'s schema takes {args}");
+    }
+    let before = env.fingerprint();
+    let calls_: Vec<(&str, Value)> = cases.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    for ((tool, args, want), (is_error, e)) in cases.iter().zip(calls(&env, &[], &calls_)) {
+        assert!(is_error, "{tool} {args}: {e}");
+        assert_eq!(e["error"], *want, "{tool} {args}: {e}");
+    }
+    assert_eq!(env.fingerprint(), before, "refused calls change nothing");
+    // In range, the same calls' schemas take them.
+    for (tool, args) in [
+        ("locker_create", json!({"ttl_seconds": 2_592_000, "max_blocks": 4096})),
+        ("locker_deposit", deposit_args()),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o", "content": "c",
+                "fence": "w:1"}),
+        ),
+        ("locker_step", json!({"work": "w", "lease_id": lease, "step": "s", "gate": "ci-2"})),
+        ("locker_verify", json!({"expected_head_hash": "f".repeat(64)})),
+    ] {
+        let t = tools.iter().find(|t| t["name"] == tool).unwrap();
+        let v = jsonschema::validator_for(&t["inputSchema"]).unwrap();
+        assert!(v.is_valid(&args), "{tool}'s schema refuses {args}");
+    }
+}

@@ -4,11 +4,14 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Def, Effect};
+use super::{def, Def, Effect, HEX64};
 use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
+use crate::domain::bundle::MAX_BUNDLE_BYTES;
+use crate::domain::limits::MAX_PAD_ID_BYTES;
+use crate::domain::proof::MAX_PROOF_FILE_BYTES;
 use crate::mcp::McpServer;
 use crate::ops::log;
-use crate::ops::log::journal::LogPage;
+use crate::ops::log::journal::{LogPage, MAX_LOG_LIMIT};
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{NoProgress, OpError, OpResult};
 use crate::store::JournalQuery;
@@ -70,9 +73,11 @@ listed) when anything is broken; that is an answer, not an error.";
 #[serde(deny_unknown_fields)]
 struct VerifyPadIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// Also require this head (64 lowercase hex)
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -100,10 +105,13 @@ bundle at all is an error.";
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct VerifyBundleIn {
-    /// The bundle file's whole text (JSON Lines: header, one line per block, trailer)
+    /// The bundle file's whole text (JSON Lines: header, one line per block, trailer; at most
+    /// 8 MiB)
+    #[schemars(length(max = MAX_BUNDLE_BYTES))]
     bundle: String,
     /// The head you expect (64 lowercase hex), e.g. the head_hash the depositor handed you
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
     /// The log's verifier key (name+keyid+AQ…, from `locker key show`): also check the
     /// bundle's signed checkpoint and every block's inclusion proof against it
@@ -145,6 +153,7 @@ struct ProofInclusionIn {
     seq: Option<u64>,
     /// A pad's id (with block)
     #[serde(default)]
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: Option<String>,
     /// The block's sequence number in the pad (with pad_id)
     #[serde(default)]
@@ -186,7 +195,8 @@ const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, lo
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct VerifyProofIn {
-    /// The proof file's whole text
+    /// The proof file's whole text (at most 1 MiB)
+    #[schemars(length(max = MAX_PROOF_FILE_BYTES))]
     proof: String,
     /// The log's verifier key (name+keyid+AQ…)
     key: String,
@@ -217,6 +227,7 @@ fn verify_proof(
 struct VerifyIn {
     /// The journal head hash you expect (64 lowercase hex)
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -251,6 +262,7 @@ struct LogIn {
     scope: Option<String>,
     /// Most entries to return (1–10000)
     #[serde(default = "default_log_limit")]
+    #[schemars(range(min = 1, max = MAX_LOG_LIMIT))]
     limit: u64,
     /// Only entries after this sequence number
     #[serde(default)]

@@ -24,6 +24,23 @@ use crate::ops::{ErrorKind, OpError, OpResult};
 
 type Handler = Box<dyn Fn(&McpServer, JsonObject) -> OpResult<Value> + Send + Sync>;
 
+// The bounds the input schemas declare (`minimum`, `maximum`, `maxLength`, `pattern`) are the
+// operations' own, named by their constants; a client need not honour them: the operation
+// checks its input again and answers with its own error. A byte limit is declared as that many
+// characters (a character is at least one byte), so a schema never refuses what the operation
+// takes.
+
+/// A SHA-256 as every head and digest is written: 64 lowercase hex characters.
+const HEX64: &str = "^[0-9a-f]{64}$";
+/// A lease id: 32 lowercase hex characters.
+const LEASE_ID: &str = "^[0-9a-f]{32}$";
+/// A pay-per-pad transaction hash (surrounding blanks are ignored).
+const TX_HASH: &str = r"^\s*0x[0-9a-fA-F]{64}\s*$";
+/// A fencing token, `WORK:TOKEN` with a positive integer token.
+const FENCE: &str = r"^.+:\+?0*[1-9][0-9]*$";
+/// A gate: who resolved a step.
+const GATE: &str = "^[a-z0-9_-]+$";
+
 /// One tool: its toolset, its MCP definition and its handler.
 pub struct ToolDef {
     pub toolset: Toolset,

@@ -5,9 +5,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{def, Def, Effect};
+use super::{def, Def, Effect, HEX64, TX_HASH};
 use crate::api::{AppendBlock, CreatePad, Deposit, MintTicket, PadKey, PadPayment, ReadBlocks};
-use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS};
+use crate::domain::limits::{
+    PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES, MAX_CONTENT_TYPE_BYTES,
+    MAX_MAX_BLOCKS, MAX_PAD_ID_BYTES, MAX_TTL_SECONDS,
+};
 use crate::domain::pad::TicketType;
 use crate::domain::secret::Secret;
 use crate::mcp::pyjson;
@@ -67,20 +70,28 @@ struct DepositIn {
     artifacts: Vec<Value>,
     /// Seconds until the pad would expire (1–2592000); a deposited pad is sealed at once
     #[serde(default = "default_ttl")]
+    #[schemars(range(min = 1, max = MAX_TTL_SECONDS))]
     ttl_seconds: i64,
     /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
+    #[schemars(pattern(TX_HASH))]
     payment_tx_hash: Option<String>,
 }
 
-/// A block given as JSON: a string, an object or an array.
+/// A block given as JSON: a string (1–65536 bytes), an object or an array.
 fn block_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]})
+    schemars::json_schema!({"anyOf": [
+        {"type": "string", "minLength": 1, "maxLength": MAX_BLOCK_BYTES},
+        {"type": "object"},
+        {"type": "array"}
+    ]})
 }
 
+/// A deposit's blocks after the envelope: a pad holds at most 4096 blocks in all.
 fn artifacts_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "array", "items": block_schema(g)})
+    let most = MAX_MAX_BLOCKS - 1;
+    schemars::json_schema!({"type": "array", "items": block_schema(g), "maxItems": most})
 }
 
 fn default_ttl() -> i64 {
@@ -128,13 +139,16 @@ locker.handoff.v1 envelope. Prefer locker_deposit to hand over finished work in 
 struct CreateIn {
     /// Seconds until the pad expires unless sealed (1–2592000)
     #[serde(default = "default_ttl")]
+    #[schemars(range(min = 1, max = MAX_TTL_SECONDS))]
     ttl_seconds: i64,
     /// Most blocks the pad may hold (1–4096)
     #[serde(default = "default_max_blocks")]
+    #[schemars(range(min = 1, max = MAX_MAX_BLOCKS))]
     max_blocks: i64,
     /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
+    #[schemars(pattern(TX_HASH))]
     payment_tx_hash: Option<String>,
 }
 
@@ -157,6 +171,7 @@ json.dumps writes it, a string as its UTF-8 bytes.";
 #[serde(deny_unknown_fields)]
 struct AppendIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// The pad's write key
     write_key: String,
@@ -165,6 +180,7 @@ struct AppendIn {
     payload: Value,
     /// The block's content type (a label; it is not covered by the hash)
     #[serde(default = "default_content_type")]
+    #[schemars(length(min = 1, max = MAX_CONTENT_TYPE_BYTES))]
     content_type: String,
     /// locker's extension: the agent whose registered key signed this write (with signature)
     #[serde(default)]
@@ -208,6 +224,7 @@ ticket, to the agent who will read the pad.";
 #[serde(deny_unknown_fields)]
 struct SealIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// The pad's write key
     write_key: String,
@@ -229,12 +246,14 @@ A broken chain or a different head fails closed (isError, error verification_fai
 #[serde(deny_unknown_fields)]
 struct ManifestIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// A read ticket, to verify the chain
     #[serde(default)]
     ticket: Option<String>,
     /// The head you were handed (64 lowercase hex); needs a ticket
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -309,6 +328,7 @@ first read.";
 #[serde(deny_unknown_fields)]
 struct ReadBlocksIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// A read ticket for the pad
     ticket: String,
@@ -320,6 +340,7 @@ struct ReadBlocksIn {
     to_block: i64,
     /// The head you were handed (64 lowercase hex)
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -368,6 +389,7 @@ opens a read lease at its first read. The ticket is shown once.";
 #[serde(deny_unknown_fields)]
 struct MintIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// The pad's write key
     write_key: String,
