@@ -953,12 +953,26 @@ fn raw(env: &TestEnv, lines: &[Value]) -> (i32, Vec<Value>, String) {
 
 /// [`raw`] with `args` after `mcp`.
 fn raw_with(env: &TestEnv, args: &[&str], lines: &[Value]) -> (i32, Vec<Value>, String) {
+    raw_as(env, None, args, lines)
+}
+
+/// [`raw_with`], with `LOCKER_TOKEN` set to `token` when one is given.
+fn raw_as(
+    env: &TestEnv,
+    token: Option<&str>,
+    args: &[&str],
+    lines: &[Value],
+) -> (i32, Vec<Value>, String) {
     let mut input = String::new();
     for l in lines {
         input.push_str(&l.to_string());
         input.push('\n');
     }
-    let out = env.locker().arg("mcp").args(args).write_stdin(input).output().unwrap();
+    let mut cmd = env.locker();
+    if let Some(t) = token {
+        cmd.env("LOCKER_TOKEN", t);
+    }
+    let out = cmd.arg("mcp").args(args).write_stdin(input).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let msgs = stdout
         .lines()
@@ -1116,6 +1130,7 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
                 read,
                 call("locker_verify_pad", json!({"pad_id": pad, "expected_head_hash": head})),
                 call("locker_log", json!({"subject": format!("pad:{pad}")})),
+                call("locker_pad_list", json!({})),
             ]),
         );
         let (is_error, r) = outcome(&report["steps"][0]);
@@ -1124,6 +1139,9 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
         assert_eq!(r["blocks"][2]["payload_utf8"], NOTES);
         assert_eq!(outcome(&report["steps"][1]).1["ok"], true);
         assert_eq!(outcome(&report["steps"][2]).1["entries"][0]["kind"], "pad.read_lease");
+        let (is_error, listed) = outcome(&report["steps"][3]);
+        assert!(!is_error, "{mode}: {listed}");
+        assert!(listed["pads"].as_array().unwrap().iter().any(|p| p["pad_id"] == pad.as_str()));
 
         // Altered behind the server's back: the server serves the altered bytes, and the MCP
         // server's own re-hash refuses them.
@@ -1143,6 +1161,7 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
             mode,
             &as_agent,
             &json!([
+                call("locker_pad_list", json!({})),
                 call("locker_lease_acquire", json!({"work": work})),
                 call(
                     "locker_artifact_publish",
@@ -1152,11 +1171,14 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
                 ),
             ]),
         );
-        let (is_error, lease) = outcome(&report["steps"][0]);
+        let (is_error, listed) = outcome(&report["steps"][0]);
+        assert!(!is_error, "{mode}: {listed}");
+        assert_eq!(listed["pads"], json!([]), "{mode}: the agent sees its own scope's pads only");
+        let (is_error, lease) = outcome(&report["steps"][1]);
         assert!(!is_error, "{mode}: {lease}");
         assert_eq!(lease["holder"], "worker");
         assert_eq!(lease["scope"], "team");
-        let (is_error, published) = outcome(&report["steps"][1]);
+        let (is_error, published) = outcome(&report["steps"][2]);
         assert!(!is_error, "{mode}: {published}");
         assert_eq!(published["artifact"]["actor"], "worker");
     }
@@ -1467,6 +1489,16 @@ fn test_mcp_read_only_and_toolsets_choose_the_tools() {
 /// Calls `(tool, arguments)` in one `locker mcp ARGS` session; returns each call's
 /// `(is_error, value)`: the structured content of a success, the error object of a failure.
 fn calls(env: &TestEnv, args: &[&str], calls: &[(&str, Value)]) -> Vec<(bool, Value)> {
+    calls_as(env, None, args, calls)
+}
+
+/// [`calls`] acting as `token`'s agent when one is given.
+fn calls_as(
+    env: &TestEnv,
+    token: Option<&str>,
+    args: &[&str],
+    calls: &[(&str, Value)],
+) -> Vec<(bool, Value)> {
     let lines: Vec<Value> = calls
         .iter()
         .enumerate()
@@ -1474,7 +1506,7 @@ fn calls(env: &TestEnv, args: &[&str], calls: &[(&str, Value)]) -> Vec<(bool, Va
             modern(i as u64 + 1, "tools/call", json!({"name": name, "arguments": a}))
         })
         .collect();
-    let (code, mut msgs, stderr) = raw_with(env, args, &lines);
+    let (code, mut msgs, stderr) = raw_as(env, token, args, &lines);
     assert_eq!(code, 0, "{stderr}");
     msgs.sort_by_key(|m| m["id"].as_u64());
     assert_eq!(msgs.len(), calls.len(), "{msgs:?}");
@@ -1587,4 +1619,51 @@ fn test_mcp_out_of_range_input_is_refused_by_the_schema_and_by_the_operation() {
         let v = jsonschema::validator_for(&t["inputSchema"]).unwrap();
         assert!(v.is_valid(&args), "{tool}'s schema refuses {args}");
     }
+}
+
+/// `locker_pad_list` is `locker pad list`: the same operation, the same scope rules (an agent
+/// sees its own scope's pads, the operator every pad), and it is read-only.
+#[test]
+fn test_mcp_pad_list_is_the_cli_pad_list_with_its_scope_rules() {
+    let env = TestEnv::init();
+    let token = env.json(&["token", "create", "--agent", "worker", "--scope", "team"]);
+    let token = token["token"].as_str().unwrap().to_owned();
+    let mine = env.create_pad(&[]);
+    let theirs = {
+        let out = env
+            .locker()
+            .env("LOCKER_TOKEN", &token)
+            .args(["--json", "pad", "create"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["pad_id"].as_str().unwrap().to_owned()
+    };
+    let cli_operator = env.json(&["pad", "list"]);
+    let out =
+        env.locker().env("LOCKER_TOKEN", &token).args(["--json", "pad", "list"]).output().unwrap();
+    let cli_agent: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli_operator["pads"].as_array().unwrap().len(), 2);
+    assert_eq!(cli_agent["pads"].as_array().unwrap().len(), 1);
+
+    let list = |token: Option<&str>, args: Value| {
+        let got = calls_as(&env, token, &["--read-only"], &[("locker_pad_list", args)]);
+        let (is_error, v) = got.into_iter().next().unwrap();
+        assert!(!is_error, "{v}");
+        v
+    };
+    assert_eq!(list(None, json!({})), cli_operator);
+    let agent = list(Some(&token), json!({}));
+    assert_eq!(agent, cli_agent);
+    assert_eq!(agent["pads"][0]["pad_id"], theirs.as_str());
+    assert_eq!(list(None, json!({"state": "sealed"}))["pads"], json!([]));
+    let first = cli_operator["pads"][0]["pad_id"].as_str().unwrap();
+    let page = list(None, json!({"limit": 1, "after": first}));
+    assert_eq!(page["pads"].as_array().unwrap().len(), 1);
+    assert_ne!(page["pads"][0]["pad_id"], first);
+    assert!(
+        [mine.id.as_str(), theirs.as_str()].contains(&page["pads"][0]["pad_id"].as_str().unwrap())
+    );
+    assert!(!agent.to_string().contains(&mine.key), "no credential listed");
 }

@@ -223,6 +223,7 @@ mod tests {
         ("locker_seal", Toolset::Pads, false, false, true),
         ("locker_manifest", Toolset::Pads, true, false, true),
         ("locker_read_blocks", Toolset::Pads, true, false, true),
+        ("locker_pad_list", Toolset::Pads, true, false, true),
         ("locker_mint_ticket", Toolset::Pads, false, false, false),
         ("locker_artifact_publish", Toolset::Artifacts, false, false, true),
         ("locker_artifact_get", Toolset::Artifacts, true, false, true),

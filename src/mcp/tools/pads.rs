@@ -6,18 +6,22 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{def, Def, Effect, HEX64, TX_HASH};
-use crate::api::{AppendBlock, CreatePad, Deposit, MintTicket, PadKey, PadPayment, ReadBlocks};
+use crate::api::{
+    AppendBlock, CreatePad, Deposit, ListPads, MintTicket, PadKey, PadPayment, ReadBlocks,
+    DEFAULT_LIST_LIMIT,
+};
 use crate::domain::limits::{
     PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES, MAX_CONTENT_TYPE_BYTES,
     MAX_MAX_BLOCKS, MAX_PAD_ID_BYTES, MAX_TTL_SECONDS,
 };
-use crate::domain::pad::TicketType;
+use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
 use crate::mcp::pyjson;
 use crate::mcp::McpServer;
 use crate::ops::pad::integrity::{self, Integrity};
 use crate::ops::pad::{
-    self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
+    self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, PadList, Sealed,
+    TicketMinted,
 };
 use crate::ops::{OpError, OpResult};
 
@@ -42,6 +46,7 @@ pub(super) fn tools() -> Vec<Def> {
             READ_BLOCKS,
             read_blocks,
         ),
+        def("locker_pad_list", "List pads", Effect::ReadOnly, PAD_LIST, pad_list),
         def("locker_mint_ticket", "Mint a read ticket", Effect::Adds, MINT, mint_ticket),
     ]
 }
@@ -379,6 +384,36 @@ fn read_blocks(server: &McpServer, a: ReadBlocksIn) -> OpResult<VerifiedSlice> {
 
 // ---------------------------------------------------------------------------------------------
 // Beyond the six.
+
+const PAD_LIST: &str = "List the pads you can see, in id order, each with its manifest (state, \
+block_count, total_bytes, head_hash, times): an agent sees its own scope's pads, the operator \
+every pad. Optionally only those in one state; page with after (the last pad_id you got). It \
+shows no credential and no payload: reading a pad's blocks still needs its read ticket \
+(locker_read_blocks).";
+
+/// `locker_pad_list`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PadListIn {
+    /// Only pads in this state
+    #[serde(default)]
+    state: Option<PadState>,
+    /// Most pads to return
+    #[serde(default = "default_pad_limit")]
+    limit: u64,
+    /// Only pads whose id sorts after this one (the last pad_id of the previous page)
+    #[serde(default)]
+    after: Option<String>,
+}
+
+fn default_pad_limit() -> u64 {
+    DEFAULT_LIST_LIMIT
+}
+
+fn pad_list(server: &McpServer, a: PadListIn) -> OpResult<PadList> {
+    let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
+    server.run(|l| l.pad_list(ListPads { state: a.state, limit, after: a.after.as_deref() }))
+}
 
 const MINT: &str = "Mint another read ticket for a pad (open, sealed or expired) with its write \
 key, e.g. to hand the same pad to a second agent. read_unlimited reads until revoked; read_once \
