@@ -8,6 +8,7 @@
 //! SDK's, `rmcp`. Nothing but protocol is written to stdout.
 
 mod frame;
+mod hints;
 mod pyjson;
 mod selection;
 mod tools;
@@ -33,7 +34,7 @@ use crate::ops::{self, OpError, OpResult};
 const INSTRUCTIONS: &str = "\
 locker keeps tamper-evident handoff pads (hash-chained blocks, sealed, read with tickets), \
 leases on work items with plans and steps, versioned artifacts, and a journal of every change, \
-in a `.locker/` repository (local, or behind `locker serve`).
+in a `.locker/` repository (local, or behind a locker server).
 To hand work to another agent: call locker_deposit with a locker.handoff.v1 envelope and the \
 artifacts, then give the receiver the pad_id, the read_ticket and the head_hash (never the \
 write_key).
@@ -146,7 +147,10 @@ impl McpServer {
             // The error JSON goes in the text only: structured content must conform to the
             // tool's output schema, which describes success (MCP Inspector checks it even on
             // errors).
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())]),
+            Err(e) => {
+                let e = hints::for_model(e, &request.name);
+                CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())])
+            }
         })
     }
 }

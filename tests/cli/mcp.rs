@@ -475,11 +475,21 @@ fn test_mcp_python_invalid_calls_are_tool_errors() {
             assert!(e["detail"].is_string(), "{e}");
             e
         };
-        // The same error object as the CLI's `--json` error for the same operation.
-        let cli = env.json_err(&["seal", &pad, "--key", "not-the-key"], 5);
-        assert_eq!(err(0), cli);
+        // The same error object as the CLI's `--json` error for the same operation, but for
+        // the hints: the CLI's name flags and commands, the tool's arguments and tools.
+        let same = |mcp: Value, cli: Value| {
+            let strip = |mut v: Value| {
+                let hints = v.as_object_mut().unwrap().remove("hints");
+                (v, hints)
+            };
+            let ((mcp, mcp_hints), (cli, cli_hints)) = (strip(mcp), strip(cli));
+            assert_eq!(mcp, cli);
+            assert_ne!(mcp_hints, cli_hints);
+        };
+        same(err(0), env.json_err(&["seal", &pad, "--key", "not-the-key"], 5));
         assert_eq!(err(0)["error"], "unauthorized");
-        assert_eq!(err(1), env.json_err(&["seal", "no-such-pad", "--key", "k"], 3));
+        assert!(err(0)["hints"][0].as_str().unwrap().contains("write_key"));
+        same(err(1), env.json_err(&["seal", "no-such-pad", "--key", "k"], 3));
         assert_eq!(err(2)["error"], "invalid_arguments");
         assert!(err(2)["detail"].as_str().unwrap().contains("write_key"));
         assert_eq!(err(3)["error"], "bad_request");
@@ -1071,7 +1081,7 @@ fn test_mcp_without_a_repository_tools_say_so() {
     assert_eq!(r["isError"], true);
     let e: Value = serde_json::from_str(r["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(e["error"], "no_repository");
-    assert!(e["hints"][0].as_str().unwrap().contains("locker init"));
+    assert!(e["hints"][0].as_str().unwrap().contains("LOCKER_DIR"), "{e}");
 }
 
 #[test]
@@ -1666,4 +1676,180 @@ fn test_mcp_pad_list_is_the_cli_pad_list_with_its_scope_rules() {
         [mine.id.as_str(), theirs.as_str()].contains(&page["pads"][0]["pad_id"].as_str().unwrap())
     );
     assert!(!agent.to_string().contains(&mine.key), "no credential listed");
+}
+
+/// Where `text` names a `locker` command or a command-line flag: what a model calling tools
+/// cannot act on.
+fn cli_words(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let b = text.as_bytes();
+    for i in 0..b.len().saturating_sub(2) {
+        let boundary = i == 0 || matches!(b[i - 1], b' ' | b'`' | b'(' | b'"' | b'\'' | b'\n');
+        if boundary && b[i] == b'-' && b[i + 1] == b'-' && b[i + 2].is_ascii_lowercase() {
+            found.push(text[i..].chars().take(24).collect());
+        }
+    }
+    for (i, _) in text.match_indices("`locker ") {
+        found.push(text[i..].chars().take(30).collect());
+    }
+    found
+}
+
+/// What a model reads (the instructions, every tool's name, title, description, annotations
+/// and input schema, and the errors of common failures) names tools and arguments, never a
+/// command or a flag.
+#[test]
+fn test_mcp_speaks_tools_and_arguments_not_commands_and_flags() {
+    let mut env = TestEnv::init();
+    let (_, msgs, _) = raw(
+        &env,
+        &[json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})],
+    );
+    let instructions = msgs[0]["result"]["instructions"].as_str().unwrap().to_owned();
+    assert!(cli_words(&instructions).is_empty(), "{:?}", cli_words(&instructions));
+    for t in listed(&env, &[]) {
+        let read =
+            json!([t["name"], t["title"], t["description"], t["annotations"], t["inputSchema"]]);
+        let words = cli_words(&read.to_string());
+        assert!(words.is_empty(), "{}: {words:?}", t["name"]);
+    }
+
+    let ok = |v: &(bool, Value)| {
+        assert!(!v.0, "{}", v.1);
+        v.1.clone()
+    };
+    let created = calls(&env, &[], &[("locker_create", json!({}))]);
+    let created = ok(&created[0]);
+    let (pad, key) = (created["pad_id"].as_str().unwrap(), created["write_key"].as_str().unwrap());
+    let lease =
+        calls(&env, &[], &[("locker_lease_acquire", json!({"work": "w", "ttl_seconds": 60}))]);
+    let l1 = ok(&lease[0])["lease_id"].as_str().unwrap().to_owned();
+    let lease =
+        calls(&env, &[], &[("locker_lease_acquire", json!({"work": "x", "ttl_seconds": 60}))]);
+    let l2 = ok(&lease[0])["lease_id"].as_str().unwrap().to_owned();
+    let unknown_lease = "0".repeat(32);
+    let mut failures: Vec<(&str, Value, &str)> = vec![
+        ("locker_seal", json!({"pad_id": "no-such-pad", "write_key": "k"}), "not_found"),
+        ("locker_seal", json!({"pad_id": pad, "write_key": "wrong"}), "unauthorized"),
+        ("locker_seal", json!({"pad_id": pad}), "invalid_arguments"),
+        ("locker_read_blocks", json!({"pad_id": pad, "ticket": "wrong"}), "unauthorized"),
+        (
+            "locker_manifest",
+            json!({"pad_id": pad, "expected_head_hash": "0".repeat(64)}),
+            "verification_failed",
+        ),
+        (
+            "locker_append",
+            json!({"pad_id": pad, "write_key": key, "payload": {"not": "an envelope"}}),
+            "bad_request",
+        ),
+        ("locker_create", json!({"ttl_seconds": 0}), "unprocessable"),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o1", "content": "a"}),
+            "",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o2", "content": "b"}),
+            "version_conflict",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 1, "operation_id": "o1", "content": "c"}),
+            "operation_conflict",
+        ),
+        ("locker_artifact_get", json!({"key": "nope"}), "not_found"),
+        ("locker_artifact_get", json!({"key": "k", "version": 9}), "not_found"),
+        ("locker_artifact_list", json!({"limit": 0}), "invalid"),
+        ("locker_lease_acquire", json!({"work": "w", "holder": "other"}), "lease_held"),
+        ("locker_plan_show", json!({"work": "w"}), "plan_not_found"),
+        ("locker_lease_show", json!({"work": "none"}), "work_not_found"),
+        ("locker_lease_history", json!({"work": "none"}), "work_not_found"),
+        (
+            "locker_lease_heartbeat",
+            json!({"work": "w", "lease_id": unknown_lease}),
+            "lease_not_found",
+        ),
+        (
+            "locker_step",
+            json!({"work": "w", "lease_id": l1, "step": "s", "gate": "BAD"}),
+            "bad_request",
+        ),
+        ("locker_log", json!({"limit": 0}), "unprocessable"),
+        (
+            "locker_artifact_publish",
+            json!({"key": "w/out", "expected_version": 0, "operation_id": "o3", "content": "c", "fence": "w:9"}),
+            "unknown_fence",
+        ),
+        ("locker_lease_complete", json!({"work": "w", "lease_id": l1}), ""),
+        ("locker_lease_acquire", json!({"work": "w"}), "work_completed"),
+        ("locker_lease_heartbeat", json!({"work": "w", "lease_id": l1}), "stale_lease"),
+        ("locker_proof_inclusion", json!({"seq": 999}), "not_found"),
+        ("locker_verify_proof", json!({"proof": "no proof", "key": "nope"}), "bad_key"),
+        ("locker_key_register", json!({"public_key": "nope"}), "invalid_key"),
+    ];
+    let first: Vec<(&str, Value)> = failures.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    let mut got = calls(&env, &[], &first);
+    // The lease on x runs out: its heartbeat is gone, and a publish under its fence is stale.
+    env.now += 120;
+    let later = vec![
+        ("locker_lease_heartbeat", json!({"work": "x", "lease_id": l2}), "gone"),
+        ("locker_lease_acquire", json!({"work": "x"}), ""),
+        (
+            "locker_artifact_publish",
+            json!({"key": "x/out", "expected_version": 0, "operation_id": "o4", "content": "c",
+                   "fence": "x:1"}),
+            "stale_fence",
+        ),
+    ];
+    let second: Vec<(&str, Value)> = later.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    got.extend(calls(&env, &[], &second));
+    failures.extend(later);
+    let elsewhere = TestEnv::new();
+    got.extend(calls(&elsewhere, &[], &[("locker_verify", json!({}))]));
+    failures.push(("locker_verify", json!({}), "no_repository"));
+
+    let mut hints = std::collections::BTreeMap::new();
+    for ((tool, args, want), (is_error, v)) in failures.iter().zip(&got) {
+        if want.is_empty() {
+            assert!(!is_error, "{tool} {args}: {v}");
+            continue;
+        }
+        assert!(is_error, "{tool} {args}: {v}");
+        assert_eq!(v["error"], *want, "{tool} {args}: {v}");
+        let words = cli_words(&v.to_string());
+        assert!(words.is_empty(), "{tool} {args}: {words:?} in {v}");
+        hints.insert(format!("{tool} {want}"), v["hints"].to_string());
+    }
+    // The hints that matter most say what to call, with which argument.
+    let has = |k: &str, words: &[&str]| {
+        let h = hints.get(k).unwrap_or_else(|| panic!("{k}: {hints:#?}"));
+        for w in words {
+            assert!(h.contains(w), "{k}: {w} missing from {h}");
+        }
+    };
+    has("locker_seal not_found", &["pad_id", "locker_pad_list"]);
+    has("locker_seal unauthorized", &["write_key"]);
+    has("locker_read_blocks unauthorized", &["locker_mint_ticket"]);
+    has(
+        "locker_artifact_publish version_conflict",
+        &["locker_artifact_get", "expected_version 1", "operation_id"],
+    );
+    has("locker_artifact_get not_found", &["locker_artifact_list", "locker_artifact_log"]);
+    has("locker_lease_show work_not_found", &["locker_lease_acquire"]);
+    has("locker_plan_show plan_not_found", &["locker_plan_commit"]);
+    has("locker_lease_heartbeat lease_not_found", &["lease_id", "locker_lease_show"]);
+    has("locker_lease_acquire work_completed", &["reopen"]);
+    has("locker_lease_heartbeat stale_lease", &["locker_lease_acquire"]);
+    has("locker_lease_heartbeat gone", &["locker_lease_acquire"]);
+    has("locker_log unprocessable", &["before", "after", "reverse"]);
+    has("locker_verify_proof bad_key", &["locker_checkpoint"]);
+    has("locker_verify no_repository", &["LOCKER_DIR"]);
+    has("locker_seal invalid_arguments", &["tools/list"]);
+    // The CLI says the same failure in its own terms.
+    let cli = env.json_err(&["seal", "no-such-pad", "--key", "k"], 3);
+    assert!(cli["hints"][0].as_str().unwrap().contains("`locker pad list`"), "{cli}");
 }

@@ -95,8 +95,8 @@ struct ArtifactPublishIn {
     #[serde(default)]
     signer: Option<String>,
     /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
-    /// canonical message (see `locker key`); without it, the server's own key signs, if it
-    /// has one
+    /// canonical message (a bad_signature error carries the message to sign as
+    /// signed_message); without it, the server's own key signs, if it has one
     #[serde(default)]
     signature: Option<String>,
 }

@@ -63,8 +63,7 @@ pub(super) fn tools() -> Vec<Def> {
 // ---------------------------------------------------------------------------------------------
 // Verification and the journal.
 
-const VERIFY_PAD: &str = "Verify one pad in the repository like `locker verify PAD`: its chain \
-re-hashed from the payloads, its accounting, and the journal's record of it, and optionally a \
+const VERIFY_PAD: &str = "Verify one pad in the repository: its chain re-hashed from the payloads, its accounting, and the journal's record of it, and optionally a \
 head you expect. Needs no ticket and returns no payloads. ok is false (with the problems \
 listed) when anything is broken; that is an answer, not an error.";
 
@@ -86,16 +85,15 @@ fn verify_pad(server: &McpServer, a: VerifyPadIn) -> OpResult<PadReport> {
     server.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
 }
 
-const VERIFY: &str = "Verify the whole repository like `locker verify` (git fsck): the journal's \
-hash chain and head, every pad's chain against its head and the journal, every ticket. ok is \
+const VERIFY: &str = "Verify the whole repository (like git fsck): the journal's hash chain and head, every pad's chain against its head and the journal, every ticket. ok is \
 false when anything is broken, with the first broken item of each kind named in first_broken. \
 Pass expected_head_hash (a journal head hash you recorded earlier) to also detect a rewritten \
 journal.";
 
-const VERIFY_BUNDLE: &str = "Verify a handed-off pad bundle (the locker.bundle.v1 text written by \
-`locker pad export` or GET /v1/pads/{id}/export) offline, like `locker verify --bundle`: the \
-format, the trailer's SHA-256 (truncation), every block's link and hash, the head, the counts, \
-block 0's envelope, and the head you expect. Needs no repository or server and returns no \
+const VERIFY_BUNDLE: &str = "Verify a handed-off pad bundle (the locker.bundle.v1 text of a pad's \
+export, as a locker server's GET /v1/pads/{id}/export writes it) offline: the format, the \
+trailer's SHA-256 (truncation), every block's link and hash, the head, the counts, block 0's \
+envelope, and the head you expect. Needs no repository or server and returns no \
 payloads. verdict is trusted_head_match only when the chain is intact AND matches \
 expected_head_hash; internal_consistency_only means intact but unanchored (whoever wrote the file \
 could have forged a consistent one); failed names the first failed check. A text that is not a \
@@ -113,8 +111,8 @@ struct VerifyBundleIn {
     #[serde(default)]
     #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
-    /// The log's verifier key (name+keyid+AQ…, from `locker key show`): also check the
-    /// bundle's signed checkpoint and every block's inclusion proof against it
+    /// The log's verifier key (name+keyid+AQ…; locker_checkpoint returns it as key): also
+    /// check the bundle's signed checkpoint and every block's inclusion proof against it
     #[serde(default)]
     key: Option<String>,
 }
@@ -142,7 +140,7 @@ fn checkpoint(server: &McpServer, _a: CheckpointIn) -> OpResult<log::CheckpointO
     server.run(|l| l.checkpoint())
 }
 
-const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
+const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof).";
 
 /// `locker_proof_inclusion`'s arguments.
 #[derive(Deserialize, JsonSchema)]
@@ -189,7 +187,7 @@ fn proof_consistency(
     server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
-const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that); with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion or locker_proof_consistency) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. No checkpoint pinned earlier is consulted; with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
 
 /// `locker_verify_proof`'s arguments.
 #[derive(Deserialize, JsonSchema)]

@@ -191,8 +191,8 @@ struct AppendIn {
     #[serde(default)]
     signer: Option<String>,
     /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
-    /// canonical message (see `locker key`); without it, the server's own key signs, if it
-    /// has one
+    /// canonical message (a bad_signature error carries the message to sign as
+    /// signed_message); without it, the server's own key signs, if it has one
     #[serde(default)]
     signature: Option<String>,
 }
@@ -240,11 +240,13 @@ fn seal(server: &McpServer, a: SealIn) -> OpResult<Sealed> {
     server.run(|l| l.pad_seal(PadKey { pad: &a.pad_id, key: Some(&key) }))
 }
 
-const MANIFEST: &str = "Show a pad's manifest (state, block_count, total_bytes, head_hash, \
-times) with an integrity block. Without a ticket nothing is verified (verdict not_checked). With \
-a ticket every block is read and re-hashed (this starts a read_once ticket's read lease); with \
-expected_head_hash too, the verdict is trusted_head_match only when the chain ends at that head. \
-A broken chain or a different head fails closed (isError, error verification_failed).";
+const MANIFEST: &str = "Show a handoff pad's manifest: what the pad holds (state, block_count, \
+total_bytes, head_hash, times), with an integrity block. (A pad's manifest is not a work item's \
+plan of steps: that is locker_plan_show.) Without a ticket nothing is verified (verdict \
+not_checked). With a ticket every block is read and re-hashed (this starts a read_once ticket's \
+read lease); with expected_head_hash too, the verdict is trusted_head_match only when the chain \
+ends at that head. A broken chain or a different head fails closed (isError, error \
+verification_failed).";
 
 /// `locker_manifest`'s arguments.
 #[derive(Deserialize, JsonSchema)]

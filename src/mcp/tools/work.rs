@@ -271,9 +271,11 @@ fn lease_history(server: &McpServer, a: WorkIn) -> OpResult<History> {
     server.run(|l| l.work_history(&a.work))
 }
 
-const PLAN_COMMIT: &str = "Commit your plan for a work item, an ordered list of unique step \
-names, under your current lease, before you start (`locker manifest commit`). Committing again \
-makes a new version; the newest version's steps again change nothing (replayed).";
+const PLAN_COMMIT: &str = "Commit your plan for a work item: the ordered list of unique step \
+names you mean to take under your current lease, before you start; log each with locker_step, \
+and locker_plan_diff compares them. (A work item's plan is not a pad's manifest, which \
+locker_manifest shows.) Committing again makes a new version; the newest version's steps again \
+change nothing (replayed).";
 
 /// `locker_plan_commit`'s arguments.
 #[derive(Deserialize, JsonSchema)]
@@ -298,7 +300,8 @@ fn plan_commit(server: &McpServer, a: PlanCommitIn) -> OpResult<PlanCommitted> {
     server.run(|l| l.plan_commit(CommitPlan { work: &a.work, lease: &a.lease_id, steps: &a.steps }))
 }
 
-const PLAN_SHOW: &str = "Show a work item's newest plan, or one version of it: its steps, the \
+const PLAN_SHOW: &str = "Show a work item's newest plan (the steps its lease holder committed to \
+take; not a pad's manifest, which locker_manifest shows), or one version of it: its steps, the \
 lease and fence it was committed under, and how many versions there are.";
 
 /// `locker_plan_show`'s arguments.
@@ -351,8 +354,8 @@ struct StepIn {
     #[serde(default)]
     signer: Option<String>,
     /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
-    /// canonical message (see `locker key`); without it, the server's own key signs, if it
-    /// has one
+    /// canonical message (a bad_signature error carries the message to sign as
+    /// signed_message); without it, the server's own key signs, if it has one
     #[serde(default)]
     signature: Option<String>,
 }
