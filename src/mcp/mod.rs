@@ -131,7 +131,7 @@ impl McpServer {
             // Not listed, so not callable: a protocol error, like a tool that does not exist,
             // but one that says why.
             return Err(ErrorData::invalid_params(
-                format!("tool not enabled: {}: {why}", request.name),
+                format!("tool {} is not enabled: {why}", request.name),
                 Some(serde_json::json!({
                     "error": "tool_not_enabled",
                     "tool": request.name,

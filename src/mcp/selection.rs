@@ -101,8 +101,8 @@ impl ToolSelection {
         }
         if self.read_only && !read_only {
             return Some(
-                "it changes the repository, and this server is read-only: it offers only the \
-                 tools that change nothing"
+                "it changes the repository, and this server is read-only (it offers only the \
+                 tools that change nothing)"
                     .to_owned(),
             );
         }
