@@ -41,6 +41,7 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
     let text = |k: &str| e.fields.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
     let one = |h: &str| Some(vec![h.to_owned()]);
     let toolset = |prefix: &str| tool.starts_with(prefix);
+    let on_work = toolset("locker_lease_") || toolset("locker_plan_") || tool == "locker_step";
     match (e.code.as_ref(), e.detail.as_str()) {
         // Pads and tickets.
         ("not_found", "pad not found") => {
@@ -63,29 +64,27 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
             "A sealed pad takes no more blocks: start a new pad (locker_create, or locker_deposit \
              for finished work); the sealed one is read with its ticket.",
         ),
-        ("gone", "pad is expired") => one(
-            "A pad that is not sealed expires after its ttl_seconds (default 3600, at most \
+        ("gone", "pad is expired") => {
+            one("A pad that is not sealed expires after its ttl_seconds (default 3600, at most \
              2592000) and can then be neither written nor read. Start a new pad and seal it \
-             (locker_seal) once it is complete: sealed pads do not expire.",
-        ),
+             (locker_seal) once it is complete: sealed pads do not expire.")
+        }
         ("conflict", "block quota exceeded") => one(
             "Seal this pad (locker_seal) and continue in a new one, or create pads with a larger \
              max_blocks (locker_create).",
         ),
-        ("pruned", _) => one(
-            "Its payloads were removed and cannot be read here; its hashes remain, and \
-             locker_verify_pad still checks its chain.",
-        ),
+        ("pruned", _) => {
+            one("Its payloads were removed and cannot be read here; its hashes remain, and \
+             locker_verify_pad still checks its chain.")
+        }
         ("inconsistent_pad", _) => {
             one("Do not use this pad: locker_verify_pad names every problem it has.")
         }
         ("verification_failed", _) => match text("cause").as_str() {
             // Those hints say what to pass, in argument terms already.
             "expected_head_mismatch" | "malformed_expected_head" | "ticket_required" => None,
-            _ => one(
-                "The stored pad was altered or damaged; do not use its contents. \
-                 locker_verify_pad names what is broken.",
-            ),
+            _ => one("The stored pad was altered or damaged; do not use its contents. \
+                 locker_verify_pad names what is broken."),
         },
         ("malformed_bundle", _) => {
             one("Pass the whole text of a locker.bundle.v1 file, as a pad's export wrote it.")
@@ -94,18 +93,19 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
             "A deposit's blocks cannot be signed: create the pad with locker_create, append each \
              block signed (locker_append with signer and signature), then locker_seal it.",
         ),
-        ("signature_required", _) => one(
-            "Pass signer and signature (your registered key's signature over the write), or \
-             give this server the agent's signing key (LOCKER_SIGN_KEY in its environment).",
-        ),
+        ("signature_required", _) => {
+            one("Pass signer and signature (your registered key's signature over the write), or \
+             give this server the agent's signing key (LOCKER_SIGN_KEY in its environment).")
+        }
 
         // Artifacts.
-        ("not_found", _) if toolset("locker_artifact_") => one(
-            "Check key and version: locker_artifact_list lists the keys of your scope, \
-             locker_artifact_log a key's versions.",
-        ),
+        ("not_found", _) if toolset("locker_artifact_") => {
+            one("Check key and version: locker_artifact_list lists the keys of your scope, \
+             locker_artifact_log a key's versions.")
+        }
         ("version_conflict", _) => {
-            let current = e.fields.get("current_version").map_or_else(String::new, Value::to_string);
+            let current =
+                e.fields.get("current_version").map_or_else(String::new, Value::to_string);
             Some(vec![format!(
                 "Read version {current} with locker_artifact_get, reconcile, and publish again \
                  with expected_version {current} and a new operation_id."
@@ -113,9 +113,9 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
         }
 
         // Leases, plans and steps.
-        ("work_not_found", _) if tool == "locker_lease_history" => one(
-            "If it should have a history, locker_verify checks the whole journal.",
-        ),
+        ("work_not_found", _) if tool == "locker_lease_history" => {
+            one("If it should have a history, locker_verify checks the whole journal.")
+        }
         ("work_not_found", _) => one("Acquire the work item with locker_lease_acquire first."),
         ("lease_not_found", _) => one(
             "Pass the lease_id locker_lease_acquire returned; locker_lease_show shows the work \
@@ -131,7 +131,7 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
             "Acquire a new lease on {} with locker_lease_acquire.",
             text("work")
         )]),
-        ("forbidden", d) if d.contains("token") && (toolset("locker_lease_") || toolset("locker_plan_") || tool == "locker_step") => one(
+        ("forbidden", d) if on_work && d.contains("token") => one(
             "A lease held by a registered agent is used with that agent's token only: a server \
              acting with it.",
         ),
@@ -157,17 +157,19 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
                 .to_owned(),
             "Or the operator revokes the current key first.".to_owned(),
         ]),
-        ("key_exists", _) => one("A key is registered once: make a new key pair to register another."),
+        ("key_exists", _) => {
+            one("A key is registered once: make a new key pair to register another.")
+        }
         ("bad_signature", _) if tool == "locker_key_register" => {
             one("Sign the rotation with the agent's current private key.")
         }
         ("forbidden", _) if tool == "locker_key_register" => {
             one("Register a key made for your own agent name.")
         }
-        ("unauthorized", d) if d.starts_with("registering a key") => one(
-            "This server acts without an agent token: registering a key needs the agent's \
-             (LOCKER_TOKEN in the server's environment).",
-        ),
+        ("unauthorized", d) if d.starts_with("registering a key") => {
+            one("This server acts without an agent token: registering a key needs the agent's \
+             (LOCKER_TOKEN in the server's environment).")
+        }
 
         // The transparency log.
         ("bad_key", _) => one(
@@ -183,14 +185,14 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
         ),
 
         // Who acts, the repository and the server.
-        ("unauthorized", "unknown token" | "the token has been revoked") => one(
-            "This server's agent token (LOCKER_TOKEN) is unknown or revoked: ask the operator \
-             for a new one.",
-        ),
-        ("unauthorized", d) if d.contains("bearer token") => one(
-            "The locker server wants an agent's token: this server needs LOCKER_TOKEN in its \
-             environment.",
-        ),
+        ("unauthorized", "unknown token" | "the token has been revoked") => {
+            one("This server's agent token (LOCKER_TOKEN) is unknown or revoked: ask the operator \
+             for a new one.")
+        }
+        ("unauthorized", d) if d.contains("bearer token") => {
+            one("The locker server wants an agent's token: this server needs LOCKER_TOKEN in its \
+             environment.")
+        }
         ("payment_required", _) => one(
             "Pay as this error says, then call again with payment_tx_hash set to the payment's \
              transaction hash.",
@@ -209,10 +211,10 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
             "locker_verify checks the repository's integrity; if it fails, only the operator can \
              restore a backup.",
         ),
-        ("empty_store" | "rolled_back", _) => one(
-            "The repository's store is not the one its log signed for: only its operator can \
-             resolve this (from a backup); stop writing.",
-        ),
+        ("empty_store" | "rolled_back", _) => {
+            one("The repository's store is not the one its log signed for: only its operator can \
+             resolve this (from a backup); stop writing.")
+        }
         _ => None,
     }
 }
