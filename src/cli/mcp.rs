@@ -21,10 +21,27 @@ use super::{CmdResult, CommandCtx};
 /// With `--sign-key FILE` (or `LOCKER_SIGN_KEY`), the server signs every pad append, artifact
 /// publish and step with that agent key, unless the call brings its own `signer` and
 /// `signature`.
+///
+/// `--toolsets` and `--read-only` choose the tools it offers (all of them by default); a tool
+/// not offered is neither listed nor callable.
 #[derive(Debug, Args)]
 pub struct McpArgs {
     #[command(flatten)]
     pub sign: super::input::SignArgs,
+    /// Offer only the tools that change nothing (their readOnlyHint is true): reading pads,
+    /// artifacts, leases, plans, the journal and proofs, and verifying
+    #[arg(long)]
+    pub read_only: bool,
+    /// Offer only these toolsets, comma-separated: pads (handoff pads and tickets), artifacts,
+    /// work (leases, plans, steps), log (verify, journal, checkpoints, proofs), admin (your
+    /// signing key) [default: all]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = clap::builder::PossibleValuesParser::new(crate::mcp::Toolset::NAMES)
+    )]
+    pub toolsets: Vec<String>,
 }
 
 pub fn run(ctx: &mut CommandCtx, a: &McpArgs) -> CmdResult {
@@ -32,7 +49,10 @@ pub fn run(ctx: &mut CommandCtx, a: &McpArgs) -> CmdResult {
         Some(crate::ops::keys::Signing::Key(k)) => Some(k),
         _ => None,
     };
-    let server = crate::mcp::McpServer::new(ctx.take_session()?, sign_key);
+    let selection = crate::mcp::ToolSelection::default()
+        .with_toolsets(a.toolsets.iter().map(String::as_str))?
+        .read_only(a.read_only);
+    let server = crate::mcp::McpServer::new(ctx.take_session()?, sign_key, selection)?;
     crate::mcp::serve_stdio(server)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,8 +8,12 @@
 //! SDK's, `rmcp`. Nothing but protocol is written to stdout.
 
 mod frame;
+mod hints;
 mod pyjson;
+mod selection;
 mod tools;
+
+pub use selection::{ToolSelection, Toolset};
 
 use std::future::Future;
 use std::sync::Mutex;
@@ -30,7 +34,7 @@ use crate::ops::{self, OpError, OpResult};
 const INSTRUCTIONS: &str = "\
 locker keeps tamper-evident handoff pads (hash-chained blocks, sealed, read with tickets), \
 leases on work items with plans and steps, versioned artifacts, and a journal of every change, \
-in a `.locker/` repository (local, or behind `locker serve`).
+in a `.locker/` repository (local, or behind a locker server).
 To hand work to another agent: call locker_deposit with a locker.handoff.v1 envelope and the \
 artifacts, then give the receiver the pad_id, the read_ticket and the head_hash (never the \
 write_key).
@@ -45,21 +49,42 @@ read `detail` and `hints` to correct the call.";
 
 /// The MCP server: where the state lives and who acts (a [`Session`]: the repository found
 /// like every command's, opened at the first tool call, or a `locker serve`), the agent key
-/// that signs writes, and the tools.
+/// that signs writes, and the tools it offers.
 pub struct McpServer {
     session: Mutex<Session>,
     /// The agent key (`LOCKER_SIGN_KEY`) that signs appends, publishes and steps whose call
     /// carries no `signer`/`signature` of its own.
     sign_key: Option<PrivateKey>,
+    /// Every tool, offered or not (a call of one not offered is refused, saying why).
     tools: Vec<tools::ToolDef>,
+    selection: ToolSelection,
 }
 
 impl McpServer {
-    /// A server over `session`. A local session opens its repository at the first tool call,
+    /// A server over `session` offering the tools `selection` picks; a selection that leaves
+    /// no tool is a usage error. A local session opens its repository at the first tool call,
     /// so a client can start the server before `locker init` and get a clear error from each
     /// tool until then.
-    pub fn new(session: Session, sign_key: Option<PrivateKey>) -> Self {
-        Self { session: Mutex::new(session), sign_key, tools: tools::all() }
+    pub fn new(
+        session: Session,
+        sign_key: Option<PrivateKey>,
+        selection: ToolSelection,
+    ) -> OpResult<Self> {
+        let server =
+            Self { session: Mutex::new(session), sign_key, tools: tools::all(), selection };
+        if server.offered().next().is_none() {
+            return Err(OpError::usage(format!(
+                "{} leaves no tool to offer",
+                server.selection.describe()
+            ))
+            .hint("Every tool of the admin toolset changes the repository: a read-only server needs another toolset."));
+        }
+        Ok(server)
+    }
+
+    /// The tools this server offers, in a fixed order.
+    fn offered(&self) -> impl Iterator<Item = &tools::ToolDef> {
+        self.tools.iter().filter(|t| self.selection.refusal(t.toolset, t.read_only()).is_none())
     }
 
     /// The signature a write tool attaches: the call's own `signer` and `signature`, else the
@@ -75,7 +100,7 @@ impl McpServer {
 
     /// The tools this server offers, in a fixed order.
     pub fn tools(&self) -> Vec<Tool> {
-        self.tools.iter().map(|t| t.tool.clone()).collect()
+        self.offered().map(|t| t.tool.clone()).collect()
     }
 
     /// Runs one operation with the session's [`Locker`]: who acts is resolved at every call,
@@ -102,13 +127,30 @@ impl McpServer {
                 None,
             ));
         };
+        if let Some(why) = self.selection.refusal(def.toolset, def.read_only()) {
+            // Not listed, so not callable: a protocol error, like a tool that does not exist,
+            // but one that says why.
+            return Err(ErrorData::invalid_params(
+                format!("tool {} is not enabled: {why}", request.name),
+                Some(serde_json::json!({
+                    "error": "tool_not_enabled",
+                    "tool": request.name,
+                    "toolset": def.toolset.name(),
+                    "read_only": def.read_only(),
+                    "server": self.selection.describe(),
+                })),
+            ));
+        }
         let args = request.arguments.unwrap_or_default();
         Ok(match (def.call)(self, args) {
             Ok(value) => CallToolResult::structured(value),
             // The error JSON goes in the text only: structured content must conform to the
             // tool's output schema, which describes success (MCP Inspector checks it even on
             // errors).
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())]),
+            Err(e) => {
+                let e = hints::for_model(e, &request.name);
+                CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())])
+            }
         })
     }
 }
@@ -129,7 +171,7 @@ impl rmcp::ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|t| t.tool.name == name).map(|t| t.tool.clone())
+        self.offered().find(|t| t.tool.name == name).map(|t| t.tool.clone())
     }
 
     fn call_tool(

@@ -207,20 +207,10 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
             assert_eq!(t["output_schema"]["type"], "object", "{name}: output schema");
             let a = &t["annotations"];
             assert_eq!(a["openWorldHint"], false, "{name}");
-            assert_eq!(a["destructiveHint"], false, "{name}");
+            for hint in ["readOnlyHint", "destructiveHint", "idempotentHint"] {
+                assert!(a[hint].is_boolean(), "{name}: {hint}");
+            }
             assert!(a["title"].is_string(), "{name}");
-            let read_only = matches!(
-                name,
-                "locker_verify"
-                    | "locker_verify_pad"
-                    | "locker_verify_bundle"
-                    | "locker_verify_proof"
-                    | "locker_log"
-                    | "locker_artifact_get"
-                    | "locker_artifact_log"
-                    | "locker_artifact_list"
-            );
-            assert_eq!(a["readOnlyHint"], read_only, "{name}");
         }
         let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap();
         // agent-locker's inputs and defaults.
@@ -237,6 +227,9 @@ fn test_mcp_python_lists_tools_with_schemas_and_annotations() {
         assert_eq!(dp["properties"]["ttl_seconds"]["default"], 3600);
         let mf = &by_name("locker_manifest")["input_schema"];
         assert_eq!(mf["required"], json!(["pad_id"]));
+        assert_eq!(by_name("locker_read_blocks")["annotations"]["readOnlyHint"], true);
+        assert_eq!(by_name("locker_lease_show")["annotations"]["readOnlyHint"], true);
+        assert_eq!(by_name("locker_seal")["annotations"]["readOnlyHint"], false);
         assert_eq!(by_name("locker_read_blocks")["annotations"]["idempotentHint"], true);
         // A retry with the same operation_id changes nothing: honestly idempotent.
         assert_eq!(by_name("locker_artifact_publish")["annotations"]["idempotentHint"], true);
@@ -482,11 +475,21 @@ fn test_mcp_python_invalid_calls_are_tool_errors() {
             assert!(e["detail"].is_string(), "{e}");
             e
         };
-        // The same error object as the CLI's `--json` error for the same operation.
-        let cli = env.json_err(&["seal", &pad, "--key", "not-the-key"], 5);
-        assert_eq!(err(0), cli);
+        // The same error object as the CLI's `--json` error for the same operation, but for
+        // the hints: the CLI's name flags and commands, the tool's arguments and tools.
+        let same = |mcp: Value, cli: Value| {
+            let strip = |mut v: Value| {
+                let hints = v.as_object_mut().unwrap().remove("hints");
+                (v, hints)
+            };
+            let ((mcp, mcp_hints), (cli, cli_hints)) = (strip(mcp), strip(cli));
+            assert_eq!(mcp, cli);
+            assert_ne!(mcp_hints, cli_hints);
+        };
+        same(err(0), env.json_err(&["seal", &pad, "--key", "not-the-key"], 5));
         assert_eq!(err(0)["error"], "unauthorized");
-        assert_eq!(err(1), env.json_err(&["seal", "no-such-pad", "--key", "k"], 3));
+        assert!(err(0)["hints"][0].as_str().unwrap().contains("write_key"));
+        same(err(1), env.json_err(&["seal", "no-such-pad", "--key", "k"], 3));
         assert_eq!(err(2)["error"], "invalid_arguments");
         assert!(err(2)["detail"].as_str().unwrap().contains("write_key"));
         assert_eq!(err(3)["error"], "bad_request");
@@ -955,12 +958,31 @@ fn test_mcp_inspector_lists_and_calls_tools_in_both_eras() {
 
 /// Runs `locker mcp` with `lines` on stdin; returns (exit code, stdout lines as JSON, stderr).
 fn raw(env: &TestEnv, lines: &[Value]) -> (i32, Vec<Value>, String) {
+    raw_with(env, &[], lines)
+}
+
+/// [`raw`] with `args` after `mcp`.
+fn raw_with(env: &TestEnv, args: &[&str], lines: &[Value]) -> (i32, Vec<Value>, String) {
+    raw_as(env, None, args, lines)
+}
+
+/// [`raw_with`], with `LOCKER_TOKEN` set to `token` when one is given.
+fn raw_as(
+    env: &TestEnv,
+    token: Option<&str>,
+    args: &[&str],
+    lines: &[Value],
+) -> (i32, Vec<Value>, String) {
     let mut input = String::new();
     for l in lines {
         input.push_str(&l.to_string());
         input.push('\n');
     }
-    let out = env.locker().arg("mcp").write_stdin(input).output().unwrap();
+    let mut cmd = env.locker();
+    if let Some(t) = token {
+        cmd.env("LOCKER_TOKEN", t);
+    }
+    let out = cmd.arg("mcp").args(args).write_stdin(input).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let msgs = stdout
         .lines()
@@ -1059,7 +1081,7 @@ fn test_mcp_without_a_repository_tools_say_so() {
     assert_eq!(r["isError"], true);
     let e: Value = serde_json::from_str(r["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(e["error"], "no_repository");
-    assert!(e["hints"][0].as_str().unwrap().contains("locker init"));
+    assert!(e["hints"][0].as_str().unwrap().contains("LOCKER_DIR"), "{e}");
 }
 
 #[test]
@@ -1118,6 +1140,7 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
                 read,
                 call("locker_verify_pad", json!({"pad_id": pad, "expected_head_hash": head})),
                 call("locker_log", json!({"subject": format!("pad:{pad}")})),
+                call("locker_pad_list", json!({})),
             ]),
         );
         let (is_error, r) = outcome(&report["steps"][0]);
@@ -1126,6 +1149,9 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
         assert_eq!(r["blocks"][2]["payload_utf8"], NOTES);
         assert_eq!(outcome(&report["steps"][1]).1["ok"], true);
         assert_eq!(outcome(&report["steps"][2]).1["entries"][0]["kind"], "pad.read_lease");
+        let (is_error, listed) = outcome(&report["steps"][3]);
+        assert!(!is_error, "{mode}: {listed}");
+        assert!(listed["pads"].as_array().unwrap().iter().any(|p| p["pad_id"] == pad.as_str()));
 
         // Altered behind the server's back: the server serves the altered bytes, and the MCP
         // server's own re-hash refuses them.
@@ -1145,6 +1171,7 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
             mode,
             &as_agent,
             &json!([
+                call("locker_pad_list", json!({})),
                 call("locker_lease_acquire", json!({"work": work})),
                 call(
                     "locker_artifact_publish",
@@ -1154,11 +1181,14 @@ fn test_mcp_python_remote_server_handoff_and_fail_closed() {
                 ),
             ]),
         );
-        let (is_error, lease) = outcome(&report["steps"][0]);
+        let (is_error, listed) = outcome(&report["steps"][0]);
+        assert!(!is_error, "{mode}: {listed}");
+        assert_eq!(listed["pads"], json!([]), "{mode}: the agent sees its own scope's pads only");
+        let (is_error, lease) = outcome(&report["steps"][1]);
         assert!(!is_error, "{mode}: {lease}");
         assert_eq!(lease["holder"], "worker");
         assert_eq!(lease["scope"], "team");
-        let (is_error, published) = outcome(&report["steps"][1]);
+        let (is_error, published) = outcome(&report["steps"][2]);
         assert!(!is_error, "{mode}: {published}");
         assert_eq!(published["artifact"]["actor"], "worker");
     }
@@ -1361,4 +1391,465 @@ fn test_mcp_python_log_checkpoint_and_proofs() {
         assert_eq!(e["error"], "bad_key");
         assert!(!elsewhere.path().join(".locker").exists());
     }
+}
+
+/// A 2026-07-28 request: `method` with `params` and the per-request `_meta`.
+fn modern(id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = modern_meta();
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// The tools `locker mcp ARGS` lists, in order.
+fn listed(env: &TestEnv, args: &[&str]) -> Vec<Value> {
+    let (code, msgs, stderr) = raw_with(env, args, &[modern(1, "tools/list", json!({}))]);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    msgs[0]["result"]["tools"].as_array().unwrap_or_else(|| panic!("{:?}", msgs[0])).clone()
+}
+
+fn names(tools: &[Value]) -> Vec<&str> {
+    tools.iter().map(|t| t["name"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn test_mcp_read_only_and_toolsets_choose_the_tools() {
+    let env = TestEnv::init();
+    let all = listed(&env, &[]);
+    for t in &all {
+        let a = &t["annotations"];
+        for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
+            assert!(a[hint].is_boolean(), "{}: {hint}", t["name"]);
+        }
+        assert_eq!(a["openWorldHint"], false);
+    }
+    let reads: Vec<&str> = all
+        .iter()
+        .filter(|t| t["annotations"]["readOnlyHint"] == true)
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    // The reads the issue named are reads.
+    for name in ["locker_lease_show", "locker_lease_list", "locker_plan_show", "locker_plan_diff"] {
+        assert!(reads.contains(&name), "{name}");
+    }
+    assert!(reads.contains(&"locker_manifest") && reads.contains(&"locker_read_blocks"));
+    let read_only = listed(&env, &["--read-only"]);
+    assert_eq!(names(&read_only), reads, "--read-only lists exactly the read-only tools");
+    assert!(read_only.len() < all.len());
+
+    let some = listed(&env, &["--toolsets", "pads,log"]);
+    assert!(names(&some).contains(&"locker_deposit"));
+    assert!(names(&some).contains(&"locker_verify"));
+    assert!(!names(&some).iter().any(|n| n.contains("lease") || n.contains("artifact")));
+    let both = listed(&env, &["--toolsets", "work", "--read-only"]);
+    assert_eq!(
+        names(&both),
+        [
+            "locker_lease_show",
+            "locker_lease_list",
+            "locker_lease_history",
+            "locker_plan_show",
+            "locker_plan_diff"
+        ]
+    );
+    let admin = listed(&env, &["--toolsets=admin"]);
+    assert_eq!(names(&admin), ["locker_key_register"]);
+
+    // A tool not offered is refused when called, saying why, and changes nothing.
+    let before = env.fingerprint();
+    let create = json!({"name": "locker_create", "arguments": {}});
+    let (code, msgs, _) =
+        raw_with(&env, &["--read-only"], &[modern(1, "tools/call", create.clone())]);
+    assert_eq!(code, 0);
+    let e = &msgs[0]["error"];
+    assert_eq!(e["code"], -32602, "{e}");
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.contains("locker_create") && m.contains("not enabled") && m.contains("read-only"),
+        "{m}"
+    );
+    assert_eq!(e["data"]["error"], "tool_not_enabled");
+    assert_eq!(e["data"]["toolset"], "pads");
+    let (_, msgs, _) = raw_with(&env, &["--toolsets", "work"], &[modern(1, "tools/call", create)]);
+    let m = msgs[0]["error"]["message"].as_str().unwrap();
+    assert!(m.contains("pads toolset") && m.contains("offers only work"), "{m}");
+    assert_eq!(env.fingerprint(), before);
+    // A read-only server still reads.
+    let (_, msgs, _) = raw_with(
+        &env,
+        &["--read-only"],
+        &[modern(1, "tools/call", json!({"name": "locker_verify", "arguments": {}}))],
+    );
+    assert_eq!(msgs[0]["result"]["structuredContent"]["ok"], true, "{}", msgs[0]);
+
+    // An unknown toolset is a usage error naming the valid ones; so is a selection of nothing.
+    let out = env.locker().args(["--json", "mcp", "--toolsets", "pads,nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(e["error"], "usage");
+    assert!(e["detail"].as_str().unwrap().contains("pads, artifacts, work, log, admin"), "{e}");
+    let out = env
+        .locker()
+        .args(["--json", "mcp", "--read-only", "--toolsets", "admin"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert!(e["detail"].as_str().unwrap().contains("no tool"), "{e}");
+}
+
+/// Calls `(tool, arguments)` in one `locker mcp ARGS` session; returns each call's
+/// `(is_error, value)`: the structured content of a success, the error object of a failure.
+fn calls(env: &TestEnv, args: &[&str], calls: &[(&str, Value)]) -> Vec<(bool, Value)> {
+    calls_as(env, None, args, calls)
+}
+
+/// [`calls`] acting as `token`'s agent when one is given.
+fn calls_as(
+    env: &TestEnv,
+    token: Option<&str>,
+    args: &[&str],
+    calls: &[(&str, Value)],
+) -> Vec<(bool, Value)> {
+    let lines: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, (name, a))| {
+            modern(i as u64 + 1, "tools/call", json!({"name": name, "arguments": a}))
+        })
+        .collect();
+    let (code, mut msgs, stderr) = raw_as(env, token, args, &lines);
+    assert_eq!(code, 0, "{stderr}");
+    msgs.sort_by_key(|m| m["id"].as_u64());
+    assert_eq!(msgs.len(), calls.len(), "{msgs:?}");
+    msgs.iter()
+        .map(|m| {
+            let r = &m["result"];
+            assert!(r.is_object(), "a tool result: {m}");
+            if r["isError"] == true {
+                (true, serde_json::from_str(r["content"][0]["text"].as_str().unwrap()).unwrap())
+            } else {
+                (false, r["structuredContent"].clone())
+            }
+        })
+        .collect()
+}
+
+/// Arguments that break a bound the input schema declares: the schema refuses each, and the
+/// server, which does not rely on the client honouring it, answers with the operation's own
+/// error (not the MCP edge's `invalid_arguments`), changing nothing.
+#[test]
+fn test_mcp_out_of_range_input_is_refused_by_the_schema_and_by_the_operation() {
+    let env = TestEnv::init();
+    let tools = listed(&env, &[]);
+    let lease = "0".repeat(32);
+    let cases: Vec<(&str, Value, &str)> = vec![
+        ("locker_create", json!({"ttl_seconds": 0}), "unprocessable"),
+        ("locker_create", json!({"ttl_seconds": 2_592_001}), "unprocessable"),
+        ("locker_create", json!({"max_blocks": 4097}), "unprocessable"),
+        ("locker_deposit", json!({"envelope": envelope(), "artifacts": [""]}), "bad_request"),
+        (
+            "locker_deposit",
+            json!({"envelope": envelope(), "artifacts": [], "ttl_seconds": 0}),
+            "unprocessable",
+        ),
+        (
+            "locker_read_blocks",
+            json!({"pad_id": "p", "ticket": "t", "expected_head_hash": "ABC"}),
+            "verification_failed",
+        ),
+        ("locker_artifact_get", json!({"key": "k", "version": 0}), "invalid"),
+        ("locker_artifact_get", json!({"key": "k".repeat(513)}), "invalid"),
+        ("locker_artifact_list", json!({"limit": 0}), "invalid"),
+        ("locker_artifact_log", json!({"key": "k", "limit": 10_001}), "invalid"),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": -1, "operation_id": "o", "content": "c"}),
+            "invalid",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o".repeat(129),
+                   "content": "c"}),
+            "invalid",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o", "content": "c",
+                   "fence": "w:0"}),
+            "bad_request",
+        ),
+        ("locker_lease_acquire", json!({"work": "w", "ttl_seconds": 0}), "unprocessable"),
+        ("locker_lease_acquire", json!({"work": "w".repeat(257)}), "bad_request"),
+        ("locker_lease_list", json!({"limit": 10_001}), "unprocessable"),
+        (
+            "locker_plan_commit",
+            json!({"work": "w", "lease_id": lease, "steps": ["a", "a"]}),
+            "bad_request",
+        ),
+        ("locker_plan_commit", json!({"work": "w", "lease_id": lease, "steps": []}), "bad_request"),
+        (
+            "locker_step",
+            json!({"work": "w", "lease_id": lease, "step": "s", "gate": "NOPE"}),
+            "bad_request",
+        ),
+        (
+            "locker_lease_heartbeat",
+            json!({"work": "w", "lease_id": lease, "details": "d".repeat(16_385)}),
+            "bad_request",
+        ),
+        ("locker_log", json!({"limit": 0}), "unprocessable"),
+        ("locker_log", json!({"limit": 10_001}), "unprocessable"),
+        ("locker_verify", json!({"expected_head_hash": "f".repeat(63)}), "bad_request"),
+        ("locker_verify_pad", json!({"pad_id": "p", "expected_head_hash": "zz"}), "bad_request"),
+    ];
+    for (tool, args, _) in &cases {
+        let t = tools.iter().find(|t| t["name"] == *tool).unwrap();
+        let v = jsonschema::validator_for(&t["inputSchema"]).unwrap();
+        assert!(!v.is_valid(args), "{tool}'s schema takes {args}");
+    }
+    let before = env.fingerprint();
+    let calls_: Vec<(&str, Value)> = cases.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    for ((tool, args, want), (is_error, e)) in cases.iter().zip(calls(&env, &[], &calls_)) {
+        assert!(is_error, "{tool} {args}: {e}");
+        assert_eq!(e["error"], *want, "{tool} {args}: {e}");
+    }
+    assert_eq!(env.fingerprint(), before, "refused calls change nothing");
+    // In range, the same calls' schemas take them.
+    for (tool, args) in [
+        ("locker_create", json!({"ttl_seconds": 2_592_000, "max_blocks": 4096})),
+        ("locker_deposit", deposit_args()),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o", "content": "c",
+                "fence": "w:1"}),
+        ),
+        ("locker_step", json!({"work": "w", "lease_id": lease, "step": "s", "gate": "ci-2"})),
+        ("locker_verify", json!({"expected_head_hash": "f".repeat(64)})),
+    ] {
+        let t = tools.iter().find(|t| t["name"] == tool).unwrap();
+        let v = jsonschema::validator_for(&t["inputSchema"]).unwrap();
+        assert!(v.is_valid(&args), "{tool}'s schema refuses {args}");
+    }
+}
+
+/// `locker_pad_list` is `locker pad list`: the same operation, the same scope rules (an agent
+/// sees its own scope's pads, the operator every pad), and it is read-only.
+#[test]
+fn test_mcp_pad_list_is_the_cli_pad_list_with_its_scope_rules() {
+    let env = TestEnv::init();
+    let token = env.json(&["token", "create", "--agent", "worker", "--scope", "team"]);
+    let token = token["token"].as_str().unwrap().to_owned();
+    let mine = env.create_pad(&[]);
+    let theirs = {
+        let out = env
+            .locker()
+            .env("LOCKER_TOKEN", &token)
+            .args(["--json", "pad", "create"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["pad_id"].as_str().unwrap().to_owned()
+    };
+    let cli_operator = env.json(&["pad", "list"]);
+    let out =
+        env.locker().env("LOCKER_TOKEN", &token).args(["--json", "pad", "list"]).output().unwrap();
+    let cli_agent: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli_operator["pads"].as_array().unwrap().len(), 2);
+    assert_eq!(cli_agent["pads"].as_array().unwrap().len(), 1);
+
+    let list = |token: Option<&str>, args: Value| {
+        let got = calls_as(&env, token, &["--read-only"], &[("locker_pad_list", args)]);
+        let (is_error, v) = got.into_iter().next().unwrap();
+        assert!(!is_error, "{v}");
+        v
+    };
+    assert_eq!(list(None, json!({})), cli_operator);
+    let agent = list(Some(&token), json!({}));
+    assert_eq!(agent, cli_agent);
+    assert_eq!(agent["pads"][0]["pad_id"], theirs.as_str());
+    assert_eq!(list(None, json!({"state": "sealed"}))["pads"], json!([]));
+    let first = cli_operator["pads"][0]["pad_id"].as_str().unwrap();
+    let page = list(None, json!({"limit": 1, "after": first}));
+    assert_eq!(page["pads"].as_array().unwrap().len(), 1);
+    assert_ne!(page["pads"][0]["pad_id"], first);
+    assert!(
+        [mine.id.as_str(), theirs.as_str()].contains(&page["pads"][0]["pad_id"].as_str().unwrap())
+    );
+    assert!(!agent.to_string().contains(&mine.key), "no credential listed");
+}
+
+/// Where `text` names a `locker` command or a command-line flag: what a model calling tools
+/// cannot act on.
+fn cli_words(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let b = text.as_bytes();
+    for i in 0..b.len().saturating_sub(2) {
+        let boundary = i == 0 || matches!(b[i - 1], b' ' | b'`' | b'(' | b'"' | b'\'' | b'\n');
+        if boundary && b[i] == b'-' && b[i + 1] == b'-' && b[i + 2].is_ascii_lowercase() {
+            found.push(text[i..].chars().take(24).collect());
+        }
+    }
+    for (i, _) in text.match_indices("`locker ") {
+        found.push(text[i..].chars().take(30).collect());
+    }
+    found
+}
+
+/// What a model reads (the instructions, every tool's name, title, description, annotations
+/// and input schema, and the errors of common failures) names tools and arguments, never a
+/// command or a flag.
+#[test]
+fn test_mcp_speaks_tools_and_arguments_not_commands_and_flags() {
+    let mut env = TestEnv::init();
+    let (_, msgs, _) = raw(
+        &env,
+        &[json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})],
+    );
+    let instructions = msgs[0]["result"]["instructions"].as_str().unwrap().to_owned();
+    assert!(cli_words(&instructions).is_empty(), "{:?}", cli_words(&instructions));
+    for t in listed(&env, &[]) {
+        let read =
+            json!([t["name"], t["title"], t["description"], t["annotations"], t["inputSchema"]]);
+        let words = cli_words(&read.to_string());
+        assert!(words.is_empty(), "{}: {words:?}", t["name"]);
+    }
+
+    let ok = |v: &(bool, Value)| {
+        assert!(!v.0, "{}", v.1);
+        v.1.clone()
+    };
+    let created = calls(&env, &[], &[("locker_create", json!({}))]);
+    let created = ok(&created[0]);
+    let (pad, key) = (created["pad_id"].as_str().unwrap(), created["write_key"].as_str().unwrap());
+    let lease =
+        calls(&env, &[], &[("locker_lease_acquire", json!({"work": "w", "ttl_seconds": 60}))]);
+    let l1 = ok(&lease[0])["lease_id"].as_str().unwrap().to_owned();
+    let lease =
+        calls(&env, &[], &[("locker_lease_acquire", json!({"work": "x", "ttl_seconds": 60}))]);
+    let l2 = ok(&lease[0])["lease_id"].as_str().unwrap().to_owned();
+    let unknown_lease = "0".repeat(32);
+    let mut failures: Vec<(&str, Value, &str)> = vec![
+        ("locker_seal", json!({"pad_id": "no-such-pad", "write_key": "k"}), "not_found"),
+        ("locker_seal", json!({"pad_id": pad, "write_key": "wrong"}), "unauthorized"),
+        ("locker_seal", json!({"pad_id": pad}), "invalid_arguments"),
+        ("locker_read_blocks", json!({"pad_id": pad, "ticket": "wrong"}), "unauthorized"),
+        (
+            "locker_manifest",
+            json!({"pad_id": pad, "expected_head_hash": "0".repeat(64)}),
+            "verification_failed",
+        ),
+        (
+            "locker_append",
+            json!({"pad_id": pad, "write_key": key, "payload": {"not": "an envelope"}}),
+            "bad_request",
+        ),
+        ("locker_create", json!({"ttl_seconds": 0}), "unprocessable"),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o1", "content": "a"}),
+            "",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 0, "operation_id": "o2", "content": "b"}),
+            "version_conflict",
+        ),
+        (
+            "locker_artifact_publish",
+            json!({"key": "k", "expected_version": 1, "operation_id": "o1", "content": "c"}),
+            "operation_conflict",
+        ),
+        ("locker_artifact_get", json!({"key": "nope"}), "not_found"),
+        ("locker_artifact_get", json!({"key": "k", "version": 9}), "not_found"),
+        ("locker_artifact_list", json!({"limit": 0}), "invalid"),
+        ("locker_lease_acquire", json!({"work": "w", "holder": "other"}), "lease_held"),
+        ("locker_plan_show", json!({"work": "w"}), "plan_not_found"),
+        ("locker_lease_show", json!({"work": "none"}), "work_not_found"),
+        ("locker_lease_history", json!({"work": "none"}), "work_not_found"),
+        (
+            "locker_lease_heartbeat",
+            json!({"work": "w", "lease_id": unknown_lease}),
+            "lease_not_found",
+        ),
+        (
+            "locker_step",
+            json!({"work": "w", "lease_id": l1, "step": "s", "gate": "BAD"}),
+            "bad_request",
+        ),
+        ("locker_log", json!({"limit": 0}), "unprocessable"),
+        (
+            "locker_artifact_publish",
+            json!({"key": "w/out", "expected_version": 0, "operation_id": "o3", "content": "c", "fence": "w:9"}),
+            "unknown_fence",
+        ),
+        ("locker_lease_complete", json!({"work": "w", "lease_id": l1}), ""),
+        ("locker_lease_acquire", json!({"work": "w"}), "work_completed"),
+        ("locker_lease_heartbeat", json!({"work": "w", "lease_id": l1}), "stale_lease"),
+        ("locker_proof_inclusion", json!({"seq": 999}), "not_found"),
+        ("locker_verify_proof", json!({"proof": "no proof", "key": "nope"}), "bad_key"),
+        ("locker_key_register", json!({"public_key": "nope"}), "invalid_key"),
+    ];
+    let first: Vec<(&str, Value)> = failures.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    let mut got = calls(&env, &[], &first);
+    // The lease on x runs out: its heartbeat is gone, and a publish under its fence is stale.
+    env.now += 120;
+    let later = vec![
+        ("locker_lease_heartbeat", json!({"work": "x", "lease_id": l2}), "gone"),
+        ("locker_lease_acquire", json!({"work": "x"}), ""),
+        (
+            "locker_artifact_publish",
+            json!({"key": "x/out", "expected_version": 0, "operation_id": "o4", "content": "c",
+                   "fence": "x:1"}),
+            "stale_fence",
+        ),
+    ];
+    let second: Vec<(&str, Value)> = later.iter().map(|(t, a, _)| (*t, a.clone())).collect();
+    got.extend(calls(&env, &[], &second));
+    failures.extend(later);
+    let elsewhere = TestEnv::new();
+    got.extend(calls(&elsewhere, &[], &[("locker_verify", json!({}))]));
+    failures.push(("locker_verify", json!({}), "no_repository"));
+
+    let mut hints = std::collections::BTreeMap::new();
+    for ((tool, args, want), (is_error, v)) in failures.iter().zip(&got) {
+        if want.is_empty() {
+            assert!(!is_error, "{tool} {args}: {v}");
+            continue;
+        }
+        assert!(is_error, "{tool} {args}: {v}");
+        assert_eq!(v["error"], *want, "{tool} {args}: {v}");
+        let words = cli_words(&v.to_string());
+        assert!(words.is_empty(), "{tool} {args}: {words:?} in {v}");
+        hints.insert(format!("{tool} {want}"), v["hints"].to_string());
+    }
+    // The hints that matter most say what to call, with which argument.
+    let has = |k: &str, words: &[&str]| {
+        let h = hints.get(k).unwrap_or_else(|| panic!("{k}: {hints:#?}"));
+        for w in words {
+            assert!(h.contains(w), "{k}: {w} missing from {h}");
+        }
+    };
+    has("locker_seal not_found", &["pad_id", "locker_pad_list"]);
+    has("locker_seal unauthorized", &["write_key"]);
+    has("locker_read_blocks unauthorized", &["locker_mint_ticket"]);
+    has(
+        "locker_artifact_publish version_conflict",
+        &["locker_artifact_get", "expected_version 1", "operation_id"],
+    );
+    has("locker_artifact_get not_found", &["locker_artifact_list", "locker_artifact_log"]);
+    has("locker_lease_show work_not_found", &["locker_lease_acquire"]);
+    has("locker_plan_show plan_not_found", &["locker_plan_commit"]);
+    has("locker_lease_heartbeat lease_not_found", &["lease_id", "locker_lease_show"]);
+    has("locker_lease_acquire work_completed", &["reopen"]);
+    has("locker_lease_heartbeat stale_lease", &["locker_lease_acquire"]);
+    has("locker_lease_heartbeat gone", &["locker_lease_acquire"]);
+    has("locker_log unprocessable", &["before", "after", "reverse"]);
+    has("locker_verify_proof bad_key", &["locker_checkpoint"]);
+    has("locker_verify no_repository", &["LOCKER_DIR"]);
+    has("locker_seal invalid_arguments", &["tools/list"]);
+    // The CLI says the same failure in its own terms.
+    let cli = env.json_err(&["seal", "no-such-pad", "--key", "k"], 3);
+    assert!(cli["hints"][0].as_str().unwrap().contains("`locker pad list`"), "{cli}");
 }

@@ -6,8 +6,11 @@ use base64::Engine as _;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect, FENCE};
 use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts};
+use crate::domain::artifact::{
+    MAX_CONTENT_BYTES, MAX_EXPECTED_VERSION, MAX_KEY_BYTES, MAX_OP_ID_BYTES,
+};
 use crate::mcp::McpServer;
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
@@ -16,12 +19,12 @@ use crate::ops::work::lease;
 use crate::ops::{OpError, OpResult};
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
         def(
             "locker_artifact_publish",
             "Publish an artifact version",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             ARTIFACT_PUBLISH,
             artifact_publish,
         ),
@@ -66,30 +69,40 @@ lease replaced yours: stop working on it).";
 #[serde(deny_unknown_fields)]
 struct ArtifactPublishIn {
     /// The artifact's key: a relative path such as notes/summary.md (1–512 bytes)
+    #[schemars(length(min = 1, max = MAX_KEY_BYTES))]
     key: String,
     /// The version you read and are replacing: 0 to create the key
+    #[schemars(range(min = 0, max = MAX_EXPECTED_VERSION))]
     expected_version: i64,
     /// This operation's id (1–128 bytes): reuse it only to retry the identical request
+    #[schemars(length(min = 1, max = MAX_OP_ID_BYTES))]
     operation_id: String,
-    /// The content as text; give content_b64 instead for bytes that are not UTF-8
+    /// The content as text (at most 1 MiB); give content_b64 instead for bytes that are not
+    /// UTF-8
     #[serde(default)]
+    #[schemars(length(max = MAX_CONTENT_BYTES))]
     content: Option<String>,
-    /// The content in standard base64 (instead of content)
+    /// The content in standard base64 (instead of content; at most 1 MiB decoded)
     #[serde(default)]
+    #[schemars(length(max = MAX_CONTENT_B64))]
     content_b64: Option<String>,
     /// The fencing token of the lease you publish under, as WORK:TOKEN (from
     /// locker_lease_acquire's work and fence): refused (stale_fence) once a newer lease exists
     #[serde(default)]
+    #[schemars(pattern(FENCE))]
     fence: Option<String>,
     /// locker's extension: the agent whose registered key signed this write (with signature)
     #[serde(default)]
     signer: Option<String>,
     /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
-    /// canonical message (see `locker key`); without it, the server's own key signs, if it
-    /// has one
+    /// canonical message (a bad_signature error carries the message to sign as
+    /// signed_message); without it, the server's own key signs, if it has one
     #[serde(default)]
     signature: Option<String>,
 }
+
+/// The longest standard base64 of the largest content.
+const MAX_CONTENT_B64: usize = MAX_CONTENT_BYTES.div_ceil(3) * 4;
 
 fn artifact_publish(server: &McpServer, a: ArtifactPublishIn) -> OpResult<Published> {
     let content = match (&a.content, &a.content_b64) {
@@ -124,9 +137,11 @@ expected_version of your next publish.";
 #[serde(deny_unknown_fields)]
 struct ArtifactGetIn {
     /// The artifact's key
+    #[schemars(length(min = 1, max = MAX_KEY_BYTES))]
     key: String,
     /// Read this version instead of the current one
     #[serde(default)]
+    #[schemars(range(min = 1))]
     version: Option<i64>,
 }
 
@@ -142,12 +157,14 @@ size, who published it under which operation_id, and when; current_version is th
 #[serde(deny_unknown_fields)]
 struct ArtifactLogIn {
     /// The artifact's key
+    #[schemars(length(min = 1, max = MAX_KEY_BYTES))]
     key: String,
     /// Only versions after this one
     #[serde(default)]
     after: u64,
     /// Most versions to return (1–10000)
     #[serde(default = "default_artifact_limit")]
+    #[schemars(range(min = 1, max = artifact::MAX_LIST_LIMIT))]
     limit: u64,
 }
 
@@ -171,6 +188,7 @@ struct ArtifactListIn {
     after: Option<String>,
     /// Most keys to return (1–10000)
     #[serde(default = "default_key_limit")]
+    #[schemars(range(min = 1, max = artifact::MAX_LIST_LIMIT))]
     limit: u64,
 }
 

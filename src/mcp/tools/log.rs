@@ -4,17 +4,20 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect, HEX64};
 use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
+use crate::domain::bundle::MAX_BUNDLE_BYTES;
+use crate::domain::limits::MAX_PAD_ID_BYTES;
+use crate::domain::proof::MAX_PROOF_FILE_BYTES;
 use crate::mcp::McpServer;
 use crate::ops::log;
-use crate::ops::log::journal::LogPage;
+use crate::ops::log::journal::{LogPage, MAX_LOG_LIMIT};
 use crate::ops::verify::{self, PadReport, RepoReport};
 use crate::ops::{NoProgress, OpError, OpResult};
 use crate::store::JournalQuery;
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
         def("locker_verify_pad", "Verify one pad", Effect::ReadOnly, VERIFY_PAD, verify_pad),
         def("locker_verify", "Verify the repository", Effect::ReadOnly, VERIFY, verify_repo),
@@ -29,21 +32,21 @@ pub(super) fn tools() -> Vec<ToolDef> {
         def(
             "locker_checkpoint",
             "The log's signed checkpoint",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             CHECKPOINT,
             checkpoint,
         ),
         def(
             "locker_proof_inclusion",
             "Prove an entry or pad block in the log",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             PROOF_INCLUSION,
             proof_inclusion,
         ),
         def(
             "locker_proof_consistency",
             "Prove two checkpoints consistent",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             PROOF_CONSISTENCY,
             proof_consistency,
         ),
@@ -54,46 +57,13 @@ pub(super) fn tools() -> Vec<ToolDef> {
             VERIFY_PROOF,
             verify_proof,
         ),
-        def(
-            "locker_key_register",
-            "Register your own signing key",
-            Effect::Additive,
-            KEY_REGISTER,
-            key_register,
-        ),
     ]
-}
-
-// ---------------------------------------------------------------------------------------------
-// Agent keys.
-
-const KEY_REGISTER: &str = "Register the verifier key of a key pair you made yourself (`locker key new --agent NAME -o FILE` prints it; the private key never leaves you) as your signing key. With LOCKER_TOKEN the agent registers its own key only, and the journal records that it did; without it the operator registers any agent's. To replace an active key, pass rotation_signature: your current key's signature over the rotation (`locker key register --rotate-with OLD-KEY-FILE` makes it); the old key is revoked in the same entry.";
-
-/// `locker_key_register`'s arguments.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct KeyRegisterIn {
-    /// The verifier key: `<agent>+<key id>+<base64>`
-    public_key: String,
-    /// A rotation: the current key's signature (standard base64) over the hand-over
-    #[serde(default)]
-    rotation_signature: Option<String>,
-}
-
-fn key_register(server: &McpServer, a: KeyRegisterIn) -> OpResult<crate::ops::keys::KeyRegistered> {
-    server.run(|l| {
-        l.key_register(crate::api::RegisterKey {
-            public_key: &a.public_key,
-            rotation_signature: a.rotation_signature.as_deref(),
-        })
-    })
 }
 
 // ---------------------------------------------------------------------------------------------
 // Verification and the journal.
 
-const VERIFY_PAD: &str = "Verify one pad in the repository like `locker verify PAD`: its chain \
-re-hashed from the payloads, its accounting, and the journal's record of it, and optionally a \
+const VERIFY_PAD: &str = "Verify one pad in the repository: its chain re-hashed from the payloads, its accounting, and the journal's record of it, and optionally a \
 head you expect. Needs no ticket and returns no payloads. ok is false (with the problems \
 listed) when anything is broken; that is an answer, not an error.";
 
@@ -102,9 +72,11 @@ listed) when anything is broken; that is an answer, not an error.";
 #[serde(deny_unknown_fields)]
 struct VerifyPadIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// Also require this head (64 lowercase hex)
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -113,16 +85,15 @@ fn verify_pad(server: &McpServer, a: VerifyPadIn) -> OpResult<PadReport> {
     server.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
 }
 
-const VERIFY: &str = "Verify the whole repository like `locker verify` (git fsck): the journal's \
-hash chain and head, every pad's chain against its head and the journal, every ticket. ok is \
+const VERIFY: &str = "Verify the whole repository (like git fsck): the journal's hash chain and head, every pad's chain against its head and the journal, every ticket. ok is \
 false when anything is broken, with the first broken item of each kind named in first_broken. \
 Pass expected_head_hash (a journal head hash you recorded earlier) to also detect a rewritten \
 journal.";
 
-const VERIFY_BUNDLE: &str = "Verify a handed-off pad bundle (the locker.bundle.v1 text written by \
-`locker pad export` or GET /v1/pads/{id}/export) offline, like `locker verify --bundle`: the \
-format, the trailer's SHA-256 (truncation), every block's link and hash, the head, the counts, \
-block 0's envelope, and the head you expect. Needs no repository or server and returns no \
+const VERIFY_BUNDLE: &str = "Verify a handed-off pad bundle (the locker.bundle.v1 text of a pad's \
+export, as a locker server's GET /v1/pads/{id}/export writes it) offline: the format, the \
+trailer's SHA-256 (truncation), every block's link and hash, the head, the counts, block 0's \
+envelope, and the head you expect. Needs no repository or server and returns no \
 payloads. verdict is trusted_head_match only when the chain is intact AND matches \
 expected_head_hash; internal_consistency_only means intact but unanchored (whoever wrote the file \
 could have forged a consistent one); failed names the first failed check. A text that is not a \
@@ -132,13 +103,16 @@ bundle at all is an error.";
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct VerifyBundleIn {
-    /// The bundle file's whole text (JSON Lines: header, one line per block, trailer)
+    /// The bundle file's whole text (JSON Lines: header, one line per block, trailer; at most
+    /// 8 MiB)
+    #[schemars(length(max = MAX_BUNDLE_BYTES))]
     bundle: String,
     /// The head you expect (64 lowercase hex), e.g. the head_hash the depositor handed you
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
-    /// The log's verifier key (name+keyid+AQ…, from `locker key show`): also check the
-    /// bundle's signed checkpoint and every block's inclusion proof against it
+    /// The log's verifier key (name+keyid+AQ…; locker_checkpoint returns it as key): also
+    /// check the bundle's signed checkpoint and every block's inclusion proof against it
     #[serde(default)]
     key: Option<String>,
 }
@@ -166,7 +140,7 @@ fn checkpoint(server: &McpServer, _a: CheckpointIn) -> OpResult<log::CheckpointO
     server.run(|l| l.checkpoint())
 }
 
-const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof, `locker verify --proof`).";
+const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof).";
 
 /// `locker_proof_inclusion`'s arguments.
 #[derive(Deserialize, JsonSchema)]
@@ -177,6 +151,7 @@ struct ProofInclusionIn {
     seq: Option<u64>,
     /// A pad's id (with block)
     #[serde(default)]
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: Option<String>,
     /// The block's sequence number in the pad (with pad_id)
     #[serde(default)]
@@ -212,13 +187,14 @@ fn proof_consistency(
     server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
-const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion, locker_proof_consistency or `locker proof`) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. Pinned state is not used here (use `locker verify --proof` for that); with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
+const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion or locker_proof_consistency) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. No checkpoint pinned earlier is consulted; with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
 
 /// `locker_verify_proof`'s arguments.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct VerifyProofIn {
-    /// The proof file's whole text
+    /// The proof file's whole text (at most 1 MiB)
+    #[schemars(length(max = MAX_PROOF_FILE_BYTES))]
     proof: String,
     /// The log's verifier key (name+keyid+AQ…)
     key: String,
@@ -249,6 +225,7 @@ fn verify_proof(
 struct VerifyIn {
     /// The journal head hash you expect (64 lowercase hex)
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -283,6 +260,7 @@ struct LogIn {
     scope: Option<String>,
     /// Most entries to return (1–10000)
     #[serde(default = "default_log_limit")]
+    #[schemars(range(min = 1, max = MAX_LOG_LIMIT))]
     limit: u64,
     /// Only entries after this sequence number
     #[serde(default)]

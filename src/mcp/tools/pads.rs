@@ -5,41 +5,49 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{def, Effect, ToolDef};
-use crate::api::{AppendBlock, CreatePad, Deposit, MintTicket, PadKey, PadPayment, ReadBlocks};
-use crate::domain::limits::{PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS};
-use crate::domain::pad::TicketType;
+use super::{def, Def, Effect, HEX64, TX_HASH};
+use crate::api::{
+    AppendBlock, CreatePad, Deposit, ListPads, MintTicket, PadKey, PadPayment, ReadBlocks,
+    DEFAULT_LIST_LIMIT,
+};
+use crate::domain::limits::{
+    PadLimits, DEFAULT_MAX_BLOCKS, DEFAULT_TTL_SECONDS, MAX_BLOCK_BYTES, MAX_CONTENT_TYPE_BYTES,
+    MAX_MAX_BLOCKS, MAX_PAD_ID_BYTES, MAX_TTL_SECONDS,
+};
+use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
 use crate::mcp::pyjson;
 use crate::mcp::McpServer;
 use crate::ops::pad::integrity::{self, Integrity};
 use crate::ops::pad::{
-    self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, Sealed, TicketMinted,
+    self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, PadList, Sealed,
+    TicketMinted,
 };
 use crate::ops::{OpError, OpResult};
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
-        def("locker_deposit", "Deposit a sealed handoff pad", Effect::Additive, DEPOSIT, deposit),
-        def("locker_create", "Create an empty pad", Effect::Additive, CREATE, create),
-        def("locker_append", "Append a block to a pad", Effect::Additive, APPEND, append),
-        def("locker_seal", "Seal a pad", Effect::Additive, SEAL, seal),
+        def("locker_deposit", "Deposit a sealed handoff pad", Effect::Adds, DEPOSIT, deposit),
+        def("locker_create", "Create an empty pad", Effect::Adds, CREATE, create),
+        def("locker_append", "Append a block to a pad", Effect::Adds, APPEND, append),
+        def("locker_seal", "Seal a pad", Effect::AddsOnce, SEAL, seal),
         def(
             "locker_manifest",
             "Show a pad's manifest, verified",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             MANIFEST,
             manifest,
         ),
         def(
             "locker_read_blocks",
             "Read a pad's blocks, verified",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             READ_BLOCKS,
             read_blocks,
         ),
-        def("locker_mint_ticket", "Mint a read ticket", Effect::Additive, MINT, mint_ticket),
+        def("locker_pad_list", "List pads", Effect::ReadOnly, PAD_LIST, pad_list),
+        def("locker_mint_ticket", "Mint a read ticket", Effect::Adds, MINT, mint_ticket),
     ]
 }
 
@@ -67,20 +75,28 @@ struct DepositIn {
     artifacts: Vec<Value>,
     /// Seconds until the pad would expire (1–2592000); a deposited pad is sealed at once
     #[serde(default = "default_ttl")]
+    #[schemars(range(min = 1, max = MAX_TTL_SECONDS))]
     ttl_seconds: i64,
     /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
+    #[schemars(pattern(TX_HASH))]
     payment_tx_hash: Option<String>,
 }
 
-/// A block given as JSON: a string, an object or an array.
+/// A block given as JSON: a string (1–65536 bytes), an object or an array.
 fn block_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]})
+    schemars::json_schema!({"anyOf": [
+        {"type": "string", "minLength": 1, "maxLength": MAX_BLOCK_BYTES},
+        {"type": "object"},
+        {"type": "array"}
+    ]})
 }
 
+/// A deposit's blocks after the envelope: a pad holds at most 4096 blocks in all.
 fn artifacts_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "array", "items": block_schema(g)})
+    let most = MAX_MAX_BLOCKS - 1;
+    schemars::json_schema!({"type": "array", "items": block_schema(g), "maxItems": most})
 }
 
 fn default_ttl() -> i64 {
@@ -128,13 +144,16 @@ locker.handoff.v1 envelope. Prefer locker_deposit to hand over finished work in 
 struct CreateIn {
     /// Seconds until the pad expires unless sealed (1–2592000)
     #[serde(default = "default_ttl")]
+    #[schemars(range(min = 1, max = MAX_TTL_SECONDS))]
     ttl_seconds: i64,
     /// Most blocks the pad may hold (1–4096)
     #[serde(default = "default_max_blocks")]
+    #[schemars(range(min = 1, max = MAX_MAX_BLOCKS))]
     max_blocks: i64,
     /// The hash of the payment a remote pay-per-pad server asked for (sent as X-Payment-Proof);
     /// a local repository takes none: omit it or pass null
     #[serde(default)]
+    #[schemars(pattern(TX_HASH))]
     payment_tx_hash: Option<String>,
 }
 
@@ -157,6 +176,7 @@ json.dumps writes it, a string as its UTF-8 bytes.";
 #[serde(deny_unknown_fields)]
 struct AppendIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// The pad's write key
     write_key: String,
@@ -165,13 +185,14 @@ struct AppendIn {
     payload: Value,
     /// The block's content type (a label; it is not covered by the hash)
     #[serde(default = "default_content_type")]
+    #[schemars(length(min = 1, max = MAX_CONTENT_TYPE_BYTES))]
     content_type: String,
     /// locker's extension: the agent whose registered key signed this write (with signature)
     #[serde(default)]
     signer: Option<String>,
     /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
-    /// canonical message (see `locker key`); without it, the server's own key signs, if it
-    /// has one
+    /// canonical message (a bad_signature error carries the message to sign as
+    /// signed_message); without it, the server's own key signs, if it has one
     #[serde(default)]
     signature: Option<String>,
 }
@@ -208,6 +229,7 @@ ticket, to the agent who will read the pad.";
 #[serde(deny_unknown_fields)]
 struct SealIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// The pad's write key
     write_key: String,
@@ -218,23 +240,27 @@ fn seal(server: &McpServer, a: SealIn) -> OpResult<Sealed> {
     server.run(|l| l.pad_seal(PadKey { pad: &a.pad_id, key: Some(&key) }))
 }
 
-const MANIFEST: &str = "Show a pad's manifest (state, block_count, total_bytes, head_hash, \
-times) with an integrity block. Without a ticket nothing is verified (verdict not_checked). With \
-a ticket every block is read and re-hashed (this starts a read_once ticket's read lease); with \
-expected_head_hash too, the verdict is trusted_head_match only when the chain ends at that head. \
-A broken chain or a different head fails closed (isError, error verification_failed).";
+const MANIFEST: &str = "Show a handoff pad's manifest: what the pad holds (state, block_count, \
+total_bytes, head_hash, times), with an integrity block. (A pad's manifest is not a work item's \
+plan of steps: that is locker_plan_show.) Without a ticket nothing is verified (verdict \
+not_checked). With a ticket every block is read and re-hashed (this starts a read_once ticket's \
+read lease); with expected_head_hash too, the verdict is trusted_head_match only when the chain \
+ends at that head. A broken chain or a different head fails closed (isError, error \
+verification_failed).";
 
 /// `locker_manifest`'s arguments.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ManifestIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// A read ticket, to verify the chain
     #[serde(default)]
     ticket: Option<String>,
     /// The head you were handed (64 lowercase hex); needs a ticket
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -309,6 +335,7 @@ first read.";
 #[serde(deny_unknown_fields)]
 struct ReadBlocksIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// A read ticket for the pad
     ticket: String,
@@ -320,6 +347,7 @@ struct ReadBlocksIn {
     to_block: i64,
     /// The head you were handed (64 lowercase hex)
     #[serde(default)]
+    #[schemars(pattern(HEX64))]
     expected_head_hash: Option<String>,
 }
 
@@ -359,6 +387,36 @@ fn read_blocks(server: &McpServer, a: ReadBlocksIn) -> OpResult<VerifiedSlice> {
 // ---------------------------------------------------------------------------------------------
 // Beyond the six.
 
+const PAD_LIST: &str = "List the pads you can see, in id order, each with its manifest (state, \
+block_count, total_bytes, head_hash, times): an agent sees its own scope's pads, the operator \
+every pad. Optionally only those in one state; page with after (the last pad_id you got). It \
+shows no credential and no payload: reading a pad's blocks still needs its read ticket \
+(locker_read_blocks).";
+
+/// `locker_pad_list`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PadListIn {
+    /// Only pads in this state
+    #[serde(default)]
+    state: Option<PadState>,
+    /// Most pads to return
+    #[serde(default = "default_pad_limit")]
+    limit: u64,
+    /// Only pads whose id sorts after this one (the last pad_id of the previous page)
+    #[serde(default)]
+    after: Option<String>,
+}
+
+fn default_pad_limit() -> u64 {
+    DEFAULT_LIST_LIMIT
+}
+
+fn pad_list(server: &McpServer, a: PadListIn) -> OpResult<PadList> {
+    let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
+    server.run(|l| l.pad_list(ListPads { state: a.state, limit, after: a.after.as_deref() }))
+}
+
 const MINT: &str = "Mint another read ticket for a pad (open, sealed or expired) with its write \
 key, e.g. to hand the same pad to a second agent. read_unlimited reads until revoked; read_once \
 opens a read lease at its first read. The ticket is shown once.";
@@ -368,6 +426,7 @@ opens a read lease at its first read. The ticket is shown once.";
 #[serde(deny_unknown_fields)]
 struct MintIn {
     /// The pad's id
+    #[schemars(length(min = 1, max = MAX_PAD_ID_BYTES))]
     pad_id: String,
     /// The pad's write key
     write_key: String,

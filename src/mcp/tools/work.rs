@@ -3,89 +3,94 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{def, Effect, ToolDef};
+use super::{def, Def, Effect, GATE, LEASE_ID};
 use crate::api::{
     AcquireLease, CommitPlan, CompleteLease, Heartbeat, LeaseRef, ListLeases, RecordStep, ShowPlan,
 };
-use crate::domain::work::{LeaseState, DEFAULT_GATE, DEFAULT_LEASE_TTL};
+use crate::domain::work::{
+    LeaseState, DEFAULT_GATE, DEFAULT_LEASE_TTL, MAX_GATE_BYTES, MAX_HOLDER_BYTES, MAX_LEASE_TTL,
+    MAX_PLAN_STEPS, MAX_STEP_BYTES, MAX_TEXT_BYTES, MAX_WORK_BYTES,
+};
 use crate::mcp::McpServer;
 use crate::ops::work::history::History;
-use crate::ops::work::lease::{Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus};
+use crate::ops::work::lease::{
+    Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus, MAX_LIST_LIMIT,
+};
 use crate::ops::work::plan::{Diff, PlanCommitted, PlanView};
 use crate::ops::work::step::{StepInput, StepView};
 use crate::ops::OpResult;
 
 /// This toolset's tools, in the order `tools/list` shows them.
-pub(super) fn tools() -> Vec<ToolDef> {
+pub(super) fn tools() -> Vec<Def> {
     vec![
         def(
             "locker_lease_acquire",
             "Lease a work item",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             LEASE_ACQUIRE,
             lease_acquire,
         ),
         def(
             "locker_lease_heartbeat",
             "Extend a lease",
-            Effect::Additive,
+            Effect::Adds,
             LEASE_HEARTBEAT,
             lease_heartbeat,
         ),
         def(
             "locker_lease_complete",
             "Complete a lease",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             LEASE_COMPLETE,
             lease_complete,
         ),
         def(
             "locker_lease_release",
             "Release a lease",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             LEASE_RELEASE,
             lease_release,
         ),
         def(
             "locker_lease_show",
             "Show a work item's lease",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{LEASE_SHOW}{REAPS}"),
             lease_show,
         ),
         def(
             "locker_lease_list",
             "List leases",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{LEASE_LIST}{REAPS}"),
             lease_list,
         ),
         def(
             "locker_lease_history",
             "A work item's verified history",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{LEASE_HISTORY}{REAPS}"),
             lease_history,
         ),
         def(
             "locker_plan_commit",
             "Commit a work item's plan",
-            Effect::AdditiveIdempotent,
+            Effect::AddsOnce,
             PLAN_COMMIT,
             plan_commit,
         ),
         def(
             "locker_plan_show",
             "Show a work item's plan",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{PLAN_SHOW}{REAPS}"),
             plan_show,
         ),
-        def("locker_step", "Log a step", Effect::AdditiveIdempotent, STEP, step_log),
+        def("locker_step", "Log a step", Effect::AddsOnce, STEP, step_log),
         def(
             "locker_plan_diff",
             "Diff plan and steps",
-            Effect::AdditiveIdempotent,
+            Effect::ReadOnly,
             &format!("{PLAN_DIFF}{REAPS}"),
             plan_diff,
         ),
@@ -94,8 +99,8 @@ pub(super) fn tools() -> Vec<ToolDef> {
 
 // ---------------------------------------------------------------------------------------------
 // Leases, plans and steps. Every access to a work item first turns its expired lease into
-// `abandoned` (journaled), so even the tools that only show state may write: they are
-// annotated as not read-only.
+// `abandoned` (journaled); the tools that only show state are still read-only: the lease had
+// already ended, and any access records it (see `Effect`).
 
 const REAPS: &str = " Like every access to a work item, it first turns the work item's \
 expired lease into abandoned (journaled).";
@@ -112,12 +117,15 @@ work_completed unless reopen is true. Heartbeat before ttl_seconds run out or lo
 #[serde(deny_unknown_fields)]
 struct LeaseAcquireIn {
     /// The work item (1–256 bytes, no control characters)
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// Seconds until the lease expires unless heartbeaten (1–2592000)
     #[serde(default = "default_lease_ttl")]
+    #[schemars(range(min = 1, max = MAX_LEASE_TTL))]
     ttl_seconds: i64,
     /// Who holds the lease: only for the operator (an agent always holds its own leases)
     #[serde(default)]
+    #[schemars(length(min = 1, max = MAX_HOLDER_BYTES))]
     holder: Option<String>,
     /// Lease the work item even if it was completed
     #[serde(default)]
@@ -148,11 +156,14 @@ or released one is stale_lease.";
 #[serde(deny_unknown_fields)]
 struct LeaseHeartbeatIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// Your lease's id (from locker_lease_acquire)
+    #[schemars(pattern(LEASE_ID))]
     lease_id: String,
-    /// Progress details to keep with the heartbeat
+    /// Progress details to keep with the heartbeat (at most 16 KiB)
     #[serde(default)]
+    #[schemars(length(max = MAX_TEXT_BYTES))]
     details: Option<String>,
 }
 
@@ -175,11 +186,14 @@ work item is then done. Completing again with the same result changes nothing (r
 #[serde(deny_unknown_fields)]
 struct LeaseCompleteIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// Your lease's id
+    #[schemars(pattern(LEASE_ID))]
     lease_id: String,
-    /// What came of the work
+    /// What came of the work (at most 16 KiB)
     #[serde(default)]
+    #[schemars(length(max = MAX_TEXT_BYTES))]
     result: Option<String>,
 }
 
@@ -201,8 +215,10 @@ holder can acquire it at once. Releasing again changes nothing (replayed).";
 #[serde(deny_unknown_fields)]
 struct LeaseReleaseIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// Your lease's id
+    #[schemars(pattern(LEASE_ID))]
     lease_id: String,
 }
 
@@ -219,6 +235,7 @@ had, and its newest plan version.";
 #[serde(deny_unknown_fields)]
 struct WorkIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
 }
 
@@ -238,6 +255,7 @@ struct LeaseListIn {
     state: Option<LeaseState>,
     /// Most leases to return (1–10000)
     #[serde(default = "default_lease_limit")]
+    #[schemars(range(min = 1, max = MAX_LIST_LIMIT))]
     limit: u64,
 }
 
@@ -253,19 +271,28 @@ fn lease_history(server: &McpServer, a: WorkIn) -> OpResult<History> {
     server.run(|l| l.work_history(&a.work))
 }
 
-const PLAN_COMMIT: &str = "Commit your plan for a work item, an ordered list of unique step \
-names, under your current lease, before you start (`locker manifest commit`). Committing again \
-makes a new version; the newest version's steps again change nothing (replayed).";
+const PLAN_COMMIT: &str = "Commit your plan for a work item: the ordered list of unique step \
+names you mean to take under your current lease, before you start; log each with locker_step, \
+and locker_plan_diff compares them. (A work item's plan is not a pad's manifest, which \
+locker_manifest shows.) Committing again makes a new version; the newest version's steps again \
+change nothing (replayed).";
 
 /// `locker_plan_commit`'s arguments.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct PlanCommitIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// Your current lease's id
+    #[schemars(pattern(LEASE_ID))]
     lease_id: String,
-    /// The planned steps, in order (unique, non-empty names)
+    /// The planned steps, in order: 1–4096 unique names of 1–256 bytes
+    #[schemars(
+        length(min = 1, max = MAX_PLAN_STEPS),
+        inner(length(min = 1, max = MAX_STEP_BYTES)),
+        extend("uniqueItems" = true)
+    )]
     steps: Vec<String>,
 }
 
@@ -273,7 +300,8 @@ fn plan_commit(server: &McpServer, a: PlanCommitIn) -> OpResult<PlanCommitted> {
     server.run(|l| l.plan_commit(CommitPlan { work: &a.work, lease: &a.lease_id, steps: &a.steps }))
 }
 
-const PLAN_SHOW: &str = "Show a work item's newest plan, or one version of it: its steps, the \
+const PLAN_SHOW: &str = "Show a work item's newest plan (the steps its lease holder committed to \
+take; not a pad's manifest, which locker_manifest shows), or one version of it: its steps, the \
 lease and fence it was committed under, and how many versions there are.";
 
 /// `locker_plan_show`'s arguments.
@@ -281,6 +309,7 @@ lease and fence it was committed under, and how many versions there are.";
 #[serde(deny_unknown_fields)]
 struct PlanShowIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// This version instead of the newest
     #[serde(default)]
@@ -301,26 +330,32 @@ step_conflict. A lease that expired (gone) or ended (stale_lease) logs nothing."
 #[serde(deny_unknown_fields)]
 struct StepIn {
     /// The work item
+    #[schemars(length(min = 1, max = MAX_WORK_BYTES))]
     work: String,
     /// Your current lease's id
+    #[schemars(pattern(LEASE_ID))]
     lease_id: String,
     /// The step's name (1–256 bytes), as in the plan
+    #[schemars(length(min = 1, max = MAX_STEP_BYTES))]
     step: String,
-    /// What was planned for this step
+    /// What was planned for this step (at most 16 KiB)
     #[serde(default)]
+    #[schemars(length(max = MAX_TEXT_BYTES))]
     planned: Option<String>,
-    /// What was executed
+    /// What was executed (at most 16 KiB)
     #[serde(default)]
+    #[schemars(length(max = MAX_TEXT_BYTES))]
     executed: Option<String>,
-    /// Who resolved the step: agent, human, ci, … (a–z, 0–9, -, _)
+    /// Who resolved the step: agent, human, ci, … (1–64 of a–z, 0–9, -, _)
     #[serde(default = "default_gate")]
+    #[schemars(length(min = 1, max = MAX_GATE_BYTES), pattern(GATE))]
     gate: String,
     /// locker's extension: the agent whose registered key signed this write (with signature)
     #[serde(default)]
     signer: Option<String>,
     /// locker's extension: the agent's Ed25519 signature (standard base64) over the write's
-    /// canonical message (see `locker key`); without it, the server's own key signs, if it
-    /// has one
+    /// canonical message (a bad_signature error carries the message to sign as
+    /// signed_message); without it, the server's own key signs, if it has one
     #[serde(default)]
     signature: Option<String>,
 }
