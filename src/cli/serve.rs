@@ -92,6 +92,19 @@ pub struct ServeArgs {
     /// Repeatable
     #[arg(long = "witness", value_name = "URL")]
     pub witnesses: Vec<String>,
+    /// Offer only the MCP tools that change nothing at `POST /mcp` (as `locker mcp
+    /// --read-only` does over stdio)
+    #[arg(long)]
+    pub mcp_read_only: bool,
+    /// Offer only these MCP toolsets at `POST /mcp`, comma-separated: pads, artifacts, work,
+    /// log, admin (as `locker mcp --toolsets` does over stdio) [default: all]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = clap::builder::PossibleValuesParser::new(crate::mcp::Toolset::NAMES)
+    )]
+    pub mcp_toolsets: Vec<String>,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
     /// `off` (the default) shows nothing about payments; `locker serve --help` lists
@@ -154,6 +167,10 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
             a.payment_chain_id,
         )?),
     };
+    let mcp_tools = crate::mcp::ToolSelection::default()
+        .with_toolsets(a.mcp_toolsets.iter().map(String::as_str))?
+        .read_only(a.mcp_read_only);
+    crate::mcp::check_selection(&mcp_tools)?;
     let store_at = a.store.location()?;
     let mut repo = if let (Some(loc), false) = (&store_at, a.init) {
         // Served straight from the shared database: no `.locker/` needed.
@@ -286,6 +303,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         witnesses: a.witnesses.clone(),
         exit_with_stdin: a.exit_with_stdin,
         data_dir: repo.dot.is_dir().then(|| repo.dot.clone()),
+        mcp_tools,
         ..ServerOptions::default()
     };
     let state = AppState::new(

@@ -36,6 +36,7 @@ mod http;
 mod journal;
 mod keys;
 mod leases;
+mod mcp;
 mod pads;
 mod payments;
 mod plans;

@@ -10,7 +10,8 @@ use axum::Router;
 
 use super::http::{self, RouteName};
 use super::{
-    artifacts, health, journal, keys, leases, pads, plans, scrape, surface, tickets, tlog, AppState,
+    artifacts, health, journal, keys, leases, mcp, pads, plans, scrape, surface, tickets, tlog,
+    AppState,
 };
 use crate::ops::{ErrorKind, OpError};
 
@@ -81,6 +82,8 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/key", get(tlog::key)),
         r("get", "/v1/proof/inclusion", get(tlog::inclusion)),
         r("get", "/v1/proof/consistency", get(tlog::consistency)),
+        // MCP over Streamable HTTP: the tools of `locker mcp`, for agents elsewhere.
+        r("post", "/mcp", post(mcp::serve)),
         // This API's own description.
         r("get", "/openapi.json", get(openapi)),
     ]
