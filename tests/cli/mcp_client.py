@@ -6,8 +6,9 @@ Usage: python mcp_client.py MODE LOCKER_BIN REPO_DIR < steps.json > report.json
 With LOCKER_BIN and REPO_DIR it starts `locker -R REPO_DIR mcp` and speaks stdio; with an
 `http://HOST:PORT/mcp` URL it speaks Streamable HTTP to a `locker serve` (the SDK's
 `streamable_http_client`), sending `Authorization: Bearer $MCP_BEARER_TOKEN` when that is set
-and the headers of $MCP_HEADERS (a JSON object) too. When the client cannot connect (an HTTP
-refusal, say), the report is {"connect_error": "..."}.
+and the headers of $MCP_HEADERS (a JSON object) too. The report adds "http", every HTTP
+answer the client got ("POST 200", …); when the client cannot connect (an HTTP refusal, say),
+it is {"connect_error": "...", "http": [...]}.
 
 MODE is the SDK's connect mode: "legacy" (initialize handshake), "2026-07-28" (modern, no
 handshake) or "auto". steps.json is a list of steps, run in order in ONE client session:
@@ -87,14 +88,21 @@ async def main():
     mode, target = sys.argv[1], sys.argv[2]
     steps = json.load(sys.stdin)
     if target.startswith(("http://", "https://")):
+        statuses = []
+
+        async def record(response):
+            statuses.append(f"{response.request.method} {response.status_code}")
+
         try:
             async with create_mcp_http_client(headers=http_headers()) as http:
+                http.event_hooks = {"request": [], "response": [record]}
                 transport = streamable_http_client(target, http_client=http)
                 async with Client(transport, mode=mode, read_timeout_seconds=30) as client:
                     report = await run_steps(client, steps)
         except Exception as e:
             causes = "; ".join(f"{type(x).__name__}: {x}" for x in leaves(e))
             report = {"connect_error": causes}
+        report["http"] = statuses
     else:
         repo = sys.argv[3]
         env = {k: v for k, v in os.environ.items() if k.startswith("LOCKER_") or k in ("HOME", "PATH")}
