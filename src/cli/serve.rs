@@ -20,7 +20,10 @@ use crate::server::{self, AppState, ServerOptions};
 /// agentstate's lease API (`POST /lease`, `/heartbeat`, `/complete`, `/manifest`, `/event`,
 /// `GET /ledger`) with locker's semantics; and locker's own routes (`/v1/journal`,
 /// `/v1/verify`, `/v1/pads`, `/v1/deposit`, `/v1/leases`, …), all described by
-/// `GET /openapi.json`. The demo pad `demo-pad-v1` is created at start if it is missing.
+/// `GET /openapi.json`; and `POST /mcp`, the tools of `locker mcp` over MCP's Streamable HTTP
+/// for agents elsewhere, acting as their bearer token's agent (`--mcp-toolsets` and
+/// `--mcp-read-only` choose them). The demo pad `demo-pad-v1` is created at start if it is
+/// missing.
 ///
 /// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with
 /// `--listen 127.0.0.1:0` the system picks the port; the line is written at every log level),

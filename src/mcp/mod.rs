@@ -1,4 +1,5 @@
-//! `locker mcp`: locker's operations as MCP tools over stdio.
+//! `locker mcp`: locker's operations as MCP tools over stdio; and the same tools over HTTP,
+//! for `locker serve`'s `/mcp` ([`http`]).
 //!
 //! A thin adapter over [`crate::ops`]: each tool deserialises its arguments, calls the same
 //! operation the CLI calls, and returns the outcome's JSON as structured content (with a text
@@ -6,6 +7,11 @@
 //! `isError: true`. The protocol itself (both eras: the `initialize` handshake of 2025-11-25
 //! and earlier, and 2026-07-28's `server/discover` with per-request `_meta`) is the official
 //! SDK's, `rmcp`. Nothing but protocol is written to stdout.
+//!
+//! A tool's handler gets a [`Call`]: where its operations run. Over stdio that is the
+//! [`Session`] (a local repository, or a `locker serve` over HTTP); served at `/mcp`, the
+//! handler is a [`Job`] that the request's [`Caller`] runs with the server's own operations
+//! context, acting as the request's caller, where the tool's [`Access`] says.
 
 mod frame;
 mod hints;
