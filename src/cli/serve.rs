@@ -21,8 +21,8 @@ use crate::server::{self, AppState, ServerOptions};
 /// `GET /ledger`) with locker's semantics; and locker's own routes (`/v1/journal`,
 /// `/v1/verify`, `/v1/pads`, `/v1/deposit`, `/v1/leases`, …), all described by
 /// `GET /openapi.json`; and `POST /mcp`, the tools of `locker mcp` over MCP's Streamable HTTP
-/// for agents elsewhere, acting as their bearer token's agent (`--mcp-toolsets` and
-/// `--mcp-read-only` choose them). The demo pad `demo-pad-v1` is created at start if it is
+/// (`GET /mcp/sse` for 2024-11-05 clients) for agents elsewhere, acting as their bearer
+/// token's agent (`--mcp-toolsets` and `--mcp-read-only` choose them). The demo pad `demo-pad-v1` is created at start if it is
 /// missing.
 ///
 /// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with

@@ -28,10 +28,13 @@ use super::{Caller, McpServer, ToolSelection};
 /// blocks escapes some of their characters (`\u00e9`).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
-/// The MCP endpoint of `locker serve`.
+/// The MCP endpoints of `locker serve`: Streamable HTTP, and the 2024-11-05 transport's
+/// event streams and message posts ([`super::sse`]).
 #[derive(Clone)]
 pub struct Endpoint {
     service: StreamableHttpService<McpServer, NeverSessionManager>,
+    selection: ToolSelection,
+    sse: Arc<super::sse::Sessions>,
 }
 
 impl Endpoint {
@@ -48,12 +51,13 @@ impl Endpoint {
             // `--allow-origin`) before any route: the SDK's own loopback-only check would
             // refuse the names the operator allowed.
             .disable_allowed_hosts();
+        let factory = selection.clone();
         let service = StreamableHttpService::new(
-            move || McpServer::served(selection.clone()).map_err(std::io::Error::other),
+            move || McpServer::served(factory.clone()).map_err(std::io::Error::other),
             Arc::new(NeverSessionManager::default()),
             config,
         );
-        Self { service }
+        Self { service, selection, sse: Arc::default() }
     }
 
     /// Answers one HTTP request to the endpoint, whose body has been read whole; its tool
@@ -78,5 +82,28 @@ impl Endpoint {
         let mut request = ::http::Request::from_parts(parts, Full::new(body));
         request.extensions_mut().insert(caller);
         self.service.handle(request).await
+    }
+
+    /// Opens a session of the 2024-11-05 transport for `owner` (the server's name for the
+    /// caller, who alone may post to it): the response is its event stream.
+    pub fn open_sse(&self, owner: String) -> ::http::Response<BoxBody<Bytes, Infallible>> {
+        self.sse.open(self.selection.clone(), owner)
+    }
+
+    /// One message posted to the 2024-11-05 session `id` by `owner`, whose tools act as
+    /// `caller`: 202, and the answer comes on the session's stream.
+    pub async fn post_sse(
+        &self,
+        id: &str,
+        owner: &str,
+        body: &[u8],
+        caller: Caller,
+    ) -> ::http::Response<BoxBody<Bytes, Infallible>> {
+        self.sse.post(id, owner, body, caller).await
+    }
+
+    /// Ends the 2024-11-05 sessions (the server is stopping), so that their streams end.
+    pub fn close_sessions(&self) {
+        self.sse.close_all();
     }
 }

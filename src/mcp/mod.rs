@@ -18,6 +18,7 @@ mod hints;
 pub mod http;
 mod pyjson;
 mod selection;
+mod sse;
 mod tools;
 
 pub use selection::{ToolSelection, Toolset};
@@ -272,9 +273,13 @@ impl McpServer {
     }
 }
 
-/// The [`Caller`] an HTTP request carries into a tool call (rmcp hands the request's parts to
-/// the handler).
+/// The [`Caller`] an HTTP request carries into a tool call: in the message itself (the SSE
+/// transport puts it there), or in the request's parts (which rmcp's Streamable HTTP transport
+/// hands to the handler).
 fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> {
+    if let Some(c) = context.extensions.get::<Caller>() {
+        return Some(c.clone());
+    }
     context.extensions.get::<::http::request::Parts>()?.extensions.get::<Caller>().cloned()
 }
 

@@ -1,5 +1,6 @@
 //! `POST /mcp`: MCP over Streamable HTTP, the tools of `locker mcp` for agents that run
-//! elsewhere ([`crate::mcp::http`] speaks the protocol).
+//! elsewhere ([`crate::mcp::http`] speaks the protocol); and `GET /mcp/sse` with
+//! `POST /mcp/messages`, MCP's 2024-11-05 transport, for clients that speak nothing newer.
 //!
 //! The edge is every route's: the browser guard has checked `Host` and `Origin` (and the JSON
 //! body type) before the route; the caller is the agent of the request's bearer token, checked
@@ -9,51 +10,109 @@
 //! the way a route runs its operation: a read-only tool on a pooled store, any other in the
 //! writer's group commit, the token checked again inside the operation's transaction.
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue};
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
 
-use super::http::{self, anonymous, read_body};
+use super::http::{self, anonymous, read_body, Query};
 use super::{access, caller, AppState};
 use crate::domain::secret::Secret;
 use crate::mcp::http::MAX_BODY_BYTES;
 use crate::mcp::{Access, Caller, Done, Host, Job};
-use crate::ops::{ErrorKind, OpError};
+use crate::ops::{Actor, ErrorKind, OpError};
+
+/// Who calls: the caller's token (`None` for an anonymous caller) and the agent it acts as,
+/// known before the body is read, so that a bad token is refused at once and the access log
+/// names the caller even though each tool runs apart from the request.
+async fn who(s: &AppState, headers: &HeaderMap) -> Result<(Option<Secret>, Actor), Response> {
+    let token = caller::caller(s, headers).map_err(|e| refused(&e))?;
+    let actor = match &token {
+        Some(t) => {
+            s.run_as_token(t.clone(), |ctx| Ok(ctx.actor.clone())).await.map_err(|e| refused(&e))?
+        }
+        None => {
+            let a = anonymous();
+            access::note(access::acting().as_ref(), &a);
+            a
+        }
+    };
+    Ok((token, actor))
+}
+
+/// A request's body, read whole under the MCP cap and the body deadline.
+async fn message(s: &AppState, headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
+    read_body(headers, body, MAX_BODY_BYTES, s.options().body_timeout).await.map_err(|e| {
+        http::body_error(e, |n| {
+            OpError::too_large(format!(
+                "the MCP message is {n} bytes; the most this server takes is {MAX_BODY_BYTES}"
+            ))
+            .with("max_bytes", MAX_BODY_BYTES)
+        })
+    })
+}
+
+/// The tools of one request act as its caller.
+fn caller_for(s: &AppState, token: Option<Secret>) -> Caller {
+    Caller(Arc::new(Served { state: s.clone(), token }))
+}
 
 /// `POST /mcp`: one JSON-RPC message (a request, a notification or a response).
 pub async fn serve(State(s): State<AppState>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let token = match caller::caller(&s, &parts.headers) {
-        Ok(t) => t,
-        Err(e) => return refused(&e),
+    let (token, _) = match who(&s, &parts.headers).await {
+        Ok(w) => w,
+        Err(r) => return r,
     };
-    // Who acts, known before the body is read: a bad token is refused at once, and the access
-    // log names the caller even though each tool runs apart from the request.
-    match &token {
-        Some(t) => {
-            if let Err(e) = s.run_as_token(t.clone(), |ctx| Ok(ctx.actor.clone())).await {
-                return refused(&e);
-            }
-        }
-        None => access::note(access::acting().as_ref(), &anonymous()),
-    }
-    let bytes =
-        match read_body(&parts.headers, body, MAX_BODY_BYTES, s.options().body_timeout).await {
-            Ok(b) => b,
-            Err(e) => {
-                return http::body_error(e, |n| {
-                    OpError::too_large(format!(
-                        "the MCP message is {n} bytes; the most this server takes is \
-                         {MAX_BODY_BYTES}"
-                    ))
-                    .with("max_bytes", MAX_BODY_BYTES)
-                })
-            }
-        };
-    let host = Served { state: s.clone(), token };
-    let answer = s.mcp().handle(parts, bytes, Caller(std::sync::Arc::new(host))).await;
+    let bytes = match message(&s, &parts.headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let answer = s.mcp().handle(parts, bytes, caller_for(&s, token)).await;
     json_refusal(answer.map(Body::new)).await
+}
+
+/// The name a 2024-11-05 session knows its opener by: the agent and its scope.
+fn owner(actor: &Actor) -> String {
+    serde_json::json!([actor.name, actor.scope]).to_string()
+}
+
+/// `GET /mcp/sse`: a session of MCP's 2024-11-05 transport, as a stream of server-sent events;
+/// the first names where to post (`messages?session_id=…`).
+pub async fn sse(State(s): State<AppState>, headers: HeaderMap) -> Response {
+    match who(&s, &headers).await {
+        Ok((_, actor)) => s.mcp().open_sse(owner(&actor)).map(Body::new),
+        Err(r) => r,
+    }
+}
+
+/// `POST /mcp/messages?session_id=ID`: one message to a 2024-11-05 session, from the caller
+/// that opened it; 202, and the answer comes on the session's stream.
+pub async fn messages(
+    State(s): State<AppState>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let (token, actor) = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(r) => return r,
+    };
+    let bytes = match message(&s, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let q = Query::parse(raw.as_deref());
+    let Some(id) = q.get("session_id") else {
+        return http::error_response(
+            &OpError::bad_request("query parameter `session_id` is required")
+                .hint("Post to the endpoint the session's first event named."),
+        );
+    };
+    let answer = s.mcp().post_sse(id, &owner(&actor), &bytes, caller_for(&s, token)).await;
+    answer.map(Body::new)
 }
 
 /// The MCP transport's own refusals (a missing `Accept` type, an unsupported

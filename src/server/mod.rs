@@ -350,6 +350,8 @@ pub async fn run(
         });
     }
     drop(listener);
+    // The MCP event streams end with their sessions: nothing keeps a connection open.
+    state.mcp().close_sessions();
     if let Some(t) = scraper {
         t.abort();
     }

@@ -84,6 +84,9 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/proof/consistency", get(tlog::consistency)),
         // MCP over Streamable HTTP: the tools of `locker mcp`, for agents elsewhere.
         r("post", "/mcp", post(mcp::serve)),
+        // MCP's 2024-11-05 transport (HTTP with SSE), for clients that speak nothing newer.
+        r("get", "/mcp/sse", get(mcp::sse)),
+        r("post", "/mcp/messages", post(mcp::messages)),
         // This API's own description.
         r("get", "/openapi.json", get(openapi)),
     ]

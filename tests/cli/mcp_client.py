@@ -5,7 +5,8 @@ Usage: python mcp_client.py MODE LOCKER_BIN REPO_DIR < steps.json > report.json
 
 With LOCKER_BIN and REPO_DIR it starts `locker -R REPO_DIR mcp` and speaks stdio; with an
 `http://HOST:PORT/mcp` URL it speaks Streamable HTTP to a `locker serve` (the SDK's
-`streamable_http_client`), sending `Authorization: Bearer $MCP_BEARER_TOKEN` when that is set
+`streamable_http_client`), or with MCP_TRANSPORT=sse and an `http://HOST:PORT/mcp/sse` URL the
+2024-11-05 transport (the SDK's `sse_client`), sending `Authorization: Bearer $MCP_BEARER_TOKEN` when that is set
 and the headers of $MCP_HEADERS (a JSON object) too. The report adds "http", every HTTP
 answer the client got ("POST 200", …); when the client cannot connect (an HTTP refusal, say),
 it is {"connect_error": "...", "http": [...]}.
@@ -26,6 +27,7 @@ import sys
 
 import anyio
 from mcp import Client, StdioServerParameters
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -93,12 +95,21 @@ async def main():
         async def record(response):
             statuses.append(f"{response.request.method} {response.status_code}")
 
+        def client_factory(**kwargs):
+            http = create_mcp_http_client(**kwargs)
+            http.event_hooks = {"request": [], "response": [record]}
+            return http
+
         try:
-            async with create_mcp_http_client(headers=http_headers()) as http:
-                http.event_hooks = {"request": [], "response": [record]}
-                transport = streamable_http_client(target, http_client=http)
+            if os.environ.get("MCP_TRANSPORT") == "sse":
+                transport = sse_client(target, headers=http_headers(), httpx_client_factory=client_factory)
                 async with Client(transport, mode=mode, read_timeout_seconds=30) as client:
                     report = await run_steps(client, steps)
+            else:
+                async with client_factory(headers=http_headers()) as http:
+                    transport = streamable_http_client(target, http_client=http)
+                    async with Client(transport, mode=mode, read_timeout_seconds=30) as client:
+                        report = await run_steps(client, steps)
         except Exception as e:
             causes = "; ".join(f"{type(x).__name__}: {x}" for x in leaves(e))
             report = {"connect_error": causes}

@@ -3,6 +3,8 @@
 //! - the official Python SDK (`mcp` 2.3.0) through `tests/cli/mcp_client.py` with an `http://`
 //!   URL (its `streamable_http_client`), `legacy` (the `initialize` handshake) and `2026-07-28`;
 //! - the MCP Inspector CLI with `--transport http`, its default era and `--protocol-era modern`;
+//! - both again over MCP's 2024-11-05 transport (`GET /mcp/sse`, `POST /mcp/messages`): the
+//!   SDK's `sse_client` and the Inspector's `--transport sse`;
 //! - curl, for what the edge refuses before MCP is spoken.
 //!
 //! The clients come from `scripts/test-deps-mcp.sh` (see `mcp.rs`).
@@ -19,9 +21,9 @@ use super::mcp::{
 use crate::common::server::Server;
 use crate::common::TestEnv;
 
-/// One Python SDK session (`mode`) against `url`, with `token` as its bearer token and
-/// `headers` besides; returns the driver's report (`{"connect_error"}` when it could not
-/// connect).
+/// One Python SDK session (`mode`) against `url` over Streamable HTTP, with `token` as its
+/// bearer token and `headers` besides; returns the driver's report (`{"connect_error"}` when
+/// it could not connect).
 fn http_session(
     py: &Path,
     mode: &str,
@@ -30,10 +32,33 @@ fn http_session(
     headers: &Value,
     steps: &Value,
 ) -> Value {
+    let report = drive(py, mode, url, token, &[("MCP_HEADERS", &headers.to_string())], steps);
+    if report.get("connect_error").is_none() {
+        let want = if mode == "legacy" { "2025-11-25" } else { mode };
+        assert_eq!(report["protocol_version"], want, "{mode}: negotiated version");
+    }
+    report
+}
+
+/// [`http_session`] over the 2024-11-05 transport (the SDK's `sse_client`).
+fn sse_session(py: &Path, mode: &str, url: &str, token: Option<&str>, steps: &Value) -> Value {
+    drive(py, mode, url, token, &[("MCP_TRANSPORT", "sse")], steps)
+}
+
+/// Runs `tests/cli/mcp_client.py MODE URL` with `vars` and the bearer token, `steps` on stdin.
+fn drive(
+    py: &Path,
+    mode: &str,
+    url: &str,
+    token: Option<&str>,
+    vars: &[(&str, &str)],
+    steps: &Value,
+) -> Value {
     let mut cmd = Command::new(py);
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("MCP_HEADERS", headers.to_string());
+    cmd.env_clear().env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
     if let Some(t) = token {
         cmd.env("MCP_BEARER_TOKEN", t);
     }
@@ -54,12 +79,7 @@ fn http_session(
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let report: Value = serde_json::from_slice(&out.stdout).expect("the driver prints JSON");
-    if report.get("connect_error").is_none() {
-        let want = if mode == "legacy" { "2025-11-25" } else { mode };
-        assert_eq!(report["protocol_version"], want, "{mode}: negotiated version");
-    }
-    report
+    serde_json::from_slice(&out.stdout).expect("the driver prints JSON")
 }
 
 /// [`http_session`] that must connect: the report's steps.
@@ -507,8 +527,10 @@ fn deposits_by(env: &TestEnv) -> Vec<String> {
         .collect()
 }
 
-/// Runs the MCP Inspector CLI against `url` over HTTP with ARGS.
+/// Runs the MCP Inspector CLI against `url` with ARGS: over Streamable HTTP, or the 2024-11-05
+/// transport for an `…/sse` URL.
 fn inspect_url(insp: &Path, home: &Path, url: &str, args: &[&str]) -> (i32, Value, String) {
+    let transport = if url.ends_with("/sse") { "sse" } else { "http" };
     let node_bin = insp.parent().unwrap();
     let path = std::env::join_paths(
         std::iter::once(node_bin.to_path_buf())
@@ -518,7 +540,7 @@ fn inspect_url(insp: &Path, home: &Path, url: &str, args: &[&str]) -> (i32, Valu
     let out = Command::new(insp)
         .arg("--cli")
         .arg(url)
-        .args(["--transport", "http"])
+        .args(["--transport", transport])
         .args(args)
         .env_clear()
         .env("HOME", home)
@@ -582,6 +604,79 @@ fn test_mcp_http_inspector_lists_and_calls_tools_in_both_eras() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, _, stderr) = inspect_url(&insp, env.path(), &url, &args);
         assert_ne!(code, 0, "{era:?}: {stderr}");
+
+        // The 2024-11-05 transport lists the same tools.
+        let sse = format!("{}/mcp/sse", server.url());
+        let args = with(&["--method", "tools/list", "--format", "json"]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, over_sse, stderr) = inspect_url(&insp, env.path(), &sse, &args);
+        assert_eq!(code, 0, "{era:?}: tools/list over SSE: {stderr}");
+        assert_eq!(self::names(&over_sse["result"]["tools"]), names, "{era:?}");
     }
     assert_eq!(deposits_by(&env), ["inspector", "inspector"]);
+}
+
+#[test]
+fn test_mcp_http_sse_transport_of_2024_11_05_in_both_eras() {
+    let Some(py) = python() else { return };
+    let env = TestEnv::init();
+    let alice = token(&env, "alice", "team");
+    let bob = token(&env, "bob", "team");
+    let server = env.serve(&["--require-token"]);
+    let url = format!("{}/mcp/sse", server.url());
+    for mode in MODES {
+        let steps = json!([{"list_tools": true}, call("locker_deposit", deposit_args())]);
+        let report = sse_session(&py, mode, &url, Some(&alice), &steps);
+        assert!(report.get("connect_error").is_none(), "{mode}: {report}");
+        let want = if mode == "legacy" { "2025-11-25" } else { mode };
+        assert_eq!(report["protocol_version"], want, "{mode}");
+        assert_eq!(names(&report["steps"][0]["tools"]).len(), 32, "{mode}: every tool");
+        let (is_error, d) = outcome(&report["steps"][1]);
+        assert!(!is_error, "{mode}: {d}");
+        assert_eq!(d["head_hash"], expected_head().as_str(), "{mode}: the same bytes");
+        let http = report["http"].as_array().unwrap();
+        assert_eq!(http[0], "GET 200", "{mode}: {report}");
+        assert!(http[1..].iter().all(|h| h == "POST 202"), "{mode}: {report}");
+        // Without a token the stream is not opened.
+        let report = sse_session(&py, mode, &url, None, &json!([{"list_tools": true}]));
+        assert!(refused(&report), "{mode}: {report}");
+        assert_eq!(report["http"], json!(["GET 401"]), "{mode}: {report}");
+    }
+    assert_eq!(deposits_by(&env), ["alice", "alice"]);
+
+    // A session answers its opener only: another agent's post is refused as if there were no
+    // such session, the opener's is accepted.
+    let mut stream = Command::new("curl")
+        .args(["-sN", "-H", &format!("Authorization: Bearer {alice}"), &url])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    {
+        use std::io::BufRead as _;
+        let mut lines = std::io::BufReader::new(stream.stdout.as_mut().unwrap());
+        while !first.contains("session_id=") {
+            assert!(lines.read_line(&mut first).unwrap() > 0, "the stream ended: {first}");
+        }
+    }
+    let endpoint = first.lines().find_map(|l| l.strip_prefix("data: ")).unwrap().to_owned();
+    assert!(endpoint.starts_with("messages?session_id="), "{endpoint}");
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let post = |token: &str| {
+        server.curl(
+            &format!("/mcp/{endpoint}"),
+            &["-X", "POST", "-H", &format!("Authorization: Bearer {token}"), "-d", ping],
+        )
+    };
+    let (status, body) = post(&bob);
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], "not_found");
+    assert_eq!(post(&alice).0, 202);
+    let (status, body) = server.curl(
+        "/mcp/messages?session_id=nope",
+        &["-X", "POST", "-H", &format!("Authorization: Bearer {alice}"), "-d", ping],
+    );
+    assert_eq!(status, 404, "{body}");
+    let _ = stream.kill();
+    let _ = stream.wait();
 }
