@@ -630,7 +630,7 @@ fn test_mcp_http_sse_transport_of_2024_11_05_in_both_eras() {
         assert!(report.get("connect_error").is_none(), "{mode}: {report}");
         let want = if mode == "legacy" { "2025-11-25" } else { mode };
         assert_eq!(report["protocol_version"], want, "{mode}");
-        assert_eq!(names(&report["steps"][0]["tools"]).len(), 32, "{mode}: every tool");
+        assert_eq!(names(&report["steps"][0]["tools"]), stdio_names(&env, &[]), "{mode}");
         let (is_error, d) = outcome(&report["steps"][1]);
         assert!(!is_error, "{mode}: {d}");
         assert_eq!(d["head_hash"], expected_head().as_str(), "{mode}: the same bytes");
@@ -679,4 +679,34 @@ fn test_mcp_http_sse_transport_of_2024_11_05_in_both_eras() {
     assert_eq!(status, 404, "{body}");
     let _ = stream.kill();
     let _ = stream.wait();
+}
+
+#[test]
+fn test_mcp_http_an_allowed_web_origin_gets_cors_for_mcp() {
+    let env = TestEnv::init();
+    let server = env.serve(&["--allow-origin", "https://app.example"]);
+    let origin = "Origin: https://app.example";
+    let (status, head) = server.curl(
+        "/mcp",
+        &[
+            "-i",
+            "-X",
+            "OPTIONS",
+            "-H",
+            origin,
+            "-H",
+            "Access-Control-Request-Method: POST",
+            "-H",
+            "Access-Control-Request-Headers: authorization, content-type, mcp-protocol-version",
+        ],
+    );
+    assert_eq!(status, 204, "{head}");
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("access-control-allow-origin: https://app.example"), "{head}");
+    assert!(head.contains("mcp-protocol-version"), "{head}");
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let (status, text) = curl_mcp(&server, &[origin, "MCP-Protocol-Version: 2025-06-18"], list);
+    assert_eq!(status, 200, "{text}");
+    assert!(text.to_ascii_lowercase().contains("access-control-allow-origin: https://app.example"));
+    assert_eq!(names(&body_json(&text)["result"]["tools"]), stdio_names(&env, &[]));
 }
