@@ -266,7 +266,11 @@ impl McpServer {
             // tool's output schema, which describes success (MCP Inspector checks it even on
             // errors).
             Err(e) => {
-                let e = hints::for_model(e, &request.name);
+                let via = match self.backend {
+                    Backend::Session(_) => hints::Via::Stdio,
+                    Backend::Served => hints::Via::Http,
+                };
+                let e = hints::for_model(e, &request.name, via);
                 CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())])
             }
         })
