@@ -177,6 +177,7 @@ pub(super) fn outcome(row: CheckpointRow, key: &Verifier, signed_now: bool) -> C
 /// serve`'s readers: a read never signs).
 pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOutcome> {
     if ctx.settings.sign_checkpoints {
+        log.preload();
         let now = ctx.now();
         let mut tx = ctx.store.write()?;
         match latest_in(tx.as_mut(), log, now) {
@@ -222,6 +223,7 @@ pub fn publish(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Checkpoi
     if !log.has_key() {
         return Ok(None);
     }
+    log.preload();
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
     let (row, new) = match latest_in(tx.as_mut(), log, now) {
@@ -259,6 +261,7 @@ pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Ch
     if !log.has_key() {
         return Ok(None);
     }
+    log.preload();
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
     let head = tx.journal_head()?.map_or(0, |h| h.seq);
