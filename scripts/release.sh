@@ -322,7 +322,7 @@ build_one() { # TRIPLE LABEL LINKAGE
         printf '  "target": %s,\n' "$(json_str "$label")"
         printf '  "rust_target": %s,\n' "$(json_str "$triple")"
         printf '  "linkage": %s,\n' "$(json_str "$linkage")"
-        printf '  "stripped": %s,\n' "$(json_str "$stripped")"
+        printf '  "stripped": %s,\n' "$([ "$stripped" = unknown ] && echo null || echo "$stripped")"
         printf '  "profile": %s,\n' "$(json_str "$profile")"
         printf '  "source": {"commit": %s, "dirty": %s, "date_epoch": %s},\n' \
             "$(json_str "$commit")" "$dirty" "$epoch"
