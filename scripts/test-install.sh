@@ -127,6 +127,9 @@ cp "$srv/corrupt/$asset" "$srv/tampered-sums/$asset"
 make_case missing-sig # no SHA256SUMS.sig
 rm "$srv/missing-sig/SHA256SUMS.sig"
 
+make_case unsigned # the same, for the source tree's install.sh (which has no key)
+rm "$srv/unsigned/SHA256SUMS.sig"
+
 make_case other-key # SHA256SUMS signed by a key the installer does not trust
 sign "$srv/other-key" "$keys/other"
 
@@ -341,7 +344,7 @@ new_home
 installer="$root/install.sh"
 sig_requests="$(grep -c 'SHA256SUMS.sig' "$work/http.log" || true)"
 status=0
-run_installer "$h" -- --base-url "$base/missing-sig" || status=$?
+run_installer "$h" -- --base-url "$base/unsigned" || status=$?
 installer="$dist/install.sh"
 if [ "$status" -eq 0 ] && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
     && grep -q 'carries no release key: SHA256SUMS is checked for integrity only' "$work/out" \
