@@ -51,7 +51,8 @@ Options:
                       Default: \${XDG_DATA_HOME:-\$HOME/.local/share}.
   --public-key KEY    Require SHA256SUMS.sig to be a signature by KEY, an OpenSSH public
                       key line ("ssh-ed25519 AAAA..."), instead of the stamped key.
-                      Env: LOCKER_PUBLIC_KEY. Default: the key release.sh stamped, if any.
+                      Env: LOCKER_PUBLIC_KEY. Default: the key release.sh stamped, if any
+                      (that release's signer: another --version may need its own key).
   --no-docs           Install only the binary (no man pages, no completions).
                       Env: LOCKER_NO_DOCS=1.
   -h, --help          Print this help and exit (nothing is downloaded or changed).
