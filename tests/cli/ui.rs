@@ -159,7 +159,7 @@ fn test_ui_every_page_shows_the_fixture_and_no_secret() {
         ("/ui/work".into(), vec!["release-notes", "worker-a", "demo", "planner"]),
         (
             "/ui/work/release-notes?scope=demo".into(),
-            vec!["worker-a", "1 holes, 1 extras", "review", ">hole<", "hotfix", ">extra<", "draft"],
+            vec!["worker-a", "1 hole, 1 extra", "review", ">hole<", "hotfix", ">extra<", "draft"],
         ),
         (format!("/ui/work/{xss}?scope=default"), vec!["planner", "clean"]),
         ("/ui/artifacts".into(), vec!["notes.md", "report.json", "Scope demo"]),

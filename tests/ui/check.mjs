@@ -227,7 +227,7 @@ async function main() {
   await visit(page, log, base, "04-pads", "/ui/pads", [pid, "sealed", fx.agentPad.pad_id, "demo-pad-v1"]);
   await visit(page, log, base, "05-pad", `/ui/pads/${pid}`, ["Chain", "ok", "sealed", "application/json", "text/plain", "read_unlimited", "revoked", "read_once"]);
   await visit(page, log, base, "06-work", "/ui/work", ["release-notes", "worker-a", "demo", XSS_WORK, "planner", "completed", "active"]);
-  await visit(page, log, base, "07-work-item", "/ui/work/release-notes?scope=demo", ["worker-a", "fence", "1 holes, 1 extras", "review", "hole", "hotfix", "extra", "draft", "done", "integrity"]);
+  await visit(page, log, base, "07-work-item", "/ui/work/release-notes?scope=demo", ["worker-a", "fence", "1 hole, 1 extra", "review", "hole", "hotfix", "extra", "draft", "done", "integrity"]);
   await visit(page, log, base, "08-work-item-html-names", `/ui/work/${xss}?scope=default`, [XSS_WORK, XSS_STEP, "clean", "shipped"]);
   await visit(page, log, base, "09-artifacts", "/ui/artifacts", ["notes.md", "report.json", "Scope default", "Scope demo"]);
   await visit(page, log, base, "10-artifact", "/ui/artifacts/notes.md?scope=default", ["Versions", "Receipts", "accepted", "replayed", "version_conflict", "op-2"]);

@@ -210,7 +210,9 @@ fn plan_section(
     } else if d.clean {
         b.badge(Tone::Ok, "clean");
     } else {
-        b.badge(Tone::Warn, format!("{} holes, {} extras", d.holes.len(), d.extras.len()));
+        let (h, e) = (d.holes.len(), d.extras.len());
+        let (hs, es) = (if h == 1 { "" } else { "s" }, if e == 1 { "" } else { "s" });
+        b.badge(Tone::Warn, format!("{h} hole{hs}, {e} extra{es}"));
     }
     if let Some(v) = d.plan_version {
         b.m(" plan version ").t(v);
