@@ -232,15 +232,21 @@ async function main() {
   await visit(page, log, base, "09-artifacts", "/ui/artifacts", ["notes.md", "report.json", "Scope default", "Scope demo"]);
   await visit(page, log, base, "10-artifact", "/ui/artifacts/notes.md?scope=default", ["Versions", "Receipts", "accepted", "replayed", "version_conflict", "op-2"]);
   await visit(page, log, base, "11-log", "/ui/log", ["Latest checkpoint", "w1.example", "Witness cosignatures", "Verification", "journal", "Merkle tree"]);
-  await visit(page, log, base, "12-login", "/ui/login", ["Sign in", "Token"]);
+  // A phone's width: the layout reflows (the tables scroll on their own).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await visit(page, log, base, "12-narrow-pad", `/ui/pads/${pid}`, ["Chain", "read_unlimited"]);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (wide > 400) fail(`12-narrow-pad: the page is ${wide} px wide on a 390 px screen`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await visit(page, log, base, "13-login", "/ui/login", ["Sign in", "Token"]);
 
   console.log("ui-check: as the agent worker-a (signed in through the form)");
   await page.fill("#token", fx.token);
   await Promise.all([page.waitForURL(base + "/ui/"), page.click("button[type=submit]")]);
-  await visit(page, log, base, "13-agent-overview", "/ui/", ["agent worker-a · scope demo", "sign out"]);
-  await visit(page, log, base, "14-agent-pads", "/ui/pads", [fx.agentPad.pad_id], [pid]);
-  await visit(page, log, base, "15-agent-work", "/ui/work", ["release-notes"], [XSS_WORK]);
-  await visit(page, log, base, "16-agent-journal", "/ui/journal", ["an entry of another scope", "lease.acquire"]);
+  await visit(page, log, base, "14-agent-overview", "/ui/", ["agent worker-a · scope demo", "sign out"]);
+  await visit(page, log, base, "15-agent-pads", "/ui/pads", [fx.agentPad.pad_id], [pid]);
+  await visit(page, log, base, "16-agent-work", "/ui/work", ["release-notes"], [XSS_WORK]);
+  await visit(page, log, base, "17-agent-journal", "/ui/journal", ["an entry of another scope", "lease.acquire"]);
   const logout = await page.goto(base + "/ui/logout");
   if (logout.status() !== 200) fail(`logout: status ${logout.status()}`);
   await context.close();

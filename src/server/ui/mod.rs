@@ -179,9 +179,24 @@ where
     .await;
     match result {
         Ok(((title, body), me)) => html(200, layout(&title, nav, &who(&v, Some(&me)), &body)),
-        Err(e) if e.kind == ErrorKind::Unauthorized => unauthorized(v.cookie(), &e.detail),
-        Err(e) => error_page(&who(&v, None), &e),
+        Err(e) => failed(&v, &e),
     }
+}
+
+/// The page of a read that failed for `v`: 401 (and the stale cookie cleared), or the error.
+fn failed(v: &Viewer, e: &OpError) -> Response {
+    if e.kind == ErrorKind::Unauthorized {
+        unauthorized(v.cookie(), &e.detail)
+    } else {
+        error_page(&who(v, None), e)
+    }
+}
+
+/// Checks that the request may see pages at all (an agent's token is checked too), before a
+/// page starts work that is not its own read (the verification).
+async fn admitted(s: &AppState, headers: &HeaderMap) -> Result<(), Response> {
+    let v = viewer(s, headers)?;
+    run_as(s, &v, |_| Ok(())).await.map_err(|e| failed(&v, &e))
 }
 
 /// An HTML response.
