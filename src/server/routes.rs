@@ -10,7 +10,8 @@ use axum::Router;
 
 use super::http::{self, RouteName};
 use super::{
-    artifacts, health, journal, keys, leases, pads, plans, scrape, surface, tickets, tlog, AppState,
+    artifacts, health, journal, keys, leases, pads, plans, scrape, surface, tickets, tlog, ui,
+    AppState,
 };
 use crate::ops::{ErrorKind, OpError};
 
@@ -83,6 +84,22 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/proof/consistency", get(tlog::consistency)),
         // This API's own description.
         r("get", "/openapi.json", get(openapi)),
+        // The read-only web view for people (HTML).
+        r("get", "/ui", get(ui::root)),
+        r("get", "/ui/", get(ui::overview)),
+        r("get", "/ui/style.css", get(ui::style)),
+        r("get", "/ui/favicon.svg", get(ui::favicon)),
+        r("get", "/ui/login", get(ui::login_form)),
+        r("post", "/ui/login", post(ui::login)),
+        r("get", "/ui/logout", get(ui::logout)),
+        r("get", "/ui/journal", get(ui::journal)),
+        r("get", "/ui/pads", get(ui::pads)),
+        r("get", "/ui/pads/{pad_id}", get(ui::pad)),
+        r("get", "/ui/work", get(ui::work)),
+        r("get", "/ui/work/{work}", get(ui::work_item)),
+        r("get", "/ui/artifacts", get(ui::artifacts)),
+        r("get", "/ui/artifacts/{key}", get(ui::artifact)),
+        r("get", "/ui/log", get(ui::log)),
     ]
 }
 
@@ -107,6 +124,9 @@ async fn name_route(matched: Option<MatchedPath>, req: Request, next: Next) -> R
 /// Unknown paths: 404 in the path's shape (`detail` stays FastAPI's "Not Found", which
 /// agent-locker's clients show).
 async fn not_found(uri: Uri) -> Response {
+    if ui::is_ui(uri.path()) {
+        return ui::not_found();
+    }
     let e = if surface::questlock_path(uri.path()) {
         OpError::not_found("route not found")
     } else {
@@ -117,6 +137,9 @@ async fn not_found(uri: Uri) -> Response {
 
 /// A known path with another method: 405 with `Allow` (set by the router), in the path's shape.
 async fn method_not_allowed(uri: Uri) -> Response {
+    if ui::is_ui(uri.path()) {
+        return ui::method_not_allowed();
+    }
     let detail = if surface::questlock_path(uri.path()) {
         "method not allowed"
     } else {

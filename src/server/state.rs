@@ -59,6 +59,8 @@ pub struct ServerOptions {
     /// The repository's directory (`.locker/`), whose file system `/metrics` reports the free
     /// space of; none when served straight from a shared database.
     pub data_dir: Option<std::path::PathBuf>,
+    /// The operator's credential for the web view (`--ui-token-file`): it shows every scope.
+    pub ui_token: Option<Secret>,
 }
 
 impl Default for ServerOptions {
@@ -83,11 +85,16 @@ impl Default for ServerOptions {
             witnesses: Vec::new(),
             exit_with_stdin: false,
             data_dir: None,
+            ui_token: None,
         }
     }
 }
 
 pub use super::publish::StoreOpener;
+
+/// The newest whole-repository verification the web view made (the operator's report): when
+/// (the process's clock, for its age; the operations' clock, to show) and what it found.
+pub type Verified = Mutex<Option<(std::time::Instant, i64, crate::ops::verify::RepoReport)>>;
 
 /// Most operations committed in one group.
 const MAX_GROUP: usize = 256;
@@ -116,6 +123,8 @@ pub(super) struct Inner {
     /// The signer: checkpoints as the journal grows (requests never sign).
     publisher: Arc<super::publish::Publisher>,
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
+    /// The web view's newest whole-repository verification.
+    pub(super) verified: Arc<Verified>,
 }
 
 impl AppState {
@@ -185,6 +194,7 @@ impl AppState {
             writes,
             publisher,
             writer: Arc::new(Mutex::new(writer)),
+            verified: Arc::default(),
             opts,
         }))
     }

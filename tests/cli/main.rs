@@ -61,4 +61,5 @@ mod tlog;
 mod token;
 mod torture;
 mod tty;
+mod ui;
 mod witness;

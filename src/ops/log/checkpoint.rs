@@ -201,6 +201,31 @@ pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOu
     Ok(outcome(row, &key, false))
 }
 
+/// The newest `limit` checkpoints stored, newest first, each with the cosignatures gathered
+/// for it (in its note). Reads only: nothing is signed.
+pub fn recent(
+    ctx: &mut Ctx<'_>,
+    log: &LogIdentity,
+    limit: usize,
+) -> OpResult<Vec<CheckpointOutcome>> {
+    let tx = ctx.store.read()?;
+    let key = log.public(tx.as_ref())?;
+    let mut rows: std::collections::VecDeque<CheckpointRow> = std::collections::VecDeque::new();
+    if limit > 0 {
+        tx.for_each_checkpoint(&mut |c| {
+            rows.push_back(c);
+            if rows.len() > limit {
+                rows.pop_front();
+            }
+            crate::store::Flow::Continue(())
+        })?;
+    }
+    let mut out: Vec<CheckpointOutcome> =
+        rows.into_iter().map(|r| outcome(r, &key, false)).collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.size));
+    Ok(out)
+}
+
 /// Signs a checkpoint of the whole journal when it grew past the newest one stored (at most
 /// once per size); `None` when there was nothing new to sign. What every write leads to: the
 /// CLI and `locker mcp` after a command, `locker serve`'s signer after each group commit.
