@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs a locker release for the current user: downloads the archive for this OS and CPU,
-# verifies its SHA-256 against the release's SHA256SUMS, and installs the binary, man pages
-# and shell completions atomically, without sudo and without editing shell profiles.
+# verifies the signature on the release's SHA256SUMS (when this file carries the release's
+# public key) and the archive's SHA-256 against it, and installs the binary, man pages and
+# shell completions atomically, without sudo and without editing shell profiles.
 # Run `sh install.sh --help` for everything it does and every knob it has.
 set -eu
 
@@ -10,24 +11,37 @@ set -eu
 LOCKER_STAMPED_VERSION=0.1.0
 
 # Where releases live: DEFAULT_BASE_URL/v<version>/locker-<version>-<target>.tar.gz.
-DEFAULT_BASE_URL=https://github.com/locker-dev/locker/releases/download
+# The repository's GitHub releases (Cargo.toml's `repository`); release.sh stamps it again
+# (--base-url) and a test keeps it equal to Cargo.toml in the source.
+DEFAULT_BASE_URL=https://github.com/locker-cli/locker-cli/releases/download
+
+# The OpenSSH public key ("ssh-ed25519 AAAA...") whose signature on SHA256SUMS this installer
+# requires. Empty in the source tree (checksums only); scripts/release.sh stamps the signer's.
+LOCKER_RELEASE_PUBLIC_KEY=''
 
 usage() {
+    if [ -n "$LOCKER_RELEASE_PUBLIC_KEY" ]; then
+        key_note="This installer requires SHA256SUMS.sig by: $LOCKER_RELEASE_PUBLIC_KEY"
+    else
+        key_note="This installer carries no release key (a source-tree copy): it checks checksums only."
+    fi
     cat <<EOF
 locker installer
 
 Usage: sh install.sh [OPTIONS]
 
-Downloads locker-<version>-<target>.tar.gz and SHA256SUMS from the release base URL,
-verifies the archive's SHA-256, checks that it holds exactly one \`locker\` binary,
-and installs it into the bin directory. It never uses sudo and never edits shell
-profiles. Any failure exits non-zero and leaves an existing install untouched.
+Downloads locker-<version>-<target>.tar.gz and SHA256SUMS from the release base URL;
+with a release key it also downloads SHA256SUMS.sig and verifies that signature first.
+It verifies the archive's SHA-256 against SHA256SUMS, checks that it holds exactly one
+\`locker\` binary, and installs it into the bin directory. It never uses sudo and never
+edits shell profiles. Any failure exits non-zero and leaves an existing install untouched.
+$key_note
 
 Options:
   --version VERSION   Install this version (X.Y.Z; a leading v is ignored).
                       Env: LOCKER_VERSION. Default: $LOCKER_STAMPED_VERSION.
-  --base-url URL      Download from URL/locker-<version>-<target>.tar.gz and URL/SHA256SUMS.
-                      Env: LOCKER_BASE_URL.
+  --base-url URL      Download from URL/locker-<version>-<target>.tar.gz, URL/SHA256SUMS
+                      and URL/SHA256SUMS.sig. Env: LOCKER_BASE_URL.
                       Default: $DEFAULT_BASE_URL/v<version>
                       Only https:// URLs are accepted, except http://127.0.0.1[:PORT]/...
                       and http://localhost[:PORT]/... (a loopback server, for tests).
@@ -35,6 +49,10 @@ Options:
                       Default: \$HOME/.local/bin. DIR must not be a symlink.
   --data-dir DIR      Install man pages and completions under DIR. Env: LOCKER_DATA_DIR.
                       Default: \${XDG_DATA_HOME:-\$HOME/.local/share}.
+  --public-key KEY    Require SHA256SUMS.sig to be a signature by KEY, an OpenSSH public
+                      key line ("ssh-ed25519 AAAA..."), instead of the stamped key.
+                      Env: LOCKER_PUBLIC_KEY. Default: the key release.sh stamped, if any
+                      (that release's signer: another --version may need its own key).
   --no-docs           Install only the binary (no man pages, no completions).
                       Env: LOCKER_NO_DOCS=1.
   -h, --help          Print this help and exit (nothing is downloaded or changed).
@@ -44,11 +62,16 @@ What it does, in order:
      mapped to x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-apple-darwin
      or aarch64-apple-darwin. Anything else is refused before any download.
   2. Checks its tools: curl (preferred; --proto =https, ~/.curlrc ignored) or wget, tar, gzip,
-     and a SHA-256 tool: sha256sum, shasum or openssl. With no SHA-256 tool it refuses.
+     a SHA-256 tool (sha256sum, shasum or openssl) and, when it has a release key,
+     ssh-keygen (OpenSSH 8.1 or later). Without them it refuses.
   3. Checks that the bin directory is not a symlink, that an existing DIR/locker is a
      regular file, and that the directory is writable (or can be created).
-  4. Downloads SHA256SUMS, which must hold exactly one well-formed line for the archive,
-     then the archive, and compares their SHA-256. A mismatch is refused.
+  4. Downloads SHA256SUMS. With a release key it downloads SHA256SUMS.sig and verifies it
+     with \`ssh-keygen -Y verify\` (namespace locker-release) before it reads SHA256SUMS;
+     a missing or bad signature is refused. (Without a key, SHA256SUMS comes from the same
+     server as the archive: it proves the download intact, not who made it.) SHA256SUMS
+     must hold exactly one well-formed line for the archive; then it downloads the
+     archive and compares their SHA-256. A mismatch is refused.
   5. Checks that the archive holds exactly one file named locker, at
      locker-<version>-<target>/locker, and that it is a regular file. Files are read
      from the archive to stdout only, never extracted by their archive paths.
@@ -61,8 +84,9 @@ What it does, in order:
        DATA/fish/vendor_completions.d/locker.fish
   7. Runs DIR/locker --version and says what to add to PATH, MANPATH or fpath, if anything.
 
-Skipping the checksum is possible only with LOCKER_INSECURE_SKIP_CHECKSUM=1, which is
-dangerous: anyone who can alter the download can then run code as you.
+Skipping the checksum and the signature is possible only with
+LOCKER_INSECURE_SKIP_CHECKSUM=1, which is dangerous: anyone who can alter the download can
+then run code as you.
 
 Examples:
   curl --proto '=https' --tlsv1.2 -fsSL $DEFAULT_BASE_URL/v$LOCKER_STAMPED_VERSION/install.sh | sh
@@ -110,6 +134,7 @@ base_url="${LOCKER_BASE_URL:-}"
 bin_dir="${LOCKER_INSTALL_DIR:-}"
 data_dir="${LOCKER_DATA_DIR:-}"
 no_docs="${LOCKER_NO_DOCS:-0}"
+public_key="${LOCKER_PUBLIC_KEY:-}"
 
 need_value() {
     if [ "$#" -lt 2 ] || [ -z "$2" ]; then
@@ -128,6 +153,8 @@ while [ "$#" -gt 0 ]; do
         --bin-dir=*) bin_dir="${1#*=}"; shift ;;
         --data-dir) need_value "$@"; data_dir="$2"; shift 2 ;;
         --data-dir=*) data_dir="${1#*=}"; shift ;;
+        --public-key) need_value "$@"; public_key="$2"; shift 2 ;;
+        --public-key=*) public_key="${1#*=}"; shift ;;
         --no-docs) no_docs=1; shift ;;
         *) die "unknown argument: $1 (see --help)" ;;
     esac
@@ -142,6 +169,17 @@ esac
 if ! printf '%s\n' "$version" \
     | LC_ALL=C grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?'; then
     die "version must look like X.Y.Z, got: $version"
+fi
+
+# ---- the release key: an OpenSSH public key line, its comment dropped ------------------------
+[ -n "$public_key" ] || public_key="$LOCKER_RELEASE_PUBLIC_KEY"
+if [ -n "$public_key" ]; then
+    key_line="$public_key"
+    public_key="$(printf '%s\n' "$key_line" | awk 'NR == 1 { print $1 " " $2 }')"
+    if ! printf '%s\n' "$public_key" \
+        | LC_ALL=C grep -Eqx '(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,2}'; then
+        die "the release public key is not an OpenSSH public key line (\"ssh-ed25519 AAAA...\"): $key_line"
+    fi
 fi
 
 # ---- OS and CPU (before any download) -------------------------------------------------------
@@ -217,6 +255,11 @@ elif has openssl; then
     sha_tool=openssl
 else
     die "no SHA-256 tool found (need sha256sum, shasum or openssl); refusing to install an unverified download"
+fi
+
+if [ -n "$public_key" ] && [ "$skip_checksum" != 1 ]; then
+    has ssh-keygen \
+        || die "ssh-keygen (OpenSSH 8.1 or later) is needed to verify the signature on this release's SHA256SUMS; install OpenSSH's client tools"
 fi
 
 sha256_of() {
@@ -324,11 +367,28 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/locker-install.XXXXXXXX")" || die "cannot crea
 say "installing locker $version for $target from $base_url"
 
 if [ "$skip_checksum" = 1 ]; then
-    say "WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying the archive's SHA-256."
+    say "WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying the archive's SHA-256 or the release's signature."
     say "WARNING: anyone who can alter the download can run code as $(id -un 2>/dev/null || echo you)."
 else
     download "$base_url/SHA256SUMS" "$tmp/SHA256SUMS" \
         || die "cannot download $base_url/SHA256SUMS"
+    if [ -n "$public_key" ]; then
+        # Nothing in SHA256SUMS is read before its signature verifies.
+        download "$base_url/SHA256SUMS.sig" "$tmp/SHA256SUMS.sig" \
+            || die "cannot download $base_url/SHA256SUMS.sig; refusing to install a release without its signature"
+        printf 'locker-release namespaces="locker-release" %s\n' "$public_key" >"$tmp/allowed_signers"
+        if ! ssh-keygen -Y verify -f "$tmp/allowed_signers" -I locker-release -n locker-release \
+            -s "$tmp/SHA256SUMS.sig" <"$tmp/SHA256SUMS" >"$tmp/verify.out" 2>&1; then
+            die "the signature on SHA256SUMS does not verify with the release key $public_key
+  ssh-keygen: $(head -n 3 "$tmp/verify.out" | tr '\n' ' ')
+refusing to install"
+        fi
+        printf '%s\n' "$public_key" >"$tmp/release_key.pub"
+        fingerprint="$(ssh-keygen -l -f "$tmp/release_key.pub" 2>/dev/null | awk '{ print $2 }')"
+        say "verified the signature on SHA256SUMS (key ${fingerprint:-$public_key})"
+    else
+        say "note: this install.sh carries no release key: SHA256SUMS is checked for integrity only, not for who made it (see --public-key)"
+    fi
     # Exactly one line for the exact asset name ("HASH  NAME" or binary-mode "HASH *NAME").
     lines="$(LC_ALL=C awk -v a="$asset" '{ sub(/\r$/, "") } $2 == a || $2 == "*" a' "$tmp/SHA256SUMS")"
     count="$(printf '%s' "$lines" | awk 'END { print NR }')"

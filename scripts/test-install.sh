@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # End-to-end test of install.sh against a real HTTP server on loopback.
 #
-# Builds a release with scripts/release.sh (dev profile by default: same archive layout,
-# faster), serves it and deliberately broken variants of it with `python3 -m http.server`
-# on 127.0.0.1, and runs the shipped (stamped) install.sh against each. A clean install must
-# work; every broken case must fail with a clear message and change nothing: the existing
-# install stays byte-identical and no staging or temporary files are left behind.
+# Builds a release for the host's target with scripts/release.sh (dev profile by default: same
+# archive layout, faster), signed with a throwaway SSH key (ssh-keygen -t ed25519 -N '') and
+# stamped with the loopback server's URL; serves it and deliberately broken variants of it with
+# `python3 -m http.server` on 127.0.0.1, and runs the shipped (stamped) install.sh against each.
+# A clean install must work; every broken case (a tampered archive, a tampered SHA256SUMS, a
+# missing SHA256SUMS.sig, a signature by another key, no ssh-keygen, malformed checksums and
+# archives, ...) must fail with a clear message and change nothing: the existing install stays
+# byte-identical and no staging or temporary files are left behind.
 # Prints one PASS/FAIL line per check (SKIP for optional tools this machine lacks) and exits 1
 # if any check failed.
 #
 # Usage: scripts/test-install.sh [--profile dev|release] [--dist DIR]
-#   --dist DIR   reuse a release already built by scripts/release.sh into DIR (no build)
+#   --dist DIR   reuse a signed release already built by scripts/release.sh into DIR (no build;
+#                the checks that need its stamped URL to be this test's server are skipped)
 set -euo pipefail
 
 root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
@@ -25,7 +29,7 @@ while [ "$#" -gt 0 ]; do
     esac
 done
 
-for tool in python3 curl tar gzip sha256sum; do
+for tool in python3 curl tar gzip sha256sum ssh-keygen; do
     command -v "$tool" >/dev/null 2>&1 || { echo "test-install: $tool is needed" >&2; exit 2; }
 done
 
@@ -44,22 +48,58 @@ target="$host"
 prefix="locker-$version-$target"
 asset="$prefix.tar.gz"
 
+# ---- the server: one directory per case, started first (the release is stamped with its URL) --
+srv="$work/srv"
+mkdir -p "$srv"
+python3 -u -m http.server --bind 127.0.0.1 --directory "$srv" 0 >"$work/http.log" 2>&1 &
+server_pid=$!
+port=''
+for _ in $(seq 1 100); do
+    port="$(sed -n 's/^Serving HTTP on .* port \([0-9]*\).*/\1/p' "$work/http.log")"
+    [ -z "$port" ] || break
+    sleep 0.1
+done
+[ -n "$port" ] || { echo "test-install: the HTTP server did not start" >&2; cat "$work/http.log" >&2; exit 2; }
+base="http://127.0.0.1:$port"
+curl -fsS -o /dev/null "$base/" || { echo "test-install: the HTTP server does not answer" >&2; exit 2; }
+
+# ---- keys: the release's, another one (a signature by it must be refused) ------------------
+keys="$work/keys"
+mkdir -p "$keys"
+for k in release other; do
+    ssh-keygen -q -t ed25519 -N '' -C "locker test-install $k key" -f "$keys/$k"
+done
+test_key="$(awk '{ print $1 " " $2 }' "$keys/release.pub")"
+
 # ---- the release ---------------------------------------------------------------------------
+built=false
 if [ -z "$dist" ]; then
     dist="$work/dist"
-    "$root/scripts/release.sh" --profile "$profile" --out-dir "$dist" >/dev/null
+    started=$SECONDS
+    "$root/scripts/release.sh" --profile "$profile" --target "$host" --signing-key "$keys/release" \
+        --base-url "$base/stamped" --out-dir "$dist" >/dev/null
+    echo "test-install: scripts/release.sh built and signed the release in $((SECONDS - started)) s"
+    built=true
 fi
 dist="$(CDPATH='' cd -P -- "$dist" && pwd)"
 [ -f "$dist/$asset" ] || { echo "test-install: $dist/$asset is missing" >&2; exit 2; }
 installer="$dist/install.sh"
-
-# ---- the server: one directory per case -----------------------------------------------------
-srv="$work/srv"
-mkdir -p "$srv"
+dist_key="$(sed -n "s/^LOCKER_RELEASE_PUBLIC_KEY='\(.*\)'\$/\1/p" "$installer")"
+if [ -z "$dist_key" ] || [ ! -f "$dist/SHA256SUMS.sig" ]; then
+    echo "test-install: $dist is not a signed release (install.sh has no key or SHA256SUMS.sig is missing)" >&2
+    exit 2
+fi
+# Cases whose SHA256SUMS this test rewrites are signed again with the test's release key; the
+# installer is told that key (the release's own when this test built it).
+by_test_key=(--public-key "$test_key")
 sum_line() { (cd "$1" && sha256sum "$asset"); }
+sign() { # DIR [KEY [NAMESPACE]]: DIR/SHA256SUMS.sig, by KEY (default: the test's release key)
+    rm -f "$1/SHA256SUMS.sig"
+    ssh-keygen -q -Y sign -n "${3:-locker-release}" -f "${2:-$keys/release}" "$1/SHA256SUMS"
+}
 make_case() { # NAME: a copy of the release in $srv/NAME
     mkdir -p "$srv/$1"
-    cp "$dist/$asset" "$dist/SHA256SUMS" "$srv/$1/"
+    cp "$dist/$asset" "$dist/SHA256SUMS" "$dist/SHA256SUMS.sig" "$srv/$1/"
 }
 
 make_case good
@@ -77,23 +117,56 @@ with open(sys.argv[1], "r+b") as f:
 PY
 cmp -s "$dist/$asset" "$srv/corrupt/$asset" && { echo "test-install: corruption failed" >&2; exit 2; }
 
+make_case tampered-sums # the corrupted archive with SHA256SUMS rewritten to match; the old .sig
+cp "$srv/corrupt/$asset" "$srv/tampered-sums/$asset"
+{
+    grep -v " $asset\$" "$dist/SHA256SUMS"
+    sum_line "$srv/tampered-sums"
+} >"$srv/tampered-sums/SHA256SUMS"
+
+make_case missing-sig # no SHA256SUMS.sig
+rm "$srv/missing-sig/SHA256SUMS.sig"
+
+make_case unsigned # the same, for the source tree's install.sh (which has no key)
+rm "$srv/unsigned/SHA256SUMS.sig"
+
+make_case other-key # SHA256SUMS signed by a key the installer does not trust
+sign "$srv/other-key" "$keys/other"
+
+make_case other-namespace # the right key, but a signature made for another purpose
+sign "$srv/other-namespace" "$keys/release" file
+
+make_case garbage-sig # a .sig that is not a signature
+printf 'not a signature\n' >"$srv/garbage-sig/SHA256SUMS.sig"
+
+make_case test-key # the release signed again by the test's key (for the cases below)
+sign "$srv/test-key"
+
+# The stamped URL is $base/stamped (the GitHub layout: URL/v<version>/...).
+mkdir -p "$srv/stamped"
+cp -R "$srv/good" "$srv/stamped/v$version"
+
 make_case missing-line # SHA256SUMS lists other files only
 grep -v " $asset\$" "$dist/SHA256SUMS" >"$srv/missing-line/SHA256SUMS"
+sign "$srv/missing-line"
 
 make_case wrong-line # a well-formed line with another file's hash
 {
     grep -v " $asset\$" "$dist/SHA256SUMS"
     printf '%s  %s\n' "$(sha256sum "$dist/install.sh" | awk '{print $1}')" "$asset"
 } >"$srv/wrong-line/SHA256SUMS"
+sign "$srv/wrong-line"
 
 make_case dup-line # the right line, twice
 grep " $asset\$" "$dist/SHA256SUMS" >>"$srv/dup-line/SHA256SUMS"
+sign "$srv/dup-line"
 
 make_case prefix-line # a line for a longer name only (e.g. a .tar.gz.sig)
 {
     grep -v " $asset\$" "$dist/SHA256SUMS"
     printf '%s  %s\n' "$(sha256sum "$dist/$asset" | awk '{print $1}')" "$asset.old"
 } >"$srv/prefix-line/SHA256SUMS"
+sign "$srv/prefix-line"
 
 # Archives rebuilt from the real one, each with a correct SHA256SUMS line.
 unpacked="$work/unpacked"
@@ -106,6 +179,7 @@ rebuild() { # NAME TAR-ARGS...: an archive made by tar in $unpacked, with a matc
     (cd "$unpacked" && tar --owner=0 --group=0 -cf "$work/$name.tar" "$@")
     gzip -n -1 -c "$work/$name.tar" >"$srv/$name/$asset"
     sum_line "$srv/$name" >"$srv/$name/SHA256SUMS"
+    sign "$srv/$name"
 }
 cp "$unpacked/$prefix/locker" "$unpacked/locker"
 rebuild two-lockers "$prefix" locker # a second `locker` at the top level
@@ -117,23 +191,15 @@ printf 'not a tarball\n' >"$work/junk"
 mkdir -p "$srv/not-a-tarball"
 cp "$work/junk" "$srv/not-a-tarball/$asset"
 sum_line "$srv/not-a-tarball" >"$srv/not-a-tarball/SHA256SUMS"
+sign "$srv/not-a-tarball"
 mkdir -p "$srv/wrong-version" # a binary that is not the version the archive claims
 mkdir -p "$work/wv/$prefix"
 printf '#!/bin/sh\necho "locker 9.9.9"\n' >"$work/wv/$prefix/locker"
 chmod 0755 "$work/wv/$prefix/locker"
 (cd "$work/wv" && tar --owner=0 --group=0 -czf "$srv/wrong-version/$asset" "$prefix")
 sum_line "$srv/wrong-version" >"$srv/wrong-version/SHA256SUMS"
+sign "$srv/wrong-version"
 chmod -R a+rX "$srv" "$dist"
-
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-python3 -m http.server --bind 127.0.0.1 --directory "$srv" "$port" >"$work/http.log" 2>&1 &
-server_pid=$!
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 50); do
-    curl -fsS -o /dev/null "$base/good/SHA256SUMS" 2>/dev/null && break
-    sleep 0.1
-done
-curl -fsS -o /dev/null "$base/good/SHA256SUMS" || { echo "test-install: the HTTP server did not start" >&2; exit 2; }
 
 # ---- helpers ---------------------------------------------------------------------------------
 failures=0
@@ -238,6 +304,8 @@ elif [ "$("$h/.local/bin/locker" -V)" != "locker $version" ]; then
     fail "clean install" "the installed binary does not report locker $version"
 elif ! grep -qE "^locker ${version//./\\.}( \(.*\))?$" "$work/out"; then
     fail "clean install" "the installer did not run the installed binary"
+elif ! grep -q '^locker-install: verified the signature on SHA256SUMS (key SHA256:' "$work/out"; then
+    fail "clean install" "the installer did not say it verified the signature"
 elif ! cmp -s "$h/.local/share/man/man1/locker.1" "$root/man/locker.1"; then
     fail "clean install" "man/locker.1 was not installed"
 elif [ "$(find "$h/.local/share/man/man1" -name 'locker*.1' | wc -l)" -ne "$(find "$root/man" -name '*.1' | wc -l)" ]; then
@@ -254,7 +322,36 @@ elif [ "$(stat -c %a "$h/.local/bin/locker" 2>/dev/null || stat -f %Lp "$h/.loca
     fail "clean install" "the binary's mode is not 0755"
 else
     template="$h"
-    pass "clean install (binary, $(find "$h/.local/share/man/man1" -name '*.1' | wc -l | tr -d ' ') man pages, bash/zsh/fish completions; bash completes through the installed binary)"
+    pass "clean install (signature and SHA-256 verified; binary, $(find "$h/.local/share/man/man1" -name '*.1' | wc -l | tr -d ' ') man pages, bash/zsh/fish completions; bash completes through the installed binary)"
+fi
+
+# The stamped installer alone: its version, base URL and key, no options.
+if [ "$built" = true ]; then
+    new_home
+    if run_installer "$h" -- && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
+        && grep -q "installing locker $version for $target from $base/stamped/v$version\$" "$work/out" \
+        && grep -q 'verified the signature on SHA256SUMS' "$work/out"; then
+        pass "stamped install.sh with no options (its base URL and key)"
+    else
+        fail "stamped install.sh with no options (its base URL and key)" "it did not install"
+    fi
+else
+    echo "SKIP stamped install.sh with no options (--dist: its base URL is not this server)"
+fi
+
+# install.sh from the source tree has no key: checksums only, and it says so.
+new_home
+installer="$root/install.sh"
+sig_requests="$(grep -c 'SHA256SUMS.sig' "$work/http.log" || true)"
+status=0
+run_installer "$h" -- --base-url "$base/unsigned" || status=$?
+installer="$dist/install.sh"
+if [ "$status" -eq 0 ] && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
+    && grep -q 'carries no release key: SHA256SUMS is checked for integrity only' "$work/out" \
+    && [ "$sig_requests" = "$(grep -c 'SHA256SUMS.sig' "$work/http.log" || true)" ]; then
+    pass "unstamped install.sh (the source tree's): checksums only, and it says so"
+else
+    fail "unstamped install.sh (the source tree's): checksums only, and it says so" "it did not install or did not say so"
 fi
 
 # Installing the same release again over an existing install works and changes no bytes.
@@ -274,6 +371,7 @@ installed_home && {
     requests="$(grep -c 'GET ' "$work/http.log" || true)"
     if run_installer "$h" -- --help --base-url "$base/good" \
         && grep -q 'LOCKER_INSECURE_SKIP_CHECKSUM' "$work/out" \
+        && grep -qF "requires SHA256SUMS.sig by: $dist_key" "$work/out" \
         && [ "$before" = "$(snapshot "$h")" ] \
         && [ "$requests" = "$(grep -c 'GET ' "$work/http.log" || true)" ]; then
         pass "--help explains and changes nothing"
@@ -282,28 +380,62 @@ installed_home && {
     fi
 }
 
-installed_home && expect_refusal "one-byte-corrupted archive" "$h" \
+# Refused on the signature: the archive is never downloaded.
+not_fetched() { # CHECK CASE
+    if grep -q "\"GET /$2/$asset " "$work/http.log"; then
+        fail "$1" "the archive was downloaded before the signature was checked"
+    fi
+}
+installed_home && expect_refusal "one-byte-corrupted archive (signed SHA256SUMS intact)" "$h" \
     'checksum mismatch' -- --base-url "$base/corrupt"
+installed_home && expect_refusal "tampered archive and SHA256SUMS (the old signature)" "$h" \
+    'the signature on SHA256SUMS does not verify' -- --base-url "$base/tampered-sums"
+not_fetched "tampered archive and SHA256SUMS (the old signature)" tampered-sums
+installed_home && expect_refusal "missing SHA256SUMS.sig" "$h" \
+    'cannot download .*/SHA256SUMS.sig; refusing' -- --base-url "$base/missing-sig"
+not_fetched "missing SHA256SUMS.sig" missing-sig
+installed_home && expect_refusal "SHA256SUMS signed by another key" "$h" \
+    'the signature on SHA256SUMS does not verify' -- --base-url "$base/other-key"
+not_fetched "SHA256SUMS signed by another key" other-key
+installed_home && expect_refusal "signature by the right key in another namespace" "$h" \
+    'the signature on SHA256SUMS does not verify' -- --base-url "$base/other-namespace" "${by_test_key[@]}"
+installed_home && expect_refusal "SHA256SUMS.sig that is not a signature" "$h" \
+    'the signature on SHA256SUMS does not verify' -- --base-url "$base/garbage-sig"
+installed_home && expect_refusal "--public-key of another key (LOCKER_PUBLIC_KEY)" "$h" \
+    'the signature on SHA256SUMS does not verify' \
+    LOCKER_PUBLIC_KEY="$(cat "$keys/other.pub")" -- --base-url "$base/good"
+installed_home && expect_refusal "--public-key that is not a key" "$h" \
+    'the release public key is not an OpenSSH public key line' -- --base-url "$base/good" \
+    --public-key 'ssh-ed25519 not/base64!'
 installed_home && expect_refusal "missing checksum line" "$h" \
-    "SHA256SUMS has no line for $asset" -- --base-url "$base/missing-line"
+    "SHA256SUMS has no line for $asset" -- --base-url "$base/missing-line" "${by_test_key[@]}"
 installed_home && expect_refusal "wrong checksum line" "$h" \
-    'checksum mismatch' -- --base-url "$base/wrong-line"
+    'checksum mismatch' -- --base-url "$base/wrong-line" "${by_test_key[@]}"
 installed_home && expect_refusal "duplicated checksum line" "$h" \
-    "SHA256SUMS has 2 lines for $asset" -- --base-url "$base/dup-line"
+    "SHA256SUMS has 2 lines for $asset" -- --base-url "$base/dup-line" "${by_test_key[@]}"
 installed_home && expect_refusal "checksum line for a longer name only" "$h" \
-    "SHA256SUMS has no line for $asset" -- --base-url "$base/prefix-line"
+    "SHA256SUMS has no line for $asset" -- --base-url "$base/prefix-line" "${by_test_key[@]}"
 installed_home && expect_refusal "archive with two locker files" "$h" \
-    'must hold exactly one file named locker' -- --base-url "$base/two-lockers"
+    'must hold exactly one file named locker' -- --base-url "$base/two-lockers" "${by_test_key[@]}"
 installed_home && expect_refusal "archive with a duplicated locker member" "$h" \
-    'must hold exactly one file named locker' -- --base-url "$base/dup-member"
+    'must hold exactly one file named locker' -- --base-url "$base/dup-member" "${by_test_key[@]}"
 installed_home && expect_refusal "archive whose locker is a symlink" "$h" \
-    'is not exactly one regular file' -- --base-url "$base/symlink-member"
+    'is not exactly one regular file' -- --base-url "$base/symlink-member" "${by_test_key[@]}"
 installed_home && expect_refusal "archive that is not a tarball" "$h" \
-    'is not a readable .tar.gz: .*not in gzip format' -- --base-url "$base/not-a-tarball"
+    'is not a readable .tar.gz: .*not in gzip format' -- --base-url "$base/not-a-tarball" "${by_test_key[@]}"
 installed_home && expect_refusal "binary reporting another version" "$h" \
-    'reports "locker 9.9.9"' -- --base-url "$base/wrong-version"
+    'reports "locker 9.9.9"' -- --base-url "$base/wrong-version" "${by_test_key[@]}"
 installed_home && expect_refusal "release missing from the server" "$h" \
     'cannot download' -- --base-url "$base/no-such-release"
+
+# The re-signed release installs with the test's key: the cases above fail for their own reason.
+new_home
+if run_installer "$h" -- --base-url "$base/test-key" "${by_test_key[@]}" \
+    && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ]; then
+    pass "install with --public-key (the release signed again by the test's key)"
+else
+    fail "install with --public-key (the release signed again by the test's key)" "it did not install"
+fi
 
 # Unsupported OS and CPU: a fake uname first on PATH.
 fake="$work/fake-uname"
@@ -331,6 +463,15 @@ for tool in sh uname curl tar gzip awk mktemp grep tr head dirname chmod mkdir m
 done
 installed_home && expect_refusal "no SHA-256 tool on PATH" "$h" 'no SHA-256 tool found' \
     PATH="$nosha" -- --base-url "$base/good"
+
+# No ssh-keygen: a stamped installer refuses (before any download) rather than skip the signature.
+nokeygen="$work/nokeygen-bin"
+mkdir -p "$nokeygen"
+for tool in sh uname curl tar gzip awk mktemp grep tr head dirname chmod mkdir mv rm id cat sha256sum; do
+    ln -s "$(command -v "$tool")" "$nokeygen/$tool"
+done
+installed_home && expect_refusal "no ssh-keygen on PATH" "$h" 'ssh-keygen \(OpenSSH 8.1 or later\) is needed' \
+    PATH="$nokeygen" -- --base-url "$base/good"
 
 # Plain http to anything but loopback is refused before any download.
 installed_home && expect_refusal "plain http to a non-loopback host" "$h" \
@@ -386,13 +527,13 @@ for combo in wget:shasum curl:openssl; do
     fi
     only="$work/only-$1-$2"
     mkdir -p "$only"
-    for tool in sh uname "$1" "$2" tar gzip awk mktemp grep tr head dirname chmod mkdir mv rm id cat; do
+    for tool in sh uname "$1" "$2" tar gzip awk mktemp grep tr head dirname chmod mkdir mv rm id cat ssh-keygen; do
         ln -s "$(command -v "$tool")" "$only/$tool"
     done
     if [ "$2" = shasum ]; then ln -s "$(command -v perl)" "$only/perl"; fi
     new_home
     if run_installer "$h" PATH="$only" -- --base-url "$base/good" \
-        && grep -q "verified SHA-256 .*($2)" "$work/out" \
+        && grep -q "verified SHA-256 .*($2)" "$work/out" && grep -q 'verified the signature' "$work/out" \
         && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] && [ -z "$(leftovers "$h")" ]; then
         pass "clean install with $1 and $2"
     else
@@ -414,7 +555,7 @@ fi
 # loudly.
 new_home
 if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/missing-line" \
-    && grep -q 'WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying' "$work/out" \
+    && grep -q "WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying the archive's SHA-256 or the release's signature" "$work/out" \
     && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ]; then
     pass "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning"
 else

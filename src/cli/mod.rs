@@ -158,8 +158,8 @@ pub struct GlobalArgs {
     /// Print no status lines, only data
     #[arg(short, long, global = true, help_heading = "Global options")]
     pub quiet: bool,
-    /// Run pad and verify commands against the `locker serve` at URL instead of a local
-    /// repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
+    /// Run commands (pads, artifacts, leases, plans, steps, the log, verify) against the
+    /// `locker serve` at URL instead of a local repository (http:// only to a loopback address such as 127.0.0.1; otherwise https://)
     #[arg(
         long,
         global = true,

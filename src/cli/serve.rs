@@ -20,10 +20,11 @@ use crate::server::{self, AppState, ServerOptions};
 /// agentstate's lease API (`POST /lease`, `/heartbeat`, `/complete`, `/manifest`, `/event`,
 /// `GET /ledger`) with locker's semantics; and locker's own routes (`/v1/journal`,
 /// `/v1/verify`, `/v1/pads`, `/v1/deposit`, `/v1/leases`, …), all described by
-/// `GET /openapi.json`; and `POST /mcp`, the tools of `locker mcp` over MCP's Streamable HTTP
-/// (`GET /mcp/sse` for 2024-11-05 clients) for agents elsewhere, acting as their bearer
-/// token's agent (`--mcp-toolsets` and `--mcp-read-only` choose them). The demo pad `demo-pad-v1` is created at start if it is
-/// missing.
+/// `GET /openapi.json`; `POST /mcp`, the tools of `locker mcp` over MCP's Streamable HTTP
+/// (`GET /mcp/sse` for 2024-11-05 clients) for agents elsewhere, acting as their bearer token's
+/// agent (`--mcp-toolsets` and `--mcp-read-only` choose them); and a read-only web view for
+/// people under `/ui/` (the journal, pads, work items, artifacts and the log, as HTML). The
+/// demo pad `demo-pad-v1` is created at start if it is missing.
 ///
 /// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with
 /// `--listen 127.0.0.1:0` the system picks the port; the line is written at every log level),
@@ -69,6 +70,12 @@ pub struct ServeArgs {
     /// Repeatable
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_hosts: Vec<String>,
+    /// A file holding the operator's token for the web view under `/ui/` (16 characters or
+    /// more; a trailing newline is ignored): sent as `Authorization: Bearer` or through the
+    /// sign-in form, it shows every scope. Without a token the view shows the operator's view
+    /// only on loopback without `--require-token`; an agent's token shows its own scope
+    #[arg(long, value_name = "FILE")]
+    pub ui_token_file: Option<std::path::PathBuf>,
     /// Most connections one client address may hold open (others are answered 429)
     #[arg(long, default_value_t = 256, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_connections_per_peer: u64,
@@ -159,6 +166,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         .hint("Listen on 127.0.0.1 (the default), or pass `--allow-remote-http` and put a TLS proxy in front.")
         .into());
     }
+    let ui_token = a.ui_token_file.as_deref().map(read_ui_token).transpose()?;
     let payment = match a.payment_mode {
         PaymentMode::Off => None,
         PaymentMode::Txid => Some(PaymentConfig::new(
@@ -307,6 +315,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         exit_with_stdin: a.exit_with_stdin,
         data_dir: repo.dot.is_dir().then(|| repo.dot.clone()),
         mcp_tools,
+        ui_token,
         ..ServerOptions::default()
     };
     let state = AppState::new(
@@ -319,4 +328,28 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
     server::serve(listener, metrics_listener, state)
         .map_err(|e| OpError::unavailable(format!("the server failed: {e}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The shortest operator token the web view takes.
+const MIN_UI_TOKEN_CHARS: usize = 16;
+
+/// Reads `--ui-token-file`: the token, without its trailing newline.
+fn read_ui_token(path: &std::path::Path) -> Result<crate::domain::secret::Secret, OpError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        OpError::usage(format!("cannot read the UI token file {}: {e}", path.display()))
+    })?;
+    let token = text.trim_end_matches(['\n', '\r']);
+    if token.chars().count() < MIN_UI_TOKEN_CHARS
+        || token.chars().any(|c| c.is_control() || c.is_whitespace())
+    {
+        return Err(OpError::usage(format!(
+            "the UI token in {} must be at least {MIN_UI_TOKEN_CHARS} characters, without spaces \
+             or control characters",
+            path.display()
+        ))
+        .hint(
+            "Make one with `head -c 32 /dev/urandom | base64 > ui-token` (and keep it private).",
+        ));
+    }
+    Ok(crate::domain::secret::Secret::new(token))
 }

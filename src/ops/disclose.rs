@@ -9,7 +9,8 @@
 //!   that is a credential's digest or a capability: write-key hashes, ticket ids, token ids and
 //!   lease ids are replaced by `"redacted"`;
 //! - the verification report keeps its verdicts and counts for anyone, but only the operator
-//!   learns what is broken (subjects and details name agents, scopes and keys of every scope).
+//!   learns what is broken (subjects and details name agents, scopes and keys of every scope);
+//! - the operator may look into every scope, anyone else into its own ([`scopes`]).
 
 use serde_json::Value;
 
@@ -17,7 +18,7 @@ use crate::ops::log::journal::{self, LogEntry, LogPage};
 use crate::ops::verify::{Problem, RepoReport};
 use crate::ops::work::lease::{LeaseList, LeaseView, WorkStatus};
 use crate::ops::{authorize, Actor, ActorKind, Ctx, OpError, OpResult};
-use crate::store::JournalQuery;
+use crate::store::{Flow, JournalQuery};
 
 /// What stands in for a withheld value.
 pub const REDACTED: &str = "redacted";
@@ -128,6 +129,30 @@ pub fn leases(actor: &Actor, mut l: LeaseList) -> LeaseList {
 pub fn work_status(actor: &Actor, mut w: WorkStatus) -> WorkStatus {
     lease_view(actor, &mut w.lease);
     w
+}
+
+/// The scopes `ctx.actor` may look into: every scope that has agents, leases or artifacts (and
+/// `default`) for the operator; its own scope for anyone else.
+pub fn scopes(ctx: &mut Ctx<'_>) -> OpResult<Vec<String>> {
+    if !ctx.actor.is_operator() {
+        return Ok(vec![ctx.actor.scope.clone()]);
+    }
+    let tx = ctx.store.read()?;
+    let mut all = std::collections::BTreeSet::new();
+    all.insert(crate::domain::token::DEFAULT_SCOPE.to_owned());
+    tx.for_each_agent(&mut |a| {
+        all.insert(a.scope);
+        Flow::Continue(())
+    })?;
+    tx.for_each_lease(&mut |l| {
+        all.insert(l.scope);
+        Flow::Continue(())
+    })?;
+    tx.for_each_artifact_head(&mut |h| {
+        all.insert(h.scope);
+        Flow::Continue(())
+    })?;
+    Ok(all.into_iter().collect())
 }
 
 #[cfg(test)]

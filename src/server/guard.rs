@@ -9,9 +9,14 @@
 //!   allowed origin gets CORS headers, and its preflights are answered.
 //! - **Content-Type** (the "simple requests" a page may send anywhere: `text/plain`, forms):
 //!   a write route accepts only `application/json` (or `…+json`), or no body at all; 415
-//!   otherwise. The one exception is agent-locker's append, whose body is the raw block with
+//!   otherwise. Two exceptions: agent-locker's append, whose body is the raw block with
 //!   whatever type the writer gives it (it needs the pad's write key in `Authorization`, which
-//!   a page cannot send without a preflight).
+//!   a page cannot send without a preflight); and the web view's sign-in form (`POST
+//!   /ui/login`), which takes `application/x-www-form-urlencoded` and nothing else.
+//! - The web view's own pages (`/ui/…`) are same-origin to it: a request under `/ui` whose
+//!   `Origin` is the server's own (`http://` or `https://` and the `Host` it was called by,
+//!   which has passed the check above) is let through without CORS headers. Any other origin
+//!   is refused there too, so another site's page cannot post the sign-in form.
 
 use std::net::IpAddr;
 
@@ -58,6 +63,7 @@ impl Policy {
         let origin = match headers.get(header::ORIGIN) {
             None => None,
             Some(o) if self.origin_allowed(o.as_bytes()) => Some(o.clone()),
+            Some(o) if is_ui(path) && same_origin(o.as_bytes(), headers) => None,
             Some(o) => {
                 let shown: String =
                     String::from_utf8_lossy(o.as_bytes()).chars().take(100).collect();
@@ -70,10 +76,15 @@ impl Policy {
             }
         };
         if *method == Method::POST && !body_type_allowed(path, headers) {
+            let detail = if path == FORM_ROUTE {
+                "this route takes a form: send `Content-Type: application/x-www-form-urlencoded`"
+            } else {
+                "this route takes a JSON body: send `Content-Type: application/json`"
+            };
             return Err(OpError::new(
                 ErrorKind::UnsupportedMediaType,
                 "unsupported_media_type",
-                "this route takes a JSON body: send `Content-Type: application/json`",
+                detail,
             ));
         }
         Ok(origin)
@@ -128,13 +139,34 @@ fn misdirected(host: &str) -> OpError {
     .hint("Call it by a loopback address (127.0.0.1, [::1], localhost), or start it with `locker serve --allow-host NAME`.")
 }
 
+/// Whether a path belongs to the web view.
+fn is_ui(path: &str) -> bool {
+    path == "/ui" || path.starts_with("/ui/")
+}
+
+/// Whether `origin` is the server's own as the request calls it: `http://` or `https://` and
+/// the request's `Host` (already checked).
+fn same_origin(origin: &[u8], headers: &HeaderMap) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let origin = origin.strip_suffix(b"/").unwrap_or(origin);
+    let Ok(origin) = std::str::from_utf8(origin) else { return false };
+    let rest = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
+    rest.is_some_and(|r| !r.is_empty() && r.eq_ignore_ascii_case(host.trim()))
+}
+
+/// The one form the server takes: the web view's sign-in.
+const FORM_ROUTE: &str = "/ui/login";
+
 /// Whether a `POST`'s body type is one the route takes.
 fn body_type_allowed(path: &str, headers: &HeaderMap) -> bool {
     if is_append(path) {
         return true;
     }
+    let allowed: fn(&str) -> bool = if path == FORM_ROUTE { is_form } else { is_json };
     match headers.get(header::CONTENT_TYPE) {
-        Some(ct) => ct.to_str().is_ok_and(is_json),
+        Some(ct) => ct.to_str().is_ok_and(allowed),
         // No type: only a request with no body.
         None => {
             !headers.contains_key(header::TRANSFER_ENCODING)
@@ -150,6 +182,12 @@ fn is_append(path: &str) -> bool {
     path.strip_prefix("/v1/pads/")
         .and_then(|rest| rest.strip_suffix("/append"))
         .is_some_and(|id| !id.is_empty() && !id.contains('/'))
+}
+
+/// `application/x-www-form-urlencoded`, with any parameters.
+fn is_form(ct: &str) -> bool {
+    let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/x-www-form-urlencoded"
 }
 
 /// `application/json` or `application/…+json`, with any parameters.
@@ -271,5 +309,42 @@ mod tests {
         assert_eq!(post("/v1/pads/abc/append", &[("content-type", "text/plain")]), 200);
         assert_eq!(post("/v1/pads/abc/append", &[("content-length", "3")]), 200);
         assert_eq!(post("/v1/pads/a/b/append", &[("content-type", "text/plain")]), 415);
+    }
+
+    #[test]
+    fn the_sign_in_form_takes_a_form_and_nothing_else_does() {
+        let p = Policy::default();
+        let post = |path: &str, ct: &str| {
+            status(&p, Method::POST, path, &[("content-type", ct), ("content-length", "9")])
+        };
+        let form = "application/x-www-form-urlencoded";
+        assert_eq!(post("/ui/login", form), 200);
+        assert_eq!(post("/ui/login", "application/x-www-form-urlencoded; charset=UTF-8"), 200);
+        for bad in ["application/json", "text/plain", "multipart/form-data; boundary=x"] {
+            assert_eq!(post("/ui/login", bad), 415, "{bad}");
+        }
+        for other in ["/ui/login/", "/ui/logout", "/lease", "/v1/pads", "/ui/"] {
+            assert_eq!(post(other, form), 415, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_view_is_same_origin_to_itself_and_to_no_other_site() {
+        let p = Policy::default();
+        let req = |path: &str, host: &str, origin: &str| {
+            let h = [("host", host), ("origin", origin)];
+            p.check(&Method::POST, &path.parse().unwrap(), &headers(&h))
+                .map(|o| o.is_some())
+                .map_err(|e| e.kind.http_status())
+        };
+        // Its own origin: through, with no CORS headers.
+        assert_eq!(req("/ui/login", "127.0.0.1:8000", "http://127.0.0.1:8000"), Ok(false));
+        assert_eq!(req("/ui/login", "localhost:8000", "http://LOCALHOST:8000/"), Ok(false));
+        // Another port, another host, `null`: refused.
+        for bad in ["http://127.0.0.1:8001", "http://evil.example", "null", "http://127.0.0.1"] {
+            assert_eq!(req("/ui/login", "127.0.0.1:8000", bad), Err(403), "{bad}");
+        }
+        // Outside the view, the JSON routes keep their rule: no origin but the allowed ones.
+        assert_eq!(req("/v1/journal", "127.0.0.1:8000", "http://127.0.0.1:8000"), Err(403));
     }
 }

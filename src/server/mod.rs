@@ -20,7 +20,8 @@
 //! access-log line per request on stderr with no secret and no raw query value.
 //!
 //! One module per resource: `pads`, `tickets`, `artifacts`, `leases`, `plans`, `journal`,
-//! `keys`, `tlog` (checkpoints and proofs) and `health`; `routes` is the table of every route,
+//! `keys`, `tlog` (checkpoints and proofs) and `health`; `ui` is the read-only web view for
+//! people (HTML under `/ui/`); `routes` is the table of every route,
 //! [`wire`] the request bodies of the compatible APIs, `http` the helpers every handler uses.
 //! `publish` is the signer: requests never sign a checkpoint; it does, as the journal grows.
 
@@ -47,6 +48,7 @@ mod state;
 mod surface;
 mod tickets;
 mod tlog;
+mod ui;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -77,11 +79,16 @@ async fn handle(
 ) -> Result<axum::response::Response, std::convert::Infallible> {
     use tracing::Instrument as _;
     let arrived = access::Arrived::new(&req);
+    let is_ui = ui::is_ui(req.uri().path());
     let acting = access::Acting::default();
     let span = tracing::debug_span!("request", method = req.method().as_str(), route = Empty);
-    let resp = access::with_acting(Arc::clone(&acting), respond(&state, router, peer, req))
+    let mut resp = access::with_acting(Arc::clone(&acting), respond(&state, router, peer, req))
         .instrument(span.clone())
         .await;
+    if is_ui {
+        // The web view's headers, on its refusals too.
+        ui::secure(&mut resp);
+    }
     if let Some(r) = resp.extensions().get::<http::RouteName>() {
         span.record("route", r.0.as_str());
     }

@@ -10,7 +10,7 @@ use axum::Router;
 
 use super::http::{self, RouteName};
 use super::{
-    artifacts, health, journal, keys, leases, mcp, pads, plans, scrape, surface, tickets, tlog,
+    artifacts, health, journal, keys, leases, mcp, pads, plans, scrape, surface, tickets, tlog, ui,
     AppState,
 };
 use crate::ops::{ErrorKind, OpError};
@@ -89,6 +89,22 @@ pub fn route_table() -> Vec<Route> {
         r("post", "/mcp/messages", post(mcp::messages)),
         // This API's own description.
         r("get", "/openapi.json", get(openapi)),
+        // The read-only web view for people (HTML).
+        r("get", "/ui", get(ui::root)),
+        r("get", "/ui/", get(ui::overview)),
+        r("get", "/ui/style.css", get(ui::style)),
+        r("get", "/ui/favicon.svg", get(ui::favicon)),
+        r("get", "/ui/login", get(ui::login_form)),
+        r("post", "/ui/login", post(ui::login)),
+        r("get", "/ui/logout", get(ui::logout)),
+        r("get", "/ui/journal", get(ui::journal)),
+        r("get", "/ui/pads", get(ui::pads)),
+        r("get", "/ui/pads/{pad_id}", get(ui::pad)),
+        r("get", "/ui/work", get(ui::work)),
+        r("get", "/ui/work/{work}", get(ui::work_item)),
+        r("get", "/ui/artifacts", get(ui::artifacts)),
+        r("get", "/ui/artifacts/{key}", get(ui::artifact)),
+        r("get", "/ui/log", get(ui::log)),
     ]
 }
 
@@ -113,6 +129,9 @@ async fn name_route(matched: Option<MatchedPath>, req: Request, next: Next) -> R
 /// Unknown paths: 404 in the path's shape (`detail` stays FastAPI's "Not Found", which
 /// agent-locker's clients show).
 async fn not_found(uri: Uri) -> Response {
+    if ui::is_ui(uri.path()) {
+        return ui::not_found();
+    }
     let e = if surface::questlock_path(uri.path()) {
         OpError::not_found("route not found")
     } else {
@@ -123,6 +142,9 @@ async fn not_found(uri: Uri) -> Response {
 
 /// A known path with another method: 405 with `Allow` (set by the router), in the path's shape.
 async fn method_not_allowed(uri: Uri) -> Response {
+    if ui::is_ui(uri.path()) {
+        return ui::method_not_allowed();
+    }
     let detail = if surface::questlock_path(uri.path()) {
         "method not allowed"
     } else {

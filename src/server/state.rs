@@ -62,6 +62,8 @@ pub struct ServerOptions {
     /// The MCP tools `POST /mcp` offers (`--mcp-toolsets`, `--mcp-read-only`); checked with
     /// [`crate::mcp::check_selection`] before the server starts.
     pub mcp_tools: crate::mcp::ToolSelection,
+    /// The operator's credential for the web view (`--ui-token-file`): it shows every scope.
+    pub ui_token: Option<Secret>,
 }
 
 impl Default for ServerOptions {
@@ -87,11 +89,16 @@ impl Default for ServerOptions {
             exit_with_stdin: false,
             data_dir: None,
             mcp_tools: crate::mcp::ToolSelection::default(),
+            ui_token: None,
         }
     }
 }
 
 pub use super::publish::StoreOpener;
+
+/// The newest whole-repository verification the web view made (the operator's report): when
+/// (the process's clock, for its age; the operations' clock, to show) and what it found.
+pub type Verified = Mutex<Option<(std::time::Instant, i64, crate::ops::verify::RepoReport)>>;
 
 /// Most operations committed in one group.
 const MAX_GROUP: usize = 256;
@@ -122,6 +129,8 @@ pub(super) struct Inner {
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
     /// The MCP endpoint (`POST /mcp`).
     mcp: crate::mcp::http::Endpoint,
+    /// The web view's newest whole-repository verification.
+    pub(super) verified: Arc<Verified>,
 }
 
 impl AppState {
@@ -193,6 +202,7 @@ impl AppState {
             writes,
             publisher,
             writer: Arc::new(Mutex::new(writer)),
+            verified: Arc::default(),
             opts,
         }))
     }

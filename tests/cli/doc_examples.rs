@@ -404,6 +404,11 @@ fn test_examples_docs_trust() {
     check_page("docs/trust.md");
 }
 
+#[test]
+fn test_examples_docs_ui() {
+    check_page("docs/ui.md");
+}
+
 /// README.md and every page under docs/ have a test above.
 #[test]
 fn test_examples_every_page_is_run() {

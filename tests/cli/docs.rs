@@ -75,6 +75,21 @@ fn test_version_file_equals_the_crate_version() {
     assert!(install.contains(&stamped), "install.sh must contain `{}`", stamped.trim());
 }
 
+/// install.sh and the README download releases from the repository Cargo.toml names, as
+/// scripts/release.sh stamps them; the source tree's install.sh carries no signing key.
+#[test]
+fn test_install_sh_downloads_from_the_repository_releases() {
+    let releases = format!("{}/releases/download", env!("CARGO_PKG_REPOSITORY"));
+    let install = std::fs::read_to_string(root().join("install.sh")).unwrap();
+    let line = format!("\nDEFAULT_BASE_URL={releases}\n");
+    assert!(install.contains(&line), "install.sh must contain `{}`", line.trim());
+    let unstamped = "\nLOCKER_RELEASE_PUBLIC_KEY=''\n";
+    assert!(install.contains(unstamped), "install.sh must contain `{}`", unstamped.trim());
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let url = format!("{releases}/v{}/install.sh", env!("CARGO_PKG_VERSION"));
+    assert!(readme.contains(&url), "README.md must install from {url}");
+}
+
 /// Every `LOCKER_*` variable the source reads directly is documented in `man locker`.
 #[test]
 fn test_docs_man_page_lists_every_environment_variable() {

@@ -62,4 +62,5 @@ mod tlog;
 mod token;
 mod torture;
 mod tty;
+mod ui;
 mod witness;

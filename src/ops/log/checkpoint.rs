@@ -177,6 +177,7 @@ pub(super) fn outcome(row: CheckpointRow, key: &Verifier, signed_now: bool) -> C
 /// serve`'s readers: a read never signs).
 pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOutcome> {
     if ctx.settings.sign_checkpoints {
+        log.preload();
         let now = ctx.now();
         let mut tx = ctx.store.write()?;
         match latest_in(tx.as_mut(), log, now) {
@@ -198,6 +199,31 @@ pub fn checkpoint(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<CheckpointOu
     drop(tx);
     cover(log, &row)?;
     Ok(outcome(row, &key, false))
+}
+
+/// The newest `limit` checkpoints stored, newest first, each with the cosignatures gathered
+/// for it (in its note). Reads only: nothing is signed.
+pub fn recent(
+    ctx: &mut Ctx<'_>,
+    log: &LogIdentity,
+    limit: usize,
+) -> OpResult<Vec<CheckpointOutcome>> {
+    let tx = ctx.store.read()?;
+    let key = log.public(tx.as_ref())?;
+    let mut rows: std::collections::VecDeque<CheckpointRow> = std::collections::VecDeque::new();
+    if limit > 0 {
+        tx.for_each_checkpoint(&mut |c| {
+            rows.push_back(c);
+            if rows.len() > limit {
+                rows.pop_front();
+            }
+            crate::store::Flow::Continue(())
+        })?;
+    }
+    let mut out: Vec<CheckpointOutcome> =
+        rows.into_iter().map(|r| outcome(r, &key, false)).collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.size));
+    Ok(out)
 }
 
 /// Signs a checkpoint of the whole journal when it grew past the newest one stored (at most
@@ -222,6 +248,7 @@ pub fn publish(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Checkpoi
     if !log.has_key() {
         return Ok(None);
     }
+    log.preload();
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
     let (row, new) = match latest_in(tx.as_mut(), log, now) {
@@ -259,6 +286,7 @@ pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Ch
     if !log.has_key() {
         return Ok(None);
     }
+    log.preload();
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
     let head = tx.journal_head()?.map_or(0, |h| h.seq);

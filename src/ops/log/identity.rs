@@ -3,6 +3,7 @@
 //! ([`super::signer`] decides whose turn it is).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use crate::domain::note::{Signer, Verifier};
 use crate::ops::{ErrorKind, OpError, OpResult};
@@ -25,7 +26,28 @@ pub struct LogIdentity {
     /// Whether this process keeps the turn to sign between checkpoints (`locker serve`), or takes
     /// it only for the transaction it signs in (a command).
     pub keeps_turn: bool,
+    /// The signing key once read: parsed once per process (and its clones), where possible
+    /// before a transaction that signs begins ([`LogIdentity::preload`]).
+    loaded: Loaded,
 }
+
+/// A signing key read once, shared by the clones of a [`LogIdentity`].
+#[derive(Clone, Default)]
+struct Loaded(Arc<OnceLock<Signer>>);
+
+impl std::fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "Loaded(key)" } else { "Loaded(none)" })
+    }
+}
+
+/// A cache: two identities are equal whether or not either has read its key yet.
+impl PartialEq for Loaded {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Loaded {}
 
 /// Where a process finds the log's signing key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +69,15 @@ impl LogIdentity {
         } else {
             (LogKey::Absent, None)
         };
-        Self { dot: dot.to_owned(), origin: config.origin(), key, mark, keeps_turn: false }
+        let origin = config.origin();
+        Self {
+            dot: dot.to_owned(),
+            origin,
+            key,
+            mark,
+            keeps_turn: false,
+            loaded: Loaded::default(),
+        }
     }
 
     /// The key read from `file` instead (`--log-key`), if one is given.
@@ -55,6 +85,7 @@ impl LogIdentity {
     pub fn with_key_file(mut self, file: Option<&Path>) -> Self {
         if let Some(f) = file {
             self.key = LogKey::File(f.to_owned());
+            self.loaded = Loaded::default();
             if self.mark.is_none() {
                 self.mark = crate::repo::mark::state_home(&self.origin);
             }
@@ -77,10 +108,27 @@ impl LogIdentity {
     /// The signing key (`.locker/keys/log.key` is made on first use); an error where this
     /// process has none.
     pub fn signer(&self) -> OpResult<Signer> {
-        match &self.key {
-            LogKey::Repo => Ok(crate::repo::log_signer(&self.dot, &self.origin)?),
-            LogKey::File(f) => Ok(crate::repo::read_log_key(f, &self.origin)?),
-            LogKey::Absent => Err(not_signer(None)),
+        if let Some(s) = self.loaded.0.get() {
+            return Ok(s.clone());
+        }
+        let s = match &self.key {
+            LogKey::Repo => crate::repo::log_signer(&self.dot, &self.origin)?,
+            LogKey::File(f) => crate::repo::read_log_key(f, &self.origin)?,
+            LogKey::Absent => return Err(not_signer(None)),
+        };
+        Ok(self.loaded.0.get_or_init(|| s).clone())
+    }
+
+    /// Reads the signing key now if this process has one (never makes one), so that a
+    /// transaction about to sign does not parse it while it holds the store's write lock.
+    pub fn preload(&self) {
+        let present = match &self.key {
+            LogKey::Repo => crate::repo::has_log_key(&self.dot),
+            LogKey::File(_) => true,
+            LogKey::Absent => false,
+        };
+        if present {
+            let _ = self.signer();
         }
     }
 

@@ -3,12 +3,13 @@
 //!
 //! This module holds what a pad operation returns and the checks they share; the operations
 //! live by what they do: `write` (create, append, seal, deposit), `tickets` (mint, revoke and
-//! check read tickets), `read` (manifests, listings, block reads, counts) and `demo` (the demo
-//! pad). Their public functions are re-exported here, so callers name them
+//! check read tickets), `read` (manifests, listings, block reads, counts), `inspect` (a pad's
+//! hashes and tickets' states without its secrets, for the web view) and `demo` (the demo pad). Their public functions are re-exported here, so callers name them
 //! `crate::ops::pad::create` and so on.
 
 pub mod bundle;
 mod demo;
+mod inspect;
 pub mod integrity;
 pub mod payment;
 mod read;
@@ -16,6 +17,7 @@ mod tickets;
 mod write;
 
 pub use demo::{seed_demo, DemoSeeded, DEMO_BLOCKS, DEMO_PAD_ID, DEMO_TTL_SECONDS, DEMO_WRITE_KEY};
+pub use inspect::{inspect, BlockMeta, PadInspection, TicketState, TicketStatus};
 pub use read::{counts, list, manifest, read};
 pub use tickets::{mint_ticket, revoke_ticket};
 pub use write::{
