@@ -24,6 +24,9 @@ use super::{CmdResult, CommandCtx};
 ///
 /// `--toolsets` and `--read-only` choose the tools it offers (all of them by default); a tool
 /// not offered is neither listed nor callable.
+///
+/// Agents on other machines need no local binary: `locker serve` offers the same tools over
+/// HTTP at `/mcp`, acting as the agent of the request's bearer token.
 #[derive(Debug, Args)]
 pub struct McpArgs {
     #[command(flatten)]

@@ -20,9 +20,11 @@ use crate::server::{self, AppState, ServerOptions};
 /// agentstate's lease API (`POST /lease`, `/heartbeat`, `/complete`, `/manifest`, `/event`,
 /// `GET /ledger`) with locker's semantics; and locker's own routes (`/v1/journal`,
 /// `/v1/verify`, `/v1/pads`, `/v1/deposit`, `/v1/leases`, …), all described by
-/// `GET /openapi.json`; and a read-only web view for people under `/ui/` (the journal, pads,
-/// work items, artifacts and the log, as HTML). The demo pad `demo-pad-v1` is created at start
-/// if it is missing.
+/// `GET /openapi.json`; `POST /mcp`, the tools of `locker mcp` over MCP's Streamable HTTP
+/// (`GET /mcp/sse` for 2024-11-05 clients) for agents elsewhere, acting as their bearer token's
+/// agent (`--mcp-toolsets` and `--mcp-read-only` choose them); and a read-only web view for
+/// people under `/ui/` (the journal, pads, work items, artifacts and the log, as HTML). The
+/// demo pad `demo-pad-v1` is created at start if it is missing.
 ///
 /// Prints `locker listening on http://ADDR` on stderr once it accepts connections (with
 /// `--listen 127.0.0.1:0` the system picks the port; the line is written at every log level),
@@ -100,6 +102,19 @@ pub struct ServeArgs {
     /// Repeatable
     #[arg(long = "witness", value_name = "URL")]
     pub witnesses: Vec<String>,
+    /// Offer only the MCP tools that change nothing at `POST /mcp` (as `locker mcp
+    /// --read-only` does over stdio)
+    #[arg(long)]
+    pub mcp_read_only: bool,
+    /// Offer only these MCP toolsets at `POST /mcp`, comma-separated: pads, artifacts, work,
+    /// log, admin (as `locker mcp --toolsets` does over stdio) [default: all]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = clap::builder::PossibleValuesParser::new(crate::mcp::Toolset::NAMES)
+    )]
+    pub mcp_toolsets: Vec<String>,
     /// Pay-per-pad: `txid` makes `POST /v1/pads` demand `X-Payment-Proof: <tx hash>` of a
     /// token transfer to the wallet, checked on chain (402 with a challenge without it);
     /// `off` (the default) shows nothing about payments; `locker serve --help` lists
@@ -163,6 +178,10 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
             a.payment_chain_id,
         )?),
     };
+    let mcp_tools = crate::mcp::ToolSelection::default()
+        .with_toolsets(a.mcp_toolsets.iter().map(String::as_str))?
+        .read_only(a.mcp_read_only);
+    crate::mcp::check_selection(&mcp_tools)?;
     let store_at = a.store.location()?;
     let mut repo = if let (Some(loc), false) = (&store_at, a.init) {
         // Served straight from the shared database: no `.locker/` needed.
@@ -295,6 +314,7 @@ pub fn run(ctx: &mut CommandCtx, a: &ServeArgs) -> CmdResult {
         witnesses: a.witnesses.clone(),
         exit_with_stdin: a.exit_with_stdin,
         data_dir: repo.dot.is_dir().then(|| repo.dot.clone()),
+        mcp_tools,
         ui_token,
         ..ServerOptions::default()
     };

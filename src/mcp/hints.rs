@@ -8,16 +8,28 @@
 //! agent-locker's and questlock's messages, kept word for word for their clients).
 //!
 //! A hint the table does not replace is kept if it names no command and no flag, and dropped
-//! otherwise: a model is never told to run a command it cannot run.
+//! otherwise: a model is never told to run a command it cannot run. The few hints about who
+//! acts also depend on where the model's client reaches the tools ([`Via`]): `locker mcp` acts
+//! with the token and key in its environment, `locker serve`'s `/mcp` with the bearer token
+//! each request sends.
 
 use serde_json::Value;
 
 use crate::ops::OpError;
 
+/// Where the model's client reaches the tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// `locker mcp`: who acts is the server's environment (`LOCKER_TOKEN`, `LOCKER_SIGN_KEY`).
+    Stdio,
+    /// `locker serve`'s `/mcp`: who acts is the bearer token of each request.
+    Http,
+}
+
 /// `e` as a model should read it: the same error, code, detail and fields, with hints that
 /// name tools and arguments.
-pub fn for_model(mut e: OpError, tool: &str) -> OpError {
-    if let Some(hints) = advice(&e, tool) {
+pub fn for_model(mut e: OpError, tool: &str, via: Via) -> OpError {
+    if let Some(hints) = advice(&e, tool, via) {
         e.hints = hints;
     }
     e.hints.retain(|h| !speaks_cli(h));
@@ -37,7 +49,7 @@ fn speaks_cli(text: &str) -> bool {
 }
 
 /// The hints that replace `e`'s, when the table has them.
-fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
+fn advice(e: &OpError, tool: &str, via: Via) -> Option<Vec<String>> {
     let text = |k: &str| e.fields.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
     let one = |h: &str| Some(vec![h.to_owned()]);
     let toolset = |prefix: &str| tool.starts_with(prefix);
@@ -93,6 +105,9 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
             "A deposit's blocks cannot be signed: create the pad with locker_create, append each \
              block signed (locker_append with signer and signature), then locker_seal it.",
         ),
+        ("signature_required", _) if via == Via::Http => {
+            one("Pass signer and signature: your registered key's signature over the write.")
+        }
         ("signature_required", _) => {
             one("Pass signer and signature (your registered key's signature over the write), or \
              give this server the agent's signing key (LOCKER_SIGN_KEY in its environment).")
@@ -166,6 +181,10 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
         ("forbidden", _) if tool == "locker_key_register" => {
             one("Register a key made for your own agent name.")
         }
+        ("unauthorized", d) if d.starts_with("registering a key") && via == Via::Http => {
+            one("Registering a key needs your agent's token: connect with it as a bearer token \
+             (the Authorization header of every request).")
+        }
         ("unauthorized", d) if d.starts_with("registering a key") => {
             one("This server acts without an agent token: registering a key needs the agent's \
              (LOCKER_TOKEN in the server's environment).")
@@ -185,6 +204,9 @@ fn advice(e: &OpError, tool: &str) -> Option<Vec<String>> {
         ),
 
         // Who acts, the repository and the server.
+        ("unauthorized", "unknown token" | "the token has been revoked") if via == Via::Http => {
+            one("Your bearer token is unknown or revoked: ask the operator for a new one.")
+        }
         ("unauthorized", "unknown token" | "the token has been revoked") => {
             one("This server's agent token (LOCKER_TOKEN) is unknown or revoked: ask the operator \
              for a new one.")
@@ -249,19 +271,31 @@ mod tests {
     #[test]
     fn cli_hints_become_tool_hints_or_go() {
         let e = OpError::not_found("pad not found").hint("Check the pad id; `locker pad list`.");
-        let m = for_model(e, "locker_seal");
+        let m = for_model(e, "locker_seal", Via::Stdio);
         assert_eq!(m.hints, ["Check pad_id: locker_pad_list lists the pads you can see."]);
         let e = OpError::new(ErrorKind::Conflict, "version_conflict", "stale")
             .with("current_version", 3)
             .hint("publish with `--expect 3`");
-        let m = for_model(e, "locker_artifact_publish");
+        let m = for_model(e, "locker_artifact_publish", Via::Stdio);
         assert!(m.hints[0].contains("expected_version 3"), "{:?}", m.hints);
         // Not in the table: kept when clean, dropped when it speaks the command line.
         let e = OpError::conflict("x").hint("Wait, then retry.").hint("Run `locker verify`.");
-        assert_eq!(for_model(e, "locker_seal").hints, ["Wait, then retry."]);
+        assert_eq!(for_model(e, "locker_seal", Via::Stdio).hints, ["Wait, then retry."]);
         // Code, detail and fields are the operation's.
         let e = OpError::new(ErrorKind::Conflict, "lease_held", "held").with("holder", "a");
-        let m = for_model(e.clone(), "locker_lease_acquire");
+        let m = for_model(e.clone(), "locker_lease_acquire", Via::Stdio);
         assert_eq!((m.code, m.detail, m.fields), (e.code, e.detail, e.fields));
+    }
+
+    #[test]
+    fn who_acts_is_worded_for_the_edge() {
+        let e = OpError::unauthorized("registering a key needs the agent's token");
+        let stdio = for_model(e.clone(), "locker_key_register", Via::Stdio);
+        assert!(stdio.hints[0].contains("LOCKER_TOKEN"), "{:?}", stdio.hints);
+        let http = for_model(e, "locker_key_register", Via::Http);
+        assert!(http.hints[0].contains("bearer token"), "{:?}", http.hints);
+        let e = OpError::new(ErrorKind::Unauthorized, "signature_required", "unsigned");
+        let http = for_model(e, "locker_append", Via::Http);
+        assert!(!http.hints[0].contains("LOCKER_SIGN_KEY"), "{:?}", http.hints);
     }
 }

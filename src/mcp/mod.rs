@@ -1,4 +1,5 @@
-//! `locker mcp`: locker's operations as MCP tools over stdio.
+//! `locker mcp`: locker's operations as MCP tools over stdio; and the same tools over HTTP,
+//! for `locker serve`'s `/mcp` ([`http`]).
 //!
 //! A thin adapter over [`crate::ops`]: each tool deserialises its arguments, calls the same
 //! operation the CLI calls, and returns the outcome's JSON as structured content (with a text
@@ -6,17 +7,26 @@
 //! `isError: true`. The protocol itself (both eras: the `initialize` handshake of 2025-11-25
 //! and earlier, and 2026-07-28's `server/discover` with per-request `_meta`) is the official
 //! SDK's, `rmcp`. Nothing but protocol is written to stdout.
+//!
+//! A tool's handler gets a [`Call`]: where its operations run. Over stdio that is the
+//! [`Session`] (a local repository, or a `locker serve` over HTTP); served at `/mcp`, the
+//! handler is a [`Job`] that the request's [`Caller`] runs with the server's own operations
+//! context, acting as the request's caller, where the tool's [`Access`] says.
 
 mod frame;
 mod hints;
+pub mod http;
 mod pyjson;
 mod selection;
+mod sse;
 mod tools;
 
 pub use selection::{ToolSelection, Toolset};
 
+use std::cell::RefCell;
 use std::future::Future;
-use std::sync::Mutex;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -25,6 +35,8 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData, ServiceExt as _};
+
+use serde_json::Value;
 
 use crate::api::{Locker, Session};
 use crate::domain::sign::PrivateKey;
@@ -47,17 +59,121 @@ you read.
 Failures are results with isError: true and a JSON body {\"error\", \"detail\", \"hints\"?}; \
 read `detail` and `hints` to correct the call.";
 
-/// The MCP server: where the state lives and who acts (a [`Session`]: the repository found
-/// like every command's, opened at the first tool call, or a `locker serve`), the agent key
-/// that signs writes, and the tools it offers.
-pub struct McpServer {
-    session: Mutex<Session>,
+/// What a tool served at `locker serve`'s `/mcp` needs of the repository: the server runs a
+/// read on its pooled stores and a write in its writer's group commit, as it does a route's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// The tool changes nothing (its `readOnlyHint` is true).
+    Read,
+    /// A read of the log toolset (checkpoints, proofs, verification, the journal): it sees a
+    /// checkpoint covering every write made before it, as the server's checkpoint and proof
+    /// routes do.
+    ReadLog,
+    /// The tool changes the repository.
+    Write,
+}
+
+/// A served tool call: the tool's handler, run with the server's operations as the caller.
+pub type Job = Box<dyn FnOnce(&mut dyn Locker) -> OpResult<Value> + Send>;
+
+/// The outcome of a [`Job`], once the server has run it.
+pub type Done = Pin<Box<dyn Future<Output = OpResult<Value>> + Send>>;
+
+/// Where the tool calls of one `/mcp` request run: `locker serve` puts one in each request
+/// (as a [`Caller`] extension) acting as that request's caller, the agent of its bearer token.
+pub trait Host: Send + Sync {
+    /// Runs `job` with an operations context acting as the caller, where `access` says.
+    fn run(&self, access: Access, job: Job) -> Done;
+}
+
+/// The [`Host`] of one HTTP request, carried in its extensions to the tool calls it makes.
+#[derive(Clone)]
+pub struct Caller(pub Arc<dyn Host>);
+
+/// Where one tool call's operations run, and the agent key that signs its writes: what a
+/// tool's handler is given.
+pub struct Call<'a> {
+    place: Place<'a>,
     /// The agent key (`LOCKER_SIGN_KEY`) that signs appends, publishes and steps whose call
     /// carries no `signer`/`signature` of its own.
+    sign_key: Option<&'a PrivateKey>,
+}
+
+enum Place<'a> {
+    /// `locker mcp`: its session, a local repository or a `locker serve` over HTTP.
+    Session(&'a Mutex<Session>),
+    /// `locker serve`'s `/mcp`: the server's own operations context, acting as the caller.
+    Served(RefCell<&'a mut dyn Locker>),
+}
+
+impl Call<'_> {
+    /// Runs one operation with the call's [`Locker`]. In a session, who acts is resolved at
+    /// every call, so a revoked token stops working at once, and on a local repository a
+    /// checkpoint is signed afterwards if the journal grew (best effort: the operation's own
+    /// work is durable). Served, the server resolved who acts and signs as the journal grows.
+    pub fn run<T>(&self, f: impl FnOnce(&mut dyn Locker) -> OpResult<T>) -> OpResult<T> {
+        match &self.place {
+            Place::Session(session) => {
+                let mut session = session.lock().map_err(|_| {
+                    OpError::internal("a previous tool call panicked while holding the repository")
+                })?;
+                let result = {
+                    let mut locker = session.locker()?;
+                    f(&mut *locker)
+                };
+                if let Session::Local(l) = &mut *session {
+                    let _ = l.publish();
+                }
+                result
+            }
+            Place::Served(locker) => {
+                let mut locker = locker
+                    .try_borrow_mut()
+                    .map_err(|_| OpError::internal("a tool ran an operation inside another one"))?;
+                f(&mut **locker)
+            }
+        }
+    }
+
+    /// The signature a write tool attaches: the call's own `signer` and `signature`, else the
+    /// server's key (`LOCKER_SIGN_KEY`), else none.
+    pub fn signing(
+        &self,
+        signer: Option<&str>,
+        signature: Option<&str>,
+    ) -> OpResult<Option<ops::keys::Signing>> {
+        Ok(ops::keys::from_fields(signer, signature)?
+            .or_else(|| self.sign_key.cloned().map(ops::keys::Signing::Key)))
+    }
+}
+
+/// Where an [`McpServer`]'s tool calls run.
+enum Backend {
+    /// `locker mcp`: a session, the repository found like every command's (opened at the
+    /// first tool call), or a `locker serve`.
+    Session(Mutex<Session>),
+    /// `locker serve`'s `/mcp`: wherever each request's [`Caller`] says.
+    Served,
+}
+
+/// The MCP server: where its tool calls run, the agent key that signs writes, and the tools
+/// it offers.
+pub struct McpServer {
+    backend: Backend,
     sign_key: Option<PrivateKey>,
     /// Every tool, offered or not (a call of one not offered is refused, saying why).
-    tools: Vec<tools::ToolDef>,
+    tools: &'static [tools::ToolDef],
     selection: ToolSelection,
+}
+
+/// Refuses a selection that leaves no tool to offer (a usage error).
+pub fn check_selection(selection: &ToolSelection) -> OpResult<()> {
+    if tools::all().iter().any(|t| selection.refusal(t.toolset, t.read_only()).is_none()) {
+        return Ok(());
+    }
+    Err(OpError::usage(format!("{} leaves no tool to offer", selection.describe())).hint(
+        "Every tool of the admin toolset changes the repository: a read-only server needs another toolset.",
+    ))
 }
 
 impl McpServer {
@@ -70,32 +186,22 @@ impl McpServer {
         sign_key: Option<PrivateKey>,
         selection: ToolSelection,
     ) -> OpResult<Self> {
-        let server =
-            Self { session: Mutex::new(session), sign_key, tools: tools::all(), selection };
-        if server.offered().next().is_none() {
-            return Err(OpError::usage(format!(
-                "{} leaves no tool to offer",
-                server.selection.describe()
-            ))
-            .hint("Every tool of the admin toolset changes the repository: a read-only server needs another toolset."));
-        }
-        Ok(server)
+        check_selection(&selection)?;
+        let backend = Backend::Session(Mutex::new(session));
+        Ok(Self { backend, sign_key, tools: tools::all(), selection })
+    }
+
+    /// A server whose tool calls run wherever each request's [`Caller`] says (`locker
+    /// serve`'s `/mcp`), offering the tools `selection` picks; a selection that leaves no tool
+    /// is a usage error. It has no key of its own: agents sign their writes themselves.
+    pub fn served(selection: ToolSelection) -> OpResult<Self> {
+        check_selection(&selection)?;
+        Ok(Self { backend: Backend::Served, sign_key: None, tools: tools::all(), selection })
     }
 
     /// The tools this server offers, in a fixed order.
-    fn offered(&self) -> impl Iterator<Item = &tools::ToolDef> {
+    fn offered(&self) -> impl Iterator<Item = &'static tools::ToolDef> + '_ {
         self.tools.iter().filter(|t| self.selection.refusal(t.toolset, t.read_only()).is_none())
-    }
-
-    /// The signature a write tool attaches: the call's own `signer` and `signature`, else the
-    /// server's key (`LOCKER_SIGN_KEY`), else none.
-    fn signing(
-        &self,
-        signer: Option<&str>,
-        signature: Option<&str>,
-    ) -> OpResult<Option<ops::keys::Signing>> {
-        Ok(ops::keys::from_fields(signer, signature)?
-            .or_else(|| self.sign_key.clone().map(ops::keys::Signing::Key)))
     }
 
     /// The tools this server offers, in a fixed order.
@@ -103,56 +209,82 @@ impl McpServer {
         self.offered().map(|t| t.tool.clone()).collect()
     }
 
-    /// Runs one operation with the session's [`Locker`]: who acts is resolved at every call,
-    /// so a revoked token stops working at once. On a local repository, a checkpoint is signed
-    /// afterwards if the journal grew (best effort: the operation's own work is durable).
-    fn run<T>(&self, f: impl FnOnce(&mut dyn Locker) -> OpResult<T>) -> OpResult<T> {
-        let mut session = self.session.lock().map_err(|_| {
-            OpError::internal("a previous tool call panicked while holding the repository")
-        })?;
-        let result = {
-            let mut locker = session.locker()?;
-            f(&mut *locker)
-        };
-        if let Session::Local(l) = &mut *session {
-            let _ = l.publish();
-        }
-        result
-    }
-
-    fn call(&self, request: CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
-        let Some(def) = self.tools.iter().find(|t| t.tool.name == request.name) else {
-            return Err(ErrorData::invalid_params(
-                format!("tool not found: {}", request.name),
-                None,
-            ));
+    /// The tool a call names, if this server offers it; else the protocol error that says why.
+    fn find(&self, name: &str) -> Result<&'static tools::ToolDef, ErrorData> {
+        let Some(def) = self.tools.iter().find(|t| t.tool.name == name) else {
+            return Err(ErrorData::invalid_params(format!("tool not found: {name}"), None));
         };
         if let Some(why) = self.selection.refusal(def.toolset, def.read_only()) {
             // Not listed, so not callable: a protocol error, like a tool that does not exist,
             // but one that says why.
             return Err(ErrorData::invalid_params(
-                format!("tool {} is not enabled: {why}", request.name),
+                format!("tool {name} is not enabled: {why}"),
                 Some(serde_json::json!({
                     "error": "tool_not_enabled",
-                    "tool": request.name,
+                    "tool": name,
                     "toolset": def.toolset.name(),
                     "read_only": def.read_only(),
                     "server": self.selection.describe(),
                 })),
             ));
         }
+        Ok(def)
+    }
+
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        caller: Option<Caller>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let def = self.find(&request.name)?;
         let args = request.arguments.unwrap_or_default();
-        Ok(match (def.call)(self, args) {
+        let result = match &self.backend {
+            Backend::Session(session) => {
+                let call =
+                    Call { place: Place::Session(session), sign_key: self.sign_key.as_ref() };
+                (def.call)(&call, args)
+            }
+            Backend::Served => {
+                let Some(Caller(host)) = caller else {
+                    return Err(ErrorData::internal_error("the request names no caller", None));
+                };
+                let access = match (def.read_only(), def.toolset) {
+                    (false, _) => Access::Write,
+                    (true, Toolset::Log) => Access::ReadLog,
+                    (true, _) => Access::Read,
+                };
+                let job: Job = Box::new(move |locker| {
+                    let call = Call { place: Place::Served(RefCell::new(locker)), sign_key: None };
+                    (def.call)(&call, args)
+                });
+                host.run(access, job).await
+            }
+        };
+        Ok(match result {
             Ok(value) => CallToolResult::structured(value),
             // The error JSON goes in the text only: structured content must conform to the
             // tool's output schema, which describes success (MCP Inspector checks it even on
             // errors).
             Err(e) => {
-                let e = hints::for_model(e, &request.name);
+                let via = match self.backend {
+                    Backend::Session(_) => hints::Via::Stdio,
+                    Backend::Served => hints::Via::Http,
+                };
+                let e = hints::for_model(e, &request.name, via);
                 CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())])
             }
         })
     }
+}
+
+/// The [`Caller`] an HTTP request carries into a tool call: in the message itself (the SSE
+/// transport puts it there), or in the request's parts (which rmcp's Streamable HTTP transport
+/// hands to the handler).
+fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> {
+    if let Some(c) = context.extensions.get::<Caller>() {
+        return Some(c.clone());
+    }
+    context.extensions.get::<::http::request::Parts>()?.extensions.get::<Caller>().cloned()
 }
 
 impl rmcp::ServerHandler for McpServer {
@@ -177,9 +309,10 @@ impl rmcp::ServerHandler for McpServer {
     fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
-        std::future::ready(self.call(request).map(CallToolResponse::from))
+        let caller = caller_of(&context);
+        async move { self.call(request, caller).await.map(CallToolResponse::from) }
     }
 }
 

@@ -60,10 +60,17 @@ pub const READY: &str = "locker::ready";
 /// Installs the process's logger: `filter` decides what is written, `format` how. Call once,
 /// early; a second call changes nothing.
 pub fn init(filter: EnvFilter, format: LogFormat) {
-    let filter = match format!("{READY}=info").parse() {
-        Ok(d) => filter.add_directive(d),
-        Err(_) => filter,
-    };
+    // The MCP SDK's own events (a session began or ended, a span per message) say per request
+    // what the access log says: only its warnings, unless the filter names it.
+    let quiet_sdk = !filter.to_string().contains("rmcp");
+    let mut filter = filter;
+    for (directive, wanted) in
+        [(format!("{READY}=info"), true), ("rmcp=warn".to_owned(), quiet_sdk)]
+    {
+        if let (true, Ok(d)) = (wanted, directive.parse()) {
+            filter = filter.add_directive(d);
+        }
+    }
     let lines = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_span_events(FmtSpan::CLOSE)

@@ -68,6 +68,7 @@ const KNOWN_PARAMS: &[&str] = &[
     "require_signed",
     "pad",
     "block",
+    "session_id",
 ];
 
 /// A query string as the log shows it: no raw value ever. Integer parameters show the integer

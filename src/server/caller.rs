@@ -27,10 +27,7 @@ where
     T: Send + 'static,
     F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
 {
-    match caller(s, headers)? {
-        Some(t) => s.run_as_token(t, f).await,
-        None => s.run(anonymous(), f).await,
-    }
+    act_as(s, caller(s, headers)?, f).await
 }
 
 /// Like [`act`], for an operation that writes: it runs in the writer's next group commit.
@@ -39,7 +36,28 @@ where
     T: Send + 'static,
     F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
 {
-    match caller(s, headers)? {
+    act_write_as(s, caller(s, headers)?, f).await
+}
+
+/// [`act`] for the caller [`caller`] found: as the token's agent, or anonymously.
+pub async fn act_as<T, F>(s: &AppState, token: Option<Secret>, f: F) -> OpResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+{
+    match token {
+        Some(t) => s.run_as_token(t, f).await,
+        None => s.run(anonymous(), f).await,
+    }
+}
+
+/// [`act_write`] for the caller [`caller`] found: as the token's agent, or anonymously.
+pub async fn act_write_as<T, F>(s: &AppState, token: Option<Secret>, f: F) -> OpResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+{
+    match token {
         Some(t) => s.write_as_token(t, f).await,
         None => s.write(anonymous(), f).await,
     }

@@ -36,9 +36,10 @@ pub struct Policy {
     pub listen: Option<IpAddr>,
 }
 
-/// The request headers a preflight may ask for.
-const CORS_HEADERS: &str =
-    "authorization, content-type, x-locker-signer, x-locker-signature, x-payment-proof";
+/// The request headers a preflight may ask for (MCP's on `/mcp`: its version, and 2026-07-28's
+/// method and name).
+const CORS_HEADERS: &str = "authorization, content-type, x-locker-signer, x-locker-signature, \
+                            x-payment-proof, mcp-protocol-version, mcp-method, mcp-name";
 
 impl Policy {
     /// Checks a request before routing: `Err` is why it is refused (answered in the path's

@@ -44,10 +44,16 @@ pub fn raw_json(status: u16, bytes: Vec<u8>) -> Response {
 /// The body an error is sent with: the CLI's JSON error object (`{"error", "detail", ...}`,
 /// the peer's shape). Internal failures are not described to the client.
 pub fn error_body(e: &OpError) -> Value {
-    if e.kind == ErrorKind::Internal && e.code == "internal" {
+    if undescribed(e) {
         return json!({"error": e.code, "detail": "internal server error"});
     }
     e.to_json()
+}
+
+/// Whether an error is an internal failure, which a client is not told the details of (they
+/// are for the server's log).
+pub fn undescribed(e: &OpError) -> bool {
+    e.kind == ErrorKind::Internal && e.code == "internal"
 }
 
 /// The response for a failed operation; its status comes from [`ErrorKind::http_status`].

@@ -37,6 +37,7 @@ mod http;
 mod journal;
 mod keys;
 mod leases;
+mod mcp;
 mod pads;
 mod payments;
 mod plans;
@@ -356,6 +357,8 @@ pub async fn run(
         });
     }
     drop(listener);
+    // The MCP event streams end with their sessions: nothing keeps a connection open.
+    state.mcp().close_sessions();
     if let Some(t) = scraper {
         t.abort();
     }

@@ -10,7 +10,7 @@ use axum::Router;
 
 use super::http::{self, RouteName};
 use super::{
-    artifacts, health, journal, keys, leases, pads, plans, scrape, surface, tickets, tlog, ui,
+    artifacts, health, journal, keys, leases, mcp, pads, plans, scrape, surface, tickets, tlog, ui,
     AppState,
 };
 use crate::ops::{ErrorKind, OpError};
@@ -82,6 +82,11 @@ pub fn route_table() -> Vec<Route> {
         r("get", "/v1/key", get(tlog::key)),
         r("get", "/v1/proof/inclusion", get(tlog::inclusion)),
         r("get", "/v1/proof/consistency", get(tlog::consistency)),
+        // MCP over Streamable HTTP: the tools of `locker mcp`, for agents elsewhere.
+        r("post", "/mcp", post(mcp::serve)),
+        // MCP's 2024-11-05 transport (HTTP with SSE), for clients that speak nothing newer.
+        r("get", "/mcp/sse", get(mcp::sse)),
+        r("post", "/mcp/messages", post(mcp::messages)),
         // This API's own description.
         r("get", "/openapi.json", get(openapi)),
         // The read-only web view for people (HTML).

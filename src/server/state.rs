@@ -59,6 +59,9 @@ pub struct ServerOptions {
     /// The repository's directory (`.locker/`), whose file system `/metrics` reports the free
     /// space of; none when served straight from a shared database.
     pub data_dir: Option<std::path::PathBuf>,
+    /// The MCP tools `POST /mcp` offers (`--mcp-toolsets`, `--mcp-read-only`); checked with
+    /// [`crate::mcp::check_selection`] before the server starts.
+    pub mcp_tools: crate::mcp::ToolSelection,
     /// The operator's credential for the web view (`--ui-token-file`): it shows every scope.
     pub ui_token: Option<Secret>,
 }
@@ -85,6 +88,7 @@ impl Default for ServerOptions {
             witnesses: Vec::new(),
             exit_with_stdin: false,
             data_dir: None,
+            mcp_tools: crate::mcp::ToolSelection::default(),
             ui_token: None,
         }
     }
@@ -123,6 +127,8 @@ pub(super) struct Inner {
     /// The signer: checkpoints as the journal grows (requests never sign).
     publisher: Arc<super::publish::Publisher>,
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
+    /// The MCP endpoint (`POST /mcp`).
+    mcp: crate::mcp::http::Endpoint,
     /// The web view's newest whole-repository verification.
     pub(super) verified: Arc<Verified>,
 }
@@ -182,7 +188,9 @@ impl AppState {
             allow_hosts: opts.allow_hosts.clone(),
             listen: opts.listen,
         };
+        let mcp = crate::mcp::http::Endpoint::new(opts.mcp_tools.clone());
         Self(Arc::new(Inner {
+            mcp,
             peers: Peers::new(opts.max_connections_per_peer, opts.max_requests_per_peer),
             policy,
             health: tokio::sync::Mutex::new(None),
@@ -310,6 +318,11 @@ impl AppState {
 
     pub fn options(&self) -> &ServerOptions {
         &self.0.opts
+    }
+
+    /// The MCP endpoint.
+    pub fn mcp(&self) -> &crate::mcp::http::Endpoint {
+        &self.0.mcp
     }
 
     pub fn now(&self) -> i64 {

@@ -28,6 +28,7 @@ mod lease;
 mod log;
 mod manifest;
 mod mcp;
+mod mcp_http;
 mod observability;
 mod pad;
 mod payment;

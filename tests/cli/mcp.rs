@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use crate::common::{bin, TestEnv};
 
 /// The Python SDK's connect modes under test: the handshake era and the 2026-07-28 era.
-const MODES: [&str; 2] = ["legacy", "2026-07-28"];
+pub(crate) const MODES: [&str; 2] = ["legacy", "2026-07-28"];
 
 /// The six tools agent-locker's prompts use.
 const PEER_TOOLS: [&str; 6] = [
@@ -55,15 +55,15 @@ pub fn client(rel: &str) -> Option<PathBuf> {
     None
 }
 
-fn python() -> Option<PathBuf> {
+pub(crate) fn python() -> Option<PathBuf> {
     client("venv/bin/python")
 }
 
-fn inspector() -> Option<PathBuf> {
+pub(crate) fn inspector() -> Option<PathBuf> {
     client("npm/node_modules/.bin/mcp-inspector")
 }
 
-fn driver() -> PathBuf {
+pub(crate) fn driver() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/mcp_client.py")
 }
 
@@ -123,7 +123,7 @@ fn session_in(
 
 /// One call's result: `(is_error, value)`, where value is the structured content of a
 /// success or the JSON error object of a failure (from the text content).
-fn outcome(step: &Value) -> (bool, Value) {
+pub(crate) fn outcome(step: &Value) -> (bool, Value) {
     assert!(step.get("exception").is_none(), "the client raised: {step}");
     let is_error = step["is_error"].as_bool().unwrap();
     let text: Value = serde_json::from_str(step["text"].as_str().expect("a text copy")).unwrap();
@@ -136,12 +136,12 @@ fn outcome(step: &Value) -> (bool, Value) {
     }
 }
 
-fn call(tool: &str, args: Value) -> Value {
+pub(crate) fn call(tool: &str, args: Value) -> Value {
     json!({"call": tool, "args": args})
 }
 
 /// The handoff envelope, as an MCP client sends it.
-fn envelope() -> Value {
+pub(crate) fn envelope() -> Value {
     json!({
         "schema": "locker.handoff.v1",
         "task_id": "fix-42",
@@ -158,9 +158,9 @@ fn envelope() -> Value {
 /// [`deposit_args`]: Python's `json.dumps` with its default separators and ASCII escapes.
 const PY_ENVELOPE: &str = r#"{"schema": "locker.handoff.v1", "task_id": "fix-42", "from_agent": "planner", "to_agent": "worker", "constraints": ["tests must pass", "touch only src/"], "artifacts": [{"name": "plan", "sha": "\u00e9"}], "budget_usd": 2.5, "allowed_paths": ["src/"]}"#;
 const PY_PLAN: &str = r#"{"steps": ["read", "fix", "test"], "estimate": 1.0}"#;
-const NOTES: &str = "free text notes\n";
+pub(crate) const NOTES: &str = "free text notes\n";
 
-fn deposit_args() -> Value {
+pub(crate) fn deposit_args() -> Value {
     json!({
         "envelope": envelope(),
         "artifacts": [{"steps": ["read", "fix", "test"], "estimate": 1.0}, NOTES],
@@ -168,7 +168,7 @@ fn deposit_args() -> Value {
 }
 
 /// The head the deposit must have, computed from the peer client's bytes.
-fn expected_head() -> String {
+pub(crate) fn expected_head() -> String {
     locker::domain::chain::head([PY_ENVELOPE.as_bytes(), PY_PLAN.as_bytes(), NOTES.as_bytes()])
         .to_hex()
 }

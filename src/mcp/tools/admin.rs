@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use super::{def, Def, Effect};
 use crate::api::RegisterKey;
-use crate::mcp::McpServer;
+use crate::mcp::Call;
 use crate::ops::keys::KeyRegistered;
 use crate::ops::OpResult;
 
@@ -40,8 +40,8 @@ struct KeyRegisterIn {
     rotation_signature: Option<String>,
 }
 
-fn key_register(server: &McpServer, a: KeyRegisterIn) -> OpResult<KeyRegistered> {
-    server.run(|l| {
+fn key_register(call: &Call<'_>, a: KeyRegisterIn) -> OpResult<KeyRegistered> {
+    call.run(|l| {
         l.key_register(RegisterKey {
             public_key: &a.public_key,
             rotation_signature: a.rotation_signature.as_deref(),

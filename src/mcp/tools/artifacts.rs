@@ -11,7 +11,7 @@ use crate::api::{ArtifactHistory, GetArtifact, ListArtifacts};
 use crate::domain::artifact::{
     MAX_CONTENT_BYTES, MAX_EXPECTED_VERSION, MAX_KEY_BYTES, MAX_OP_ID_BYTES,
 };
-use crate::mcp::McpServer;
+use crate::mcp::Call;
 use crate::ops::artifact::{
     self, ArtifactList, ArtifactLog, ArtifactView, PublishRequest, Published,
 };
@@ -104,7 +104,7 @@ struct ArtifactPublishIn {
 /// The longest standard base64 of the largest content.
 const MAX_CONTENT_B64: usize = MAX_CONTENT_BYTES.div_ceil(3) * 4;
 
-fn artifact_publish(server: &McpServer, a: ArtifactPublishIn) -> OpResult<Published> {
+fn artifact_publish(call: &Call<'_>, a: ArtifactPublishIn) -> OpResult<Published> {
     let content = match (&a.content, &a.content_b64) {
         (Some(text), None) => text.clone().into_bytes(),
         (None, Some(b64)) => base64::engine::general_purpose::STANDARD
@@ -115,7 +115,7 @@ fn artifact_publish(server: &McpServer, a: ArtifactPublishIn) -> OpResult<Publis
         }
     };
     let fence = a.fence.as_deref().map(lease::parse_fence).transpose()?;
-    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
+    let signing = call.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let req = PublishRequest {
         key: &a.key,
         expected_version: a.expected_version,
@@ -124,7 +124,7 @@ fn artifact_publish(server: &McpServer, a: ArtifactPublishIn) -> OpResult<Publis
         fence: fence.as_ref(),
         signing: signing.as_ref(),
     };
-    server.run(|l| l.artifact_publish(req))
+    call.run(|l| l.artifact_publish(req))
 }
 
 const ARTIFACT_GET: &str = "Read an artifact's current version, or one version, with its \
@@ -145,8 +145,8 @@ struct ArtifactGetIn {
     version: Option<i64>,
 }
 
-fn artifact_get(server: &McpServer, a: ArtifactGetIn) -> OpResult<ArtifactView> {
-    server.run(|l| l.artifact_get(GetArtifact { key: &a.key, version: a.version }))
+fn artifact_get(call: &Call<'_>, a: ArtifactGetIn) -> OpResult<ArtifactView> {
+    call.run(|l| l.artifact_get(GetArtifact { key: &a.key, version: a.version }))
 }
 
 const ARTIFACT_LOG: &str = "List every version of an artifact, oldest first: version, sha256, \
@@ -172,8 +172,8 @@ fn default_artifact_limit() -> u64 {
     artifact::MAX_LIST_LIMIT
 }
 
-fn artifact_log(server: &McpServer, a: ArtifactLogIn) -> OpResult<ArtifactLog> {
-    server.run(|l| l.artifact_log(ArtifactHistory { key: &a.key, after: a.after, limit: a.limit }))
+fn artifact_log(call: &Call<'_>, a: ArtifactLogIn) -> OpResult<ArtifactLog> {
+    call.run(|l| l.artifact_log(ArtifactHistory { key: &a.key, after: a.after, limit: a.limit }))
 }
 
 const ARTIFACT_LIST: &str = "List the artifact keys of your scope, sorted, with each one's \
@@ -196,6 +196,6 @@ fn default_key_limit() -> u64 {
     1000
 }
 
-fn artifact_list(server: &McpServer, a: ArtifactListIn) -> OpResult<ArtifactList> {
-    server.run(|l| l.artifact_list(ListArtifacts { after: a.after.as_deref(), limit: a.limit }))
+fn artifact_list(call: &Call<'_>, a: ArtifactListIn) -> OpResult<ArtifactList> {
+    call.run(|l| l.artifact_list(ListArtifacts { after: a.after.as_deref(), limit: a.limit }))
 }

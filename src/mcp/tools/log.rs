@@ -9,7 +9,7 @@ use crate::api::{ProveConsistency, VerifyPad, VerifyRepository};
 use crate::domain::bundle::MAX_BUNDLE_BYTES;
 use crate::domain::limits::MAX_PAD_ID_BYTES;
 use crate::domain::proof::MAX_PROOF_FILE_BYTES;
-use crate::mcp::McpServer;
+use crate::mcp::Call;
 use crate::ops::log;
 use crate::ops::log::journal::{LogPage, MAX_LOG_LIMIT};
 use crate::ops::verify::{self, PadReport, RepoReport};
@@ -80,9 +80,9 @@ struct VerifyPadIn {
     expected_head_hash: Option<String>,
 }
 
-fn verify_pad(server: &McpServer, a: VerifyPadIn) -> OpResult<PadReport> {
+fn verify_pad(call: &Call<'_>, a: VerifyPadIn) -> OpResult<PadReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    server.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
+    call.run(|l| l.pad_verify(VerifyPad { pad: &a.pad_id, expect_head: expect }))
 }
 
 const VERIFY: &str = "Verify the whole repository (like git fsck): the journal's hash chain and head, every pad's chain against its head and the journal, every ticket. ok is \
@@ -118,7 +118,7 @@ struct VerifyBundleIn {
 }
 
 fn verify_bundle(
-    _server: &McpServer,
+    _call: &Call<'_>,
     a: VerifyBundleIn,
 ) -> OpResult<crate::ops::pad::bundle::BundleReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
@@ -136,8 +136,8 @@ const CHECKPOINT: &str = "The journal is a transparency log (an RFC 6962 Merkle 
 #[serde(deny_unknown_fields)]
 struct CheckpointIn {}
 
-fn checkpoint(server: &McpServer, _a: CheckpointIn) -> OpResult<log::CheckpointOutcome> {
-    server.run(|l| l.checkpoint())
+fn checkpoint(call: &Call<'_>, _a: CheckpointIn) -> OpResult<log::CheckpointOutcome> {
+    call.run(|l| l.checkpoint())
 }
 
 const PROOF_INCLUSION: &str = "Prove a journal entry (by seq) or the entry that recorded a pad block (pad_id and block) included in the log's latest signed checkpoint. proof is a C2SP tlog-proof file carrying the entry's bytes, checkable by anyone with the verifier key (locker_verify_proof).";
@@ -158,13 +158,13 @@ struct ProofInclusionIn {
     block: Option<u64>,
 }
 
-fn proof_inclusion(server: &McpServer, a: ProofInclusionIn) -> OpResult<log::InclusionOutcome> {
+fn proof_inclusion(call: &Call<'_>, a: ProofInclusionIn) -> OpResult<log::InclusionOutcome> {
     let target = match (a.seq, a.pad_id, a.block) {
         (Some(seq), None, None) => log::Target::Entry(seq),
         (None, Some(pad_id), Some(seq)) => log::Target::Block { pad_id, seq },
         _ => return Err(OpError::bad_request("give either seq, or pad_id and block")),
     };
-    server.run(|l| l.prove_inclusion(&target))
+    call.run(|l| l.prove_inclusion(&target))
 }
 
 const PROOF_CONSISTENCY: &str = "Prove the log's checkpoint at old entries consistent with the one at new (default: the whole journal): both signed checkpoints and the RFC 6962 consistency proof, as a proof file.";
@@ -180,11 +180,8 @@ struct ProofConsistencyIn {
     new: Option<u64>,
 }
 
-fn proof_consistency(
-    server: &McpServer,
-    a: ProofConsistencyIn,
-) -> OpResult<log::ConsistencyOutcome> {
-    server.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
+fn proof_consistency(call: &Call<'_>, a: ProofConsistencyIn) -> OpResult<log::ConsistencyOutcome> {
+    call.run(|l| l.prove_consistency(ProveConsistency { old: a.old, new: a.new }))
 }
 
 const VERIFY_PROOF: &str = "Verify a proof file (from locker_proof_inclusion or locker_proof_consistency) with nothing but the log's verifier key, offline: the checkpoint's signature and the Merkle proof. ok is false with failure when it does not verify. No checkpoint pinned earlier is consulted; with policy, the checkpoint must also carry the policy's quorum of witness cosignatures.";
@@ -204,10 +201,7 @@ struct VerifyProofIn {
     policy: Option<String>,
 }
 
-fn verify_proof(
-    _server: &McpServer,
-    a: VerifyProofIn,
-) -> OpResult<crate::ops::log::pin::ProofReport> {
+fn verify_proof(_call: &Call<'_>, a: VerifyProofIn) -> OpResult<crate::ops::log::pin::ProofReport> {
     let key = log::parse_verifier(&a.key)?;
     let policy = a
         .policy
@@ -229,9 +223,9 @@ struct VerifyIn {
     expected_head_hash: Option<String>,
 }
 
-fn verify_repo(server: &McpServer, a: VerifyIn) -> OpResult<RepoReport> {
+fn verify_repo(call: &Call<'_>, a: VerifyIn) -> OpResult<RepoReport> {
     let expect = a.expected_head_hash.as_deref().map(verify::parse_expected_head).transpose()?;
-    server.run(|l| {
+    call.run(|l| {
         let r = VerifyRepository { expect_head: expect, ..VerifyRepository::default() };
         l.verify(r, &NoProgress)
     })
@@ -283,7 +277,7 @@ fn default_log_limit() -> u64 {
     50
 }
 
-fn log(server: &McpServer, a: LogIn) -> OpResult<LogPage> {
+fn log(call: &Call<'_>, a: LogIn) -> OpResult<LogPage> {
     let q = JournalQuery {
         kind: a.kind,
         subject: a.subject,
@@ -296,5 +290,5 @@ fn log(server: &McpServer, a: LogIn) -> OpResult<LogPage> {
         ascending: a.reverse,
         limit: a.limit,
     };
-    server.run(|l| l.journal(&q))
+    call.run(|l| l.journal(&q))
 }

@@ -19,10 +19,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::selection::Toolset;
-use super::McpServer;
+use super::Call;
 use crate::ops::{ErrorKind, OpError, OpResult};
 
-type Handler = Box<dyn Fn(&McpServer, JsonObject) -> OpResult<Value> + Send + Sync>;
+type Handler = Box<dyn Fn(&Call<'_>, JsonObject) -> OpResult<Value> + Send + Sync>;
 
 // The bounds the input schemas declare (`minimum`, `maximum`, `maxLength`, `pattern`) are the
 // operations' own, named by their constants; a client need not honour them: the operation
@@ -132,7 +132,7 @@ fn def<I, O>(
     title: &str,
     effect: Effect,
     description: &str,
-    handler: fn(&McpServer, I) -> OpResult<O>,
+    handler: fn(&Call<'_>, I) -> OpResult<O>,
 ) -> Def
 where
     I: DeserializeOwned + JsonSchema + 'static,
@@ -144,7 +144,7 @@ where
         .with_title(title)
         .with_raw_output_schema(clean(&schema_for_output::<O>()))
         .with_annotations(annotations(title, effect));
-    let call: Handler = Box::new(move |server, args| {
+    let call: Handler = Box::new(move |call, args| {
         let input: I = serde_json::from_value(Value::Object(args)).map_err(|e| {
             OpError::new(
                 ErrorKind::BadRequest,
@@ -153,15 +153,21 @@ where
             )
             .hint(format!("See the input schema of {name} in tools/list."))
         })?;
-        let out = handler(server, input)?;
+        let out = handler(call, input)?;
         serde_json::to_value(out)
             .map_err(|e| OpError::internal(format!("cannot serialise the result: {e}")))
     });
     Def { tool, call }
 }
 
-/// Every tool with its toolset, in the order `tools/list` shows them.
-pub fn all() -> Vec<ToolDef> {
+/// Every tool with its toolset, in the order `tools/list` shows them (made once: a served
+/// `/mcp` makes a server per request).
+pub fn all() -> &'static [ToolDef] {
+    static ALL: std::sync::OnceLock<Vec<ToolDef>> = std::sync::OnceLock::new();
+    ALL.get_or_init(make)
+}
+
+fn make() -> Vec<ToolDef> {
     Toolset::ALL
         .into_iter()
         .flat_map(|toolset| {
@@ -195,7 +201,7 @@ mod tests {
         ] {
             assert!(names.contains(&six), "{six}");
         }
-        for t in &tools {
+        for t in tools {
             let name = t.tool.name.as_ref();
             assert!(
                 name.len() <= 128

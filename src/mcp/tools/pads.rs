@@ -17,7 +17,7 @@ use crate::domain::limits::{
 use crate::domain::pad::{PadState, TicketType};
 use crate::domain::secret::Secret;
 use crate::mcp::pyjson;
-use crate::mcp::McpServer;
+use crate::mcp::Call;
 use crate::ops::pad::integrity::{self, Integrity};
 use crate::ops::pad::{
     self, Appended, BlockView, DepositBlock, Deposited, Manifest, PadCreated, PadList, Sealed,
@@ -107,7 +107,7 @@ fn default_max_blocks() -> i64 {
     i64::from(DEFAULT_MAX_BLOCKS)
 }
 
-fn deposit(server: &McpServer, a: DepositIn) -> OpResult<Deposited> {
+fn deposit(call: &Call<'_>, a: DepositIn) -> OpResult<Deposited> {
     let envelope = pyjson::dumps(&Value::Object(a.envelope)).into_bytes();
     let mut blocks = Vec::with_capacity(a.artifacts.len());
     for (i, artifact) in a.artifacts.iter().enumerate() {
@@ -124,7 +124,7 @@ fn deposit(server: &McpServer, a: DepositIn) -> OpResult<Deposited> {
         };
         blocks.push(DepositBlock { payload, content_type: content_type.to_owned() });
     }
-    server.run(|l| {
+    call.run(|l| {
         l.deposit(Deposit {
             envelope: &envelope,
             artifacts: &blocks,
@@ -157,10 +157,10 @@ struct CreateIn {
     payment_tx_hash: Option<String>,
 }
 
-fn create(server: &McpServer, a: CreateIn) -> OpResult<PadCreated> {
+fn create(call: &Call<'_>, a: CreateIn) -> OpResult<PadCreated> {
     let limits = PadLimits::new(a.ttl_seconds, a.max_blocks)
         .map_err(|e| OpError::unprocessable(e.to_string()))?;
-    server.run(|l| {
+    call.run(|l| {
         let payment = a.payment_tx_hash.as_deref().map_or(PadPayment::None, PadPayment::Proof);
         l.pad_create(CreatePad { limits, payment })
     })
@@ -201,15 +201,15 @@ fn default_content_type() -> String {
     pad::DEFAULT_CONTENT_TYPE.to_owned()
 }
 
-fn append(server: &McpServer, a: AppendIn) -> OpResult<Appended> {
+fn append(call: &Call<'_>, a: AppendIn) -> OpResult<Appended> {
     let payload = match &a.payload {
         Value::String(s) => s.clone().into_bytes(),
         Value::Object(_) | Value::Array(_) => pyjson::dumps(&a.payload).into_bytes(),
         _ => return Err(OpError::bad_request("payload must be a string, an object or an array")),
     };
     let key = Secret::new(&a.write_key);
-    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
-    server.run(|l| {
+    let signing = call.signing(a.signer.as_deref(), a.signature.as_deref())?;
+    call.run(|l| {
         l.pad_append(AppendBlock {
             pad: &a.pad_id,
             key: Some(&key),
@@ -235,9 +235,9 @@ struct SealIn {
     write_key: String,
 }
 
-fn seal(server: &McpServer, a: SealIn) -> OpResult<Sealed> {
+fn seal(call: &Call<'_>, a: SealIn) -> OpResult<Sealed> {
     let key = Secret::new(&a.write_key);
-    server.run(|l| l.pad_seal(PadKey { pad: &a.pad_id, key: Some(&key) }))
+    call.run(|l| l.pad_seal(PadKey { pad: &a.pad_id, key: Some(&key) }))
 }
 
 const MANIFEST: &str = "Show a handoff pad's manifest: what the pad holds (state, block_count, \
@@ -275,7 +275,7 @@ struct VerifiedManifest {
 /// Reads every block of a pad with a ticket and checks them against the manifest and the
 /// expected head, failing closed.
 fn read_verified(
-    server: &McpServer,
+    call: &Call<'_>,
     pad_id: &str,
     ticket: &str,
     expected: Option<&str>,
@@ -283,7 +283,7 @@ fn read_verified(
     // A malformed expected head fails before anything is read (a read can open a lease).
     integrity::check_expected_format(pad_id, expected)?;
     let ticket = Secret::new(ticket);
-    let (manifest, fetched) = server.run(|l| {
+    let (manifest, fetched) = call.run(|l| {
         let manifest = l.pad_manifest(pad_id)?;
         let fetched = integrity::fetch_all(&manifest, &mut |from, to| {
             l.pad_read(ReadBlocks {
@@ -307,15 +307,15 @@ fn read_verified(
     }
 }
 
-fn manifest(server: &McpServer, a: ManifestIn) -> OpResult<VerifiedManifest> {
+fn manifest(call: &Call<'_>, a: ManifestIn) -> OpResult<VerifiedManifest> {
     let expected = a.expected_head_hash.as_deref();
     match &a.ticket {
         Some(ticket) => {
-            let (manifest, integrity, _) = read_verified(server, &a.pad_id, ticket, expected)?;
+            let (manifest, integrity, _) = read_verified(call, &a.pad_id, ticket, expected)?;
             Ok(VerifiedManifest { manifest, integrity })
         }
         None => {
-            let manifest = server.run(|l| l.pad_manifest(&a.pad_id))?;
+            let manifest = call.run(|l| l.pad_manifest(&a.pad_id))?;
             let integrity = integrity::unchecked(expected).into_result(&manifest.pad_id)?;
             Ok(VerifiedManifest { manifest, integrity })
         }
@@ -363,9 +363,9 @@ struct VerifiedSlice {
     blocks: Vec<BlockView>,
 }
 
-fn read_blocks(server: &McpServer, a: ReadBlocksIn) -> OpResult<VerifiedSlice> {
+fn read_blocks(call: &Call<'_>, a: ReadBlocksIn) -> OpResult<VerifiedSlice> {
     let (manifest, integrity, blocks) =
-        read_verified(server, &a.pad_id, &a.ticket, a.expected_head_hash.as_deref())?;
+        read_verified(call, &a.pad_id, &a.ticket, a.expected_head_hash.as_deref())?;
     let total = blocks.len() as u64;
     let from = a.from_block.max(0);
     let to = a.to_block.min(i64::try_from(total).unwrap_or(i64::MAX) - 1);
@@ -412,9 +412,9 @@ fn default_pad_limit() -> u64 {
     DEFAULT_LIST_LIMIT
 }
 
-fn pad_list(server: &McpServer, a: PadListIn) -> OpResult<PadList> {
+fn pad_list(call: &Call<'_>, a: PadListIn) -> OpResult<PadList> {
     let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
-    server.run(|l| l.pad_list(ListPads { state: a.state, limit, after: a.after.as_deref() }))
+    call.run(|l| l.pad_list(ListPads { state: a.state, limit, after: a.after.as_deref() }))
 }
 
 const MINT: &str = "Mint another read ticket for a pad (open, sealed or expired) with its write \
@@ -439,9 +439,9 @@ fn default_ticket_type() -> TicketType {
     TicketType::ReadUnlimited
 }
 
-fn mint_ticket(server: &McpServer, a: MintIn) -> OpResult<TicketMinted> {
+fn mint_ticket(call: &Call<'_>, a: MintIn) -> OpResult<TicketMinted> {
     let key = Secret::new(&a.write_key);
-    server.run(|l| {
+    call.run(|l| {
         l.ticket_mint(MintTicket { pad: &a.pad_id, key: Some(&key), ticket_type: a.ticket_type })
     })
 }

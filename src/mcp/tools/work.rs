@@ -11,7 +11,7 @@ use crate::domain::work::{
     LeaseState, DEFAULT_GATE, DEFAULT_LEASE_TTL, MAX_GATE_BYTES, MAX_HOLDER_BYTES, MAX_LEASE_TTL,
     MAX_PLAN_STEPS, MAX_STEP_BYTES, MAX_TEXT_BYTES, MAX_WORK_BYTES,
 };
-use crate::mcp::McpServer;
+use crate::mcp::Call;
 use crate::ops::work::history::History;
 use crate::ops::work::lease::{
     Acquired, Completed, LeaseList, LeaseView, Released, WorkStatus, MAX_LIST_LIMIT,
@@ -136,8 +136,8 @@ fn default_lease_ttl() -> i64 {
     DEFAULT_LEASE_TTL
 }
 
-fn lease_acquire(server: &McpServer, a: LeaseAcquireIn) -> OpResult<Acquired> {
-    server.run(|l| {
+fn lease_acquire(call: &Call<'_>, a: LeaseAcquireIn) -> OpResult<Acquired> {
+    call.run(|l| {
         l.lease_acquire(AcquireLease {
             work: &a.work,
             ttl: a.ttl_seconds,
@@ -167,8 +167,8 @@ struct LeaseHeartbeatIn {
     details: Option<String>,
 }
 
-fn lease_heartbeat(server: &McpServer, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
-    server.run(|l| {
+fn lease_heartbeat(call: &Call<'_>, a: LeaseHeartbeatIn) -> OpResult<LeaseView> {
+    call.run(|l| {
         l.lease_heartbeat(Heartbeat {
             work: &a.work,
             lease: &a.lease_id,
@@ -197,8 +197,8 @@ struct LeaseCompleteIn {
     result: Option<String>,
 }
 
-fn lease_complete(server: &McpServer, a: LeaseCompleteIn) -> OpResult<Completed> {
-    server.run(|l| {
+fn lease_complete(call: &Call<'_>, a: LeaseCompleteIn) -> OpResult<Completed> {
+    call.run(|l| {
         l.lease_complete(CompleteLease {
             work: &a.work,
             lease: &a.lease_id,
@@ -222,8 +222,8 @@ struct LeaseReleaseIn {
     lease_id: String,
 }
 
-fn lease_release(server: &McpServer, a: LeaseReleaseIn) -> OpResult<Released> {
-    server.run(|l| l.lease_release(LeaseRef { work: &a.work, lease: &a.lease_id }))
+fn lease_release(call: &Call<'_>, a: LeaseReleaseIn) -> OpResult<Released> {
+    call.run(|l| l.lease_release(LeaseRef { work: &a.work, lease: &a.lease_id }))
 }
 
 const LEASE_SHOW: &str = "Show a work item's newest lease: state (active, completed, released, \
@@ -239,8 +239,8 @@ struct WorkIn {
     work: String,
 }
 
-fn lease_show(server: &McpServer, a: WorkIn) -> OpResult<WorkStatus> {
-    server.run(|l| l.lease_show(&a.work))
+fn lease_show(call: &Call<'_>, a: WorkIn) -> OpResult<WorkStatus> {
+    call.run(|l| l.lease_show(&a.work))
 }
 
 const LEASE_LIST: &str = "List the leases of your scope, optionally only those in one state \
@@ -259,16 +259,16 @@ struct LeaseListIn {
     limit: u64,
 }
 
-fn lease_list(server: &McpServer, a: LeaseListIn) -> OpResult<LeaseList> {
-    server.run(|l| l.lease_list(ListLeases { state: a.state, limit: a.limit }))
+fn lease_list(call: &Call<'_>, a: LeaseListIn) -> OpResult<LeaseList> {
+    call.run(|l| l.lease_list(ListLeases { state: a.state, limit: a.limit }))
 }
 
 const LEASE_HISTORY: &str = "Show every lease, plan, step and transition of a work item, oldest \
 first, each journal entry checked against its hash and its neighbours, with an integrity \
 verdict (ok false and first_broken when anything was altered).";
 
-fn lease_history(server: &McpServer, a: WorkIn) -> OpResult<History> {
-    server.run(|l| l.work_history(&a.work))
+fn lease_history(call: &Call<'_>, a: WorkIn) -> OpResult<History> {
+    call.run(|l| l.work_history(&a.work))
 }
 
 const PLAN_COMMIT: &str = "Commit your plan for a work item: the ordered list of unique step \
@@ -296,8 +296,8 @@ struct PlanCommitIn {
     steps: Vec<String>,
 }
 
-fn plan_commit(server: &McpServer, a: PlanCommitIn) -> OpResult<PlanCommitted> {
-    server.run(|l| l.plan_commit(CommitPlan { work: &a.work, lease: &a.lease_id, steps: &a.steps }))
+fn plan_commit(call: &Call<'_>, a: PlanCommitIn) -> OpResult<PlanCommitted> {
+    call.run(|l| l.plan_commit(CommitPlan { work: &a.work, lease: &a.lease_id, steps: &a.steps }))
 }
 
 const PLAN_SHOW: &str = "Show a work item's newest plan (the steps its lease holder committed to \
@@ -316,8 +316,8 @@ struct PlanShowIn {
     version: Option<u64>,
 }
 
-fn plan_show(server: &McpServer, a: PlanShowIn) -> OpResult<PlanView> {
-    server.run(|l| l.plan_show(ShowPlan { work: &a.work, version: a.version }))
+fn plan_show(call: &Call<'_>, a: PlanShowIn) -> OpResult<PlanView> {
+    call.run(|l| l.plan_show(ShowPlan { work: &a.work, version: a.version }))
 }
 
 const STEP: &str = "Log one step of a work item under your current lease: what was planned, \
@@ -364,8 +364,8 @@ fn default_gate() -> String {
     DEFAULT_GATE.to_owned()
 }
 
-fn step_log(server: &McpServer, a: StepIn) -> OpResult<StepView> {
-    let signing = server.signing(a.signer.as_deref(), a.signature.as_deref())?;
+fn step_log(call: &Call<'_>, a: StepIn) -> OpResult<StepView> {
+    let signing = call.signing(a.signer.as_deref(), a.signature.as_deref())?;
     let input = StepInput {
         step: &a.step,
         planned: a.planned.as_deref(),
@@ -373,7 +373,7 @@ fn step_log(server: &McpServer, a: StepIn) -> OpResult<StepView> {
         gate: Some(&a.gate),
         signing: signing.as_ref(),
     };
-    server.run(|l| l.step_record(RecordStep { work: &a.work, lease: &a.lease_id, step: input }))
+    call.run(|l| l.step_record(RecordStep { work: &a.work, lease: &a.lease_id, step: input }))
 }
 
 const PLAN_DIFF: &str = "Compare a work item's newest plan with the steps logged under its \
@@ -381,8 +381,8 @@ newest lease: holes (planned, never logged, in plan order), extras (logged, not 
 sorted), and earlier_lease_steps (logged by earlier holders; they do not count). clean is true \
 when there are neither holes nor extras; that is an answer, not an error.";
 
-fn plan_diff(server: &McpServer, a: WorkIn) -> OpResult<Diff> {
-    server.run(|l| l.plan_diff(&a.work))
+fn plan_diff(call: &Call<'_>, a: WorkIn) -> OpResult<Diff> {
+    call.run(|l| l.plan_diff(&a.work))
 }
 
 fn default_lease_limit() -> u64 {
