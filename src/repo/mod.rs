@@ -466,16 +466,18 @@ pub fn log_signer(dot: &Path, origin: &str) -> Result<note::Signer, RepoError> {
         create_log_key(dot, origin)?;
     }
     let text = fs::read_to_string(&path).map_err(io(&path))?;
-    let signer = note::Signer::parse(&text).map_err(|e| RepoError::Invalid {
-        path: dot.to_owned(),
-        reason: format!("{KEYS_DIR}/{LOG_KEY_FILE}: {e}"),
-    })?;
+    named_key(&text, origin, dot, &format!("{KEYS_DIR}/{LOG_KEY_FILE}: "))
+}
+
+/// A log key's text parsed and named `origin` (a key file written under an older origin is
+/// renamed); errors name `path` and start with `what`.
+fn named_key(text: &str, origin: &str, path: &Path, what: &str) -> Result<note::Signer, RepoError> {
+    let invalid = |reason: String| RepoError::Invalid { path: path.to_owned(), reason };
+    let signer = note::Signer::parse(text).map_err(|e| invalid(format!("{what}{e}")))?;
     if signer.name == origin {
         Ok(signer)
     } else {
-        signer
-            .renamed(origin)
-            .map_err(|e| RepoError::Invalid { path: dot.to_owned(), reason: e.to_string() })
+        signer.renamed(origin).map_err(|e| invalid(e.to_string()))
     }
 }
 
@@ -492,17 +494,7 @@ pub fn read_log_key(path: &Path, origin: &str) -> Result<note::Signer, RepoError
         path: path.to_owned(),
         reason: format!("cannot read the log key file: {e}"),
     })?;
-    let signer = note::Signer::parse(&text).map_err(|e| RepoError::Invalid {
-        path: path.to_owned(),
-        reason: format!("not a log key (a signed-note private key, `PRIVATE+KEY+…`): {e}"),
-    })?;
-    if signer.name == origin {
-        Ok(signer)
-    } else {
-        signer
-            .renamed(origin)
-            .map_err(|e| RepoError::Invalid { path: path.to_owned(), reason: e.to_string() })
-    }
+    named_key(&text, origin, path, "not a log key (a signed-note private key, `PRIVATE+KEY+…`): ")
 }
 
 /// The log's verifier key named `origin`, if the repository has a log key (never creates one).
