@@ -29,7 +29,7 @@ use super::{Caller, McpServer, ToolSelection};
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// The MCP endpoints of `locker serve`: Streamable HTTP, and the 2024-11-05 transport's
-/// event streams and message posts ([`super::sse`]).
+/// event streams and message posts (the private `sse` module).
 #[derive(Clone)]
 pub struct Endpoint {
     service: StreamableHttpService<McpServer, NeverSessionManager>,
