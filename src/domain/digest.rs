@@ -9,6 +9,20 @@ use sha2::{Digest as _, Sha256};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Digest(pub [u8; 32]);
 
+/// A SHA-256 computed over parts fed one at a time (for streams too long to hold).
+#[derive(Clone, Default)]
+pub struct Hasher(Sha256);
+
+impl Hasher {
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    pub fn finish(self) -> Digest {
+        Digest(self.0.finalize().into())
+    }
+}
+
 /// A string that is not 64 lowercase hex characters.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("expected 64 lowercase hex characters")]
@@ -48,25 +62,43 @@ impl Digest {
 
     /// Parses exactly 64 lowercase hex characters.
     pub fn parse(s: &str) -> Result<Self, InvalidDigest> {
-        let b = s.as_bytes();
-        if b.len() != 64 {
-            return Err(InvalidDigest);
-        }
+        Self::parse_bytes(s.as_bytes())
+    }
+
+    /// [`Self::parse`] of text given as bytes (a database column read without copying it).
+    pub fn parse_bytes(b: &[u8]) -> Result<Self, InvalidDigest> {
+        let Ok(b) = <&[u8; 64]>::try_from(b) else { return Err(InvalidDigest) };
+        // A table lookup per character and one check at the end: `locker verify` parses
+        // millions of stored digests.
         let mut out = [0u8; 32];
-        for (i, pair) in b.chunks_exact(2).enumerate() {
-            out[i] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+        let mut bad = 0u8;
+        for (o, pair) in out.iter_mut().zip(b.chunks_exact(2)) {
+            let (hi, lo) = (NIBBLE[usize::from(pair[0])], NIBBLE[usize::from(pair[1])]);
+            bad |= hi | lo;
+            *o = (hi << 4) | (lo & 0x0f);
+        }
+        if bad & 0xf0 != 0 {
+            return Err(InvalidDigest);
         }
         Ok(Self(out))
     }
 }
 
-fn nibble(c: u8) -> Result<u8, InvalidDigest> {
-    match c {
-        b'0'..=b'9' => Ok(c - b'0'),
-        b'a'..=b'f' => Ok(c - b'a' + 10),
-        _ => Err(InvalidDigest),
+/// Each byte's value as a lowercase hex digit, or 0xff when it is not one.
+const NIBBLE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut c = 0;
+    while c < 10 {
+        t[b'0' as usize + c] = c as u8;
+        c += 1;
     }
-}
+    let mut c = 0;
+    while c < 6 {
+        t[b'a' as usize + c] = 10 + c as u8;
+        c += 1;
+    }
+    t
+};
 
 /// Lowercase hex of any bytes.
 pub fn hex(bytes: &[u8]) -> String {
@@ -149,5 +181,32 @@ mod tests {
         assert!(Digest::parse(&"A".repeat(64)).is_err());
         assert!(Digest::parse(&"0".repeat(63)).is_err());
         assert!(Digest::parse(&"g".repeat(64)).is_err());
+    }
+
+    #[test]
+    fn parse_takes_exactly_lowercase_hex_at_every_position() {
+        let base = Digest::of(b"position").to_hex().into_bytes();
+        for pos in [0, 1, 31, 62, 63] {
+            for c in 0..=255u8 {
+                let mut s = base.clone();
+                s[pos] = c;
+                let digit = match c {
+                    b'0'..=b'9' => Some(c - b'0'),
+                    b'a'..=b'f' => Some(c - b'a' + 10),
+                    _ => None,
+                };
+                let parsed = Digest::parse_bytes(&s);
+                match digit {
+                    None => assert_eq!(parsed, Err(InvalidDigest), "byte {c} at {pos}"),
+                    Some(v) => {
+                        let d = parsed.unwrap();
+                        let byte = d.0[pos / 2];
+                        let got = if pos % 2 == 0 { byte >> 4 } else { byte & 0x0f };
+                        assert_eq!(got, v, "byte {c} at {pos}");
+                        assert_eq!(d.to_hex().as_bytes(), &s[..]);
+                    }
+                }
+            }
+        }
     }
 }

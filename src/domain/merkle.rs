@@ -394,7 +394,14 @@ pub struct Frontier {
 impl Frontier {
     /// Appends a leaf; returns the hashes a store holds for it, in stored order.
     pub fn push(&mut self, leaf: Digest) -> Vec<Digest> {
-        let mut out = vec![leaf];
+        let mut out = Vec::with_capacity(2);
+        self.push_each(leaf, |h| out.push(h));
+        out
+    }
+
+    /// [`Self::push`], handing each hash to `each` in stored order instead of collecting them.
+    pub fn push_each(&mut self, leaf: Digest, mut each: impl FnMut(Digest)) {
+        each(leaf);
         let mut h = leaf;
         let mut level = 0;
         while let Some(&(l, left)) = self.edge.last() {
@@ -404,11 +411,10 @@ impl Frontier {
             self.edge.pop();
             h = node_hash(&left, &h);
             level += 1;
-            out.push(h);
+            each(h);
         }
         self.edge.push((level, h));
         self.size += 1;
-        out
     }
 
     /// The root of the leaves pushed so far.

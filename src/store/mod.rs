@@ -106,6 +106,13 @@ pub trait Store: Send {
     fn clock_offset(&self) -> i64 {
         0
     }
+    /// A second connection to the same store, for reading beside this one (`locker verify`
+    /// walks the pads' chains on it while this connection reads the journal), or `None` when
+    /// there is none: a group's savepoints, or a connection that cannot be opened. What it
+    /// reads is a snapshot of its own; its caller checks that it is the same.
+    fn parallel_reader(&self) -> Option<Box<dyn Store>> {
+        None
+    }
 }
 
 /// One write transaction shared by several operations. The store it lends

@@ -3,55 +3,117 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::domain::digest::Digest;
+use crate::domain::digest::{Digest, Hasher};
+use crate::domain::merkle::{leaf_hash, stored_count, Frontier};
 use crate::ops::OpResult;
-use crate::store::{Flow, Tx};
+use crate::store::{CheckpointRow, Flow, Tx};
 
 use super::{Findings, MarkSummary, MerkleSummary};
 use crate::repo::mark::Mark;
 
-/// Recomputes the journal's Merkle tree from its leaves and compares every stored hash and
-/// every signed checkpoint with it, and the journal with the log key's high-water mark.
+/// The journal's tree, recomputed one leaf at a time while the journal is walked: the roots at
+/// the sizes checked afterwards (the stored checkpoints' and the high-water mark's), and a
+/// running digest of every hash the store should hold, in stored order. Memory stays flat
+/// however long the journal is; only when the stored hashes differ is the journal read again,
+/// to name the first one that does ([`locate_stored_mismatch`]).
+pub(super) struct TreeWalk {
+    frontier: Frontier,
+    wanted: HashSet<u64>,
+    roots: HashMap<u64, Digest>,
+    /// `(position, hash)` of every hash the store should hold, digested in stored order.
+    expected: Hasher,
+    expected_count: u64,
+    checkpoints: Vec<CheckpointRow>,
+}
+
+impl TreeWalk {
+    /// Starts a walk, reading the stored checkpoints (their sizes are where roots are kept).
+    pub(super) fn start(tx: &dyn Tx, mark: Option<&Mark>) -> OpResult<Self> {
+        let mut checkpoints = Vec::new();
+        tx.for_each_checkpoint(&mut |c| {
+            checkpoints.push(c);
+            Flow::Continue(())
+        })?;
+        let mut wanted: HashSet<u64> = checkpoints.iter().map(|c| c.size).collect();
+        wanted.extend(mark.map(Mark::size));
+        let mut roots = HashMap::new();
+        let frontier = Frontier::default();
+        if wanted.contains(&0) {
+            roots.insert(0, frontier.root());
+        }
+        Ok(Self {
+            frontier,
+            wanted,
+            roots,
+            expected: Hasher::default(),
+            expected_count: 0,
+            checkpoints,
+        })
+    }
+
+    /// The next journal entry's bytes.
+    pub(super) fn push(&mut self, entry: &[u8]) {
+        let Self { frontier, expected, expected_count, .. } = self;
+        frontier.push_each(leaf_hash(entry), |h| {
+            digest_stored(expected, *expected_count, &h);
+            *expected_count += 1;
+        });
+        if self.wanted.contains(&self.frontier.size) {
+            self.roots.insert(self.frontier.size, self.frontier.root());
+        }
+    }
+}
+
+/// The stored tree's hashes, digested in stored order the way [`TreeWalk`] digests the ones the
+/// journal gives (read beside the journal's walk, on a second connection, when there is one).
+pub(super) struct StoredTree {
+    digest: Digest,
+    count: u64,
+}
+
+impl StoredTree {
+    pub(super) fn read(tx: &dyn Tx) -> OpResult<Self> {
+        let mut h = Hasher::default();
+        let mut count = 0u64;
+        tx.for_each_merkle_hash(&mut |idx, hash| {
+            digest_stored(&mut h, idx, &hash);
+            count += 1;
+            Flow::Continue(())
+        })?;
+        Ok(Self { digest: h.finish(), count })
+    }
+}
+
+/// One stored hash, as the streams of expected and stored hashes are digested.
+fn digest_stored(h: &mut Hasher, idx: u64, hash: &Digest) {
+    h.update(&idx.to_le_bytes());
+    h.update(&hash.0);
+}
+
+/// Compares every stored hash and every signed checkpoint with the tree the journal walk
+/// recomputed, and the journal with the log key's high-water mark.
 pub(super) fn check_merkle(
     tx: &dyn Tx,
-    leaves: &[Digest],
+    tree: TreeWalk,
+    stored: Option<StoredTree>,
     key: Option<&crate::domain::note::Verifier>,
     mark: Option<&Mark>,
     f: &mut Findings,
 ) -> OpResult<(MerkleSummary, MarkSummary)> {
-    use crate::domain::merkle::{stored_count, Frontier};
     use crate::domain::note::SignedCheckpoint;
     let before = f.count;
-    let n = leaves.len() as u64;
+    let TreeWalk { frontier, roots, expected, expected_count, checkpoints, .. } = tree;
+    let n = frontier.size;
     let count = tx.merkle_count()?;
-    let mut checkpoints = Vec::new();
-    tx.for_each_checkpoint(&mut |c| {
-        checkpoints.push(c);
-        Flow::Continue(())
-    })?;
     let mut s = MerkleSummary {
         leaves: n,
         stored_hashes: count,
         checkpoints: checkpoints.len() as u64,
         latest_checkpoint: checkpoints.last().map(|c| c.size),
         signatures_checked: key.is_some(),
+        root: Some(frontier.root()),
         ..MerkleSummary::default()
     };
-    // The roots at the checkpoints' sizes and at the end, recomputed.
-    let mut roots = HashMap::new();
-    let mut fr = Frontier::default();
-    let mut wanted: HashSet<u64> = checkpoints.iter().map(|c| c.size).collect();
-    wanted.extend(mark.map(Mark::size));
-    if wanted.contains(&0) {
-        roots.insert(0, fr.root());
-    }
-    for leaf in leaves {
-        fr.push(*leaf);
-        if wanted.contains(&fr.size) {
-            roots.insert(fr.size, fr.root());
-        }
-    }
-    s.root = Some(fr.root());
     // A repository made before the tree existed (it has no log key either) builds it on its
     // next write; one with a log key signs a checkpoint of every journal it leaves, so a
     // non-empty journal without a tree or checkpoints lost them.
@@ -73,57 +135,25 @@ pub(super) fn check_merkle(
                 ),
             );
         }
-        let expected = stored_count(n);
-        if count != expected {
+        let want = stored_count(n);
+        if count != want {
             f.add(
                 "merkle",
                 "merkle",
                 None,
                 format!(
                     "the Merkle tree holds {count} hashes, but a journal of {n} entries needs \
-                     {expected}"
+                     {want}"
                 ),
             );
         }
-        // Stream the stored hashes against the recomputed ones, in stored order.
-        let mut fr = Frontier::default();
-        let mut queue = std::collections::VecDeque::new();
-        let mut next_leaf = leaves.iter();
-        let mut pos = 0u64;
-        tx.for_each_merkle_hash(&mut |idx, stored| {
-            if queue.is_empty() {
-                if let Some(leaf) = next_leaf.next() {
-                    let index = fr.size;
-                    for (level, h) in fr.push(*leaf).into_iter().enumerate() {
-                        queue.push_back((level, index >> level, h));
-                    }
-                }
-            }
-            let Some((level, node, want)) = queue.pop_front() else { return Flow::Break(()) };
-            if idx != pos || stored != want {
-                let what = if level == 0 {
-                    format!("the leaf hash of journal entry {}", node + 1)
-                } else {
-                    format!(
-                        "the level-{level} hash over entries {}..={}",
-                        (node << level) + 1,
-                        (node + 1) << level
-                    )
-                };
-                f.add(
-                    "merkle",
-                    "merkle",
-                    (level == 0).then_some(node + 1),
-                    format!(
-                        "{what} (stored at position {idx}) is {stored}, but the journal gives \
-                         {want}"
-                    ),
-                );
-                return Flow::Break(());
-            }
-            pos += 1;
-            Flow::Continue(())
-        })?;
+        let stored = match stored {
+            Some(s) => s,
+            None => StoredTree::read(tx)?,
+        };
+        if stored.count != expected_count || stored.digest != expected.finish() {
+            locate_stored_mismatch(tx, f)?;
+        }
     }
     for c in &checkpoints {
         let subject = format!("checkpoint:{}", c.size);
@@ -173,6 +203,54 @@ pub(super) fn check_merkle(
     s.ok = f.count == before;
     let m = check_mark(mark, key, &roots, n, f);
     Ok((s, m))
+}
+
+/// Names the first stored hash that differs from the one the journal gives, reading the
+/// journal's leaves again (only when the digests of the two streams differ).
+fn locate_stored_mismatch(tx: &dyn Tx, f: &mut Findings) -> OpResult<()> {
+    let mut leaves = Vec::new();
+    tx.for_each_journal(&mut |row| {
+        leaves.push(leaf_hash(&row.entry));
+        Flow::Continue(())
+    })?;
+    let mut fr = Frontier::default();
+    let mut queue = std::collections::VecDeque::new();
+    let mut next_leaf = leaves.iter();
+    let mut pos = 0u64;
+    tx.for_each_merkle_hash(&mut |idx, stored| {
+        if queue.is_empty() {
+            if let Some(leaf) = next_leaf.next() {
+                let index = fr.size;
+                for (level, h) in fr.push(*leaf).into_iter().enumerate() {
+                    queue.push_back((level, index >> level, h));
+                }
+            }
+        }
+        let Some((level, node, want)) = queue.pop_front() else { return Flow::Break(()) };
+        if idx != pos || stored != want {
+            let what = if level == 0 {
+                format!("the leaf hash of journal entry {}", node + 1)
+            } else {
+                format!(
+                    "the level-{level} hash over entries {}..={}",
+                    (node << level) + 1,
+                    (node + 1) << level
+                )
+            };
+            f.add(
+                "merkle",
+                "merkle",
+                (level == 0).then_some(node + 1),
+                format!(
+                    "{what} (stored at position {idx}) is {stored}, but the journal gives {want}"
+                ),
+            );
+            return Flow::Break(());
+        }
+        pos += 1;
+        Flow::Continue(())
+    })?;
+    Ok(())
 }
 
 /// The journal against the high-water mark: as long as it, with the mark's root at its size.

@@ -12,12 +12,14 @@
 //! module walks the journal once, feeds every entry to them, and assembles the report.
 
 mod artifacts;
+mod chains;
 mod merkle;
 mod pads;
 pub mod signatures;
 pub(crate) mod work;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +29,7 @@ use crate::domain::journal::{self, Entry};
 use crate::domain::pad::PadState;
 use crate::ops::log::journal::{for_each_entry, malformed_body};
 use crate::ops::{Ctx, OpError, OpResult, Progress};
-use crate::store::{Flow, JournalQuery, JournalRow};
+use crate::store::{Counts, Flow, JournalHead, JournalQuery, JournalRow, Store};
 
 use self::pads::PadReplay;
 
@@ -255,6 +257,11 @@ impl Findings {
             self.listed.push(p);
         }
     }
+
+    /// Counts `n` more problems of a kind already added, beyond what a report lists.
+    fn add_unlisted(&mut self, n: u64) {
+        self.count += n;
+    }
 }
 
 /// The journal replayed once for every check: pads, tickets and payments; leases, plans and
@@ -342,6 +349,32 @@ fn check_entry(
     Some(e)
 }
 
+/// What is read on a second connection beside the walk of the journal: every pad's chain, and
+/// the stored Merkle tree's hashes.
+struct Beside {
+    chains: HashMap<String, chains::ChainWalk>,
+    tree: merkle::StoredTree,
+}
+
+/// Reads [`Beside`] on a second connection to the store (`store`): `None` unless that
+/// connection reads the same snapshot as the first (the same journal head and row counts:
+/// every change to pads, blocks and the tree comes with a journal entry in its transaction)
+/// and every read succeeds; the caller then reads it all itself.
+fn read_beside(
+    mut store: Box<dyn Store>,
+    head: Option<JournalHead>,
+    counts: Counts,
+    walked: &AtomicU64,
+) -> Option<Beside> {
+    let tx = store.read().ok()?;
+    if tx.journal_head().ok()? != head || tx.counts().ok()? != counts {
+        return None;
+    }
+    let chains = chains::walk_chains(tx.as_ref(), walked).ok()?;
+    let tree = merkle::StoredTree::read(tx.as_ref()).ok()?;
+    Some(Beside { chains, tree })
+}
+
 /// Verifies the whole repository.
 pub fn repository(
     ctx: &mut Ctx<'_>,
@@ -418,8 +451,12 @@ fn walk(
         Some(home) => crate::repo::mark::load(home)?,
         None => None,
     };
+    // The pads' chains are walked on a second connection while this one reads the journal,
+    // when the store offers one.
+    let reader = ctx.store.parallel_reader();
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
+    let head_at_start = tx.journal_head()?;
     progress.start("verifying", counts.journal + counts.blocks, "entries");
     let mut f = Findings::default();
     let mut replay = Replay::default();
@@ -427,36 +464,60 @@ fn walk(
     signatures.require_all = require_signed;
     signatures.require_self = require.self_keys;
 
-    // 1. The journal.
+    // 1. The journal (and, beside it, every pad's chain and the stored tree: `read_beside`).
     let mut expected = 1u64;
     let mut prev = Digest::ZERO;
     let mut entries = 0u64;
-    let mut leaves = Vec::with_capacity(usize::try_from(counts.journal).unwrap_or(0));
-    tx.for_each_journal(&mut |row| {
-        entries += 1;
-        leaves.push(crate::domain::merkle::leaf_hash(&row.entry));
-        if let Some(e) = check_entry(&row, expected, &prev, &mut f) {
-            match e.event() {
-                Ok(ev) => {
-                    if let Some(problem) = replay.apply(&e, &ev) {
-                        f.add("journal", "journal", Some(row.seq), problem);
+    let mut tree = merkle::TreeWalk::start(tx.as_ref(), high.as_ref())?;
+    let blocks_walked = AtomicU64::new(0);
+    let mut blocks_shown = 0u64;
+    let mut show_blocks = || {
+        let n = blocks_walked.load(Ordering::Relaxed);
+        progress.advance(n - blocks_shown);
+        blocks_shown = n;
+    };
+    let (beside, journal) = std::thread::scope(|scope| {
+        let worker = reader.map(|store| {
+            let walked = &blocks_walked;
+            scope.spawn(move || read_beside(store, head_at_start, counts, walked))
+        });
+        let journal = tx.for_each_journal(&mut |row| {
+            entries += 1;
+            tree.push(&row.entry);
+            if let Some(e) = check_entry(&row, expected, &prev, &mut f) {
+                match e.event() {
+                    Ok(ev) => {
+                        if let Some(problem) = replay.apply(&e, &ev) {
+                            f.add("journal", "journal", Some(row.seq), problem);
+                        }
+                        for problem in signatures.apply(&e, &ev).1 {
+                            signatures.summary.broken += 1;
+                            f.add("signature", &e.subject, Some(row.seq), problem);
+                        }
                     }
-                    for problem in signatures.apply(&e, &ev).1 {
-                        signatures.summary.broken += 1;
-                        f.add("signature", &e.subject, Some(row.seq), problem);
+                    Err(DecodeError::Malformed { .. }) => {
+                        f.add("journal", "journal", Some(row.seq), malformed_body(&e));
                     }
+                    Err(DecodeError::UnknownKind(_)) => {}
                 }
-                Err(DecodeError::Malformed { .. }) => {
-                    f.add("journal", "journal", Some(row.seq), malformed_body(&e));
-                }
-                Err(DecodeError::UnknownKind(_)) => {}
             }
-        }
-        prev = row.hash;
-        expected = row.seq + 1;
-        progress.advance(1);
-        Flow::Continue(())
-    })?;
+            prev = row.hash;
+            expected = row.seq + 1;
+            progress.advance(1);
+            if entries.is_multiple_of(4096) {
+                show_blocks();
+            }
+            Flow::Continue(())
+        });
+        // What failed beside, or saw another snapshot, is read again below, here.
+        (worker.and_then(|w| w.join().ok().flatten()), journal)
+    });
+    let (walked, stored_tree) = match beside {
+        Some(b) => (b.chains, Some(b.tree)),
+        None => (HashMap::new(), None),
+    };
+    journal?;
+    show_blocks();
     let last_seq = expected - 1;
     match tx.journal_head()? {
         Some(h) if h.seq == last_seq && h.hash == prev => {}
@@ -473,11 +534,11 @@ fn walk(
         None => f.add("journal", "journal", None, "the journal head is missing".into()),
     }
     let journal_ok = !f.first.contains_key("journal");
-    let (merkle, mark) = merkle::check_merkle(tx.as_ref(), &leaves, key, high.as_ref(), &mut f)?;
-    drop(leaves);
+    let (merkle, mark) =
+        merkle::check_merkle(tx.as_ref(), tree, stored_tree, key, high.as_ref(), &mut f)?;
 
     // 2. Every pad's chain, and against the journal.
-    let pads = pads::check_pads(tx.as_ref(), &replay.pads, &mut f, progress)?;
+    let pads = pads::check_pads(tx.as_ref(), &replay.pads, walked, &mut f, progress)?;
 
     // 3. Tickets: every stored ticket was minted through the journal, with the same state.
     let tickets = pads::check_tickets(tx.as_ref(), &replay.pads, None, &mut f)?;
@@ -612,7 +673,7 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
     let rec = replay.pads.record(&pad.id);
     let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
     let walk =
-        pads::check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, &crate::ops::NoProgress)?;
+        chains::check_pad_chain(tx.as_ref(), &pad, pruned_by_gc, &mut f, &crate::ops::NoProgress)?;
     pads::compare_with_journal(tx.as_ref(), &pad, rec, &walk, &mut f)?;
     pads::check_tickets(tx.as_ref(), &replay.pads, Some(&pad.id), &mut f)?;
     let subject = subject::pad(&pad.id);
@@ -644,4 +705,68 @@ pub fn pad(ctx: &mut Ctx<'_>, pad_id: &str, expect_head: Option<Digest>) -> OpRe
         expected_head,
         problems: f.listed,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::limits::PadLimits;
+    use crate::domain::secret::Secret;
+    use crate::ops::{pad, Actor, FixedClock, NoProgress};
+    use crate::repo::Repo;
+
+    const CLOCK: FixedClock = FixedClock(1_800_000_000);
+    const ENVELOPE: &[u8] = br#"{"schema":"locker.handoff.v1","task_id":"t","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":null}"#;
+
+    /// A repository with two pads of a few blocks each.
+    fn repo() -> (tempfile::TempDir, Repo) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &CLOCK).expect("init");
+        let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
+        for _ in 0..2 {
+            let limits = PadLimits::new(86_400, 64).unwrap();
+            let created = pad::create(&mut ctx, limits).unwrap();
+            let key = Secret::new(created.write_key.clone());
+            for i in 0..3 {
+                let body =
+                    if i == 0 { ENVELOPE.to_vec() } else { format!("block {i}").into_bytes() };
+                pad::append(&mut ctx, &created.pad_id, Some(&key), &body, None).unwrap();
+            }
+        }
+        (dir, repo)
+    }
+
+    #[test]
+    fn the_reader_beside_reads_the_same_snapshot_or_nothing() {
+        let (_dir, mut repo) = repo();
+        let (head, counts) = {
+            let tx = repo.store.read().unwrap();
+            (tx.journal_head().unwrap(), tx.counts().unwrap())
+        };
+        let walked = AtomicU64::new(0);
+        // At the same snapshot: every pad's chain and the stored tree.
+        let beside = read_beside(repo.store.parallel_reader().unwrap(), head, counts, &walked)
+            .expect("the same snapshot is read beside");
+        assert_eq!(beside.chains.len(), 2);
+        assert_eq!(walked.load(Ordering::Relaxed), counts.blocks);
+        // The journal grew after the first connection's snapshot: nothing is read beside
+        // (the caller reads it all itself).
+        let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
+        pad::create(&mut ctx, PadLimits::new(86_400, 64).unwrap()).unwrap();
+        assert!(read_beside(repo.store.parallel_reader().unwrap(), head, counts, &walked).is_none());
+    }
+
+    #[test]
+    fn verify_beside_and_alone_give_the_same_report() {
+        let (_dir, mut repo) = repo();
+        let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
+        let beside = repository(&mut ctx, None, &NoProgress).unwrap();
+        assert!(beside.ok, "{:?}", beside.problems);
+        // A group's store has no second connection: everything is read on the one.
+        let mut group = repo.store.group().unwrap();
+        assert!(group.store().parallel_reader().is_none());
+        let mut ctx = Ctx::new(group.store(), Actor::operator(), &CLOCK);
+        let alone = repository(&mut ctx, None, &NoProgress).unwrap();
+        assert_eq!(serde_json::to_value(&beside).unwrap(), serde_json::to_value(&alone).unwrap());
+    }
 }

@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::domain::chain::ChainChecker;
 use crate::domain::digest::Digest;
 use crate::domain::event::{
     kind, subject, BlockRecord, Event, PadAppend, PadReadLease, PadTicketRevoke, Payment, RepoGc,
@@ -15,6 +14,7 @@ use crate::ops::verify::work::WorkReplay;
 use crate::ops::{OpResult, Progress};
 use crate::store::{Flow, JournalQuery, JournalRow, PadRow, PaymentRow, TicketRow, Tx};
 
+use super::chains::{check_pad_chain, hashes_link, meta_link, report_chain, ChainWalk};
 use super::{Findings, GcSummary, PadsSummary, TicketsSummary};
 
 /// What the journal says a pad should look like.
@@ -179,23 +179,6 @@ impl<'a> Creation<'a> {
             _ => return None,
         })
     }
-}
-
-/// Folds one block's hash and length into a pad's running digest of them.
-fn hashes_link(prev: &Digest, seq: u64, curr_hash: &Digest, bytes: u64) -> Digest {
-    Digest::of_parts(&[&prev.0, &seq.to_be_bytes(), &curr_hash.0, &bytes.to_be_bytes()])
-}
-
-/// Folds one block's unhashed fields into a pad's running metadata digest.
-fn meta_link(prev: &Digest, seq: u64, content_type: &str, created_at: i64) -> Digest {
-    let len = content_type.len() as u64;
-    Digest::of_parts(&[
-        &prev.0,
-        &seq.to_be_bytes(),
-        &len.to_be_bytes(),
-        content_type.as_bytes(),
-        &created_at.to_be_bytes(),
-    ])
 }
 
 /// What the journal says a ticket should look like.
@@ -439,77 +422,6 @@ impl PadReplay {
         self.tickets.insert(t, rec);
         None
     }
-}
-
-/// What walking one pad's stored blocks found.
-pub(super) struct ChainWalk {
-    /// Blocks verified before the first problem (all of them when the chain is intact).
-    pub(super) verified: u64,
-    /// The head recomputed from the payloads.
-    pub(super) computed: Digest,
-    /// The running digest of the blocks' unhashed fields (see [`meta_link`]).
-    meta: Digest,
-    /// The running digest of the blocks' hashes and lengths (see [`hashes_link`]).
-    hashes: Digest,
-    /// Blocks whose payloads were pruned.
-    pub(super) pruned: u64,
-}
-
-/// Walks one pad's stored chain, recording every problem. `pruned_by_gc` says whether the
-/// journal records the pad as pruned: only then may its blocks lack their payloads.
-pub(super) fn check_pad_chain(
-    tx: &dyn Tx,
-    pad: &PadRow,
-    pruned_by_gc: bool,
-    f: &mut Findings,
-    progress: &dyn Progress,
-) -> OpResult<ChainWalk> {
-    let subject = subject::pad(&pad.id);
-    let mut checker = ChainChecker::new();
-    let mut verified = 0u64;
-    let mut meta = Digest::ZERO;
-    let mut hashes = Digest::ZERO;
-    let mut unjournaled = Vec::new();
-    tx.for_each_block(&pad.id, &mut |b| {
-        let bytes = match b.pruned_bytes {
-            Some(n) => {
-                if !pruned_by_gc {
-                    unjournaled.push(b.seq);
-                }
-                checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n);
-                n
-            }
-            None => {
-                checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
-                b.payload.len() as u64
-            }
-        };
-        if checker.is_clean() {
-            verified += 1;
-        }
-        meta = meta_link(&meta, b.seq, &b.content_type, b.created_at);
-        hashes = hashes_link(&hashes, b.seq, &b.curr_hash, bytes);
-        progress.advance(1);
-        Flow::Continue(())
-    })?;
-    let computed = checker.computed_head();
-    let pruned = checker.pruned();
-    for seq in unjournaled {
-        f.add(
-            "pad",
-            &subject,
-            Some(seq),
-            format!(
-                "pad {} block {seq}'s payload is marked pruned, but the journal records no gc \
-                 of this pad",
-                pad.id
-            ),
-        );
-    }
-    for p in checker.finish(&pad.head_hash, pad.block_count, pad.current_bytes) {
-        f.add("pad", &subject, p.seq(), format!("pad {}: {p}", pad.id));
-    }
-    Ok(ChainWalk { verified, computed, meta, hashes, pruned })
 }
 
 /// Calls `f` with every journal entry about one pad, oldest first, each checked against its
@@ -788,9 +700,13 @@ pub(super) fn check_payments(tx: &dyn Tx, replay: &PadReplay, f: &mut Findings) 
 
 /// Walks every stored pad's chain and compares it with the journal's record of it; a pad the
 /// journal records but the store lacks is broken too.
+///
+/// `walked` holds the chains [`super::chains::walk_chains`] already walked at the same
+/// snapshot (on another connection); a pad not among them is walked here.
 pub(super) fn check_pads(
     tx: &dyn Tx,
     replay: &PadReplay,
+    mut walked: HashMap<String, ChainWalk>,
     f: &mut Findings,
     progress: &dyn Progress,
 ) -> OpResult<PadsSummary> {
@@ -801,7 +717,14 @@ pub(super) fn check_pads(
         let before = f.count;
         let rec = replay.pads.get(&pad.id);
         let pruned_by_gc = rec.is_some_and(|r| r.pruned_at.is_some());
-        let checked = check_pad_chain(tx, &pad, pruned_by_gc, f, progress).and_then(|walk| {
+        let walk = match walked.remove(&pad.id) {
+            Some(walk) => {
+                report_chain(&pad, pruned_by_gc, &walk, f);
+                Ok(walk)
+            }
+            None => check_pad_chain(tx, &pad, pruned_by_gc, f, progress),
+        };
+        let checked = walk.and_then(|walk| {
             compare_with_journal(tx, &pad, rec, &walk, f)?;
             Ok(walk)
         });

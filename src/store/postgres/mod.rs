@@ -184,4 +184,14 @@ impl Store for PgStore {
     fn clock_offset(&self) -> i64 {
         self.conn.clock_offset
     }
+
+    fn parallel_reader(&self) -> Option<Box<dyn Store>> {
+        // The schema is the one this connection brought up to date; nothing is migrated.
+        let conn = Conn::new(connect(&self.url, self.password_file.as_deref()).ok()?);
+        Some(Box::new(Self {
+            conn,
+            url: self.url.clone(),
+            password_file: self.password_file.clone(),
+        }))
+    }
 }

@@ -136,6 +136,10 @@ impl Store for SqliteStore {
     fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
         Some(self)
     }
+
+    fn parallel_reader(&self) -> Option<Box<dyn Store>> {
+        Some(Box::new(Self::open_read_only(&self.path).ok()?))
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Reading SQLite result rows: the shared mappers of [`crate::store::sql`], through rusqlite's
 //! column accessors and with its errors.
 
-use rusqlite::types::Type;
+use rusqlite::types::{Type, ValueRef};
 use rusqlite::Row;
 
 use crate::domain::digest::Digest;
@@ -47,9 +47,18 @@ impl Columns for Row<'_> {
     }
 
     fn digest(&self, idx: usize) -> rusqlite::Result<Digest> {
-        let s: String = self.get(idx)?;
-        Digest::parse(&s)
-            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e)))
+        // Read in place: a row of the journal, a block and a Merkle hash each hold digests,
+        // and `locker verify` reads millions of them.
+        match self.get_ref(idx)? {
+            ValueRef::Text(hex) => Digest::parse_bytes(hex).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e))
+            }),
+            other => Err(rusqlite::Error::InvalidColumnType(
+                idx,
+                self.as_ref().column_name(idx).unwrap_or("?").to_owned(),
+                other.data_type(),
+            )),
+        }
     }
 
     fn unknown(&self, idx: usize, what: &str, _value: &str) -> rusqlite::Error {

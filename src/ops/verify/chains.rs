@@ -1,0 +1,153 @@
+//! Walking a pad's stored chain block by block: its links and hashes recomputed from the
+//! payloads, and running digests of what the journal also records (hashes, lengths, content
+//! types, times), to be compared with the journal's record of the pad in `pads`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::domain::chain::ChainChecker;
+use crate::domain::digest::Digest;
+use crate::domain::event::subject;
+use crate::ops::{OpResult, Progress};
+use crate::store::{Flow, PadRow, Tx};
+
+use super::Findings;
+
+/// Folds one block's hash and length into a pad's running digest of them.
+pub(super) fn hashes_link(prev: &Digest, seq: u64, curr_hash: &Digest, bytes: u64) -> Digest {
+    Digest::of_parts(&[&prev.0, &seq.to_be_bytes(), &curr_hash.0, &bytes.to_be_bytes()])
+}
+
+/// Folds one block's unhashed fields into a pad's running metadata digest.
+pub(super) fn meta_link(prev: &Digest, seq: u64, content_type: &str, created_at: i64) -> Digest {
+    let len = content_type.len() as u64;
+    Digest::of_parts(&[
+        &prev.0,
+        &seq.to_be_bytes(),
+        &len.to_be_bytes(),
+        content_type.as_bytes(),
+        &created_at.to_be_bytes(),
+    ])
+}
+
+/// What walking one pad's stored blocks found. The walk needs nothing from the journal, so
+/// `locker verify` walks every pad on a second connection while it reads the journal
+/// ([`walk_chains`]); what the journal then says of the pad is applied by [`report_chain`].
+pub(super) struct ChainWalk {
+    /// Blocks verified before the first problem (all of them when the chain is intact).
+    pub(super) verified: u64,
+    /// The head recomputed from the payloads.
+    pub(super) computed: Digest,
+    /// The running digest of the blocks' unhashed fields (see [`meta_link`]).
+    pub(super) meta: Digest,
+    /// The running digest of the blocks' hashes and lengths (see [`hashes_link`]).
+    pub(super) hashes: Digest,
+    /// Blocks whose payloads were pruned.
+    pub(super) pruned: u64,
+    /// The numbers of the first pruned blocks (as many as a report lists): a problem unless
+    /// the journal records the pad as pruned.
+    pruned_seqs: Vec<u64>,
+    /// What the chain itself gets wrong, in block order: `(block, description)`.
+    problems: Vec<(Option<u64>, String)>,
+}
+
+/// Walks one pad's stored chain; `advance` is told of every block walked.
+fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<ChainWalk> {
+    let mut checker = ChainChecker::new();
+    let mut verified = 0u64;
+    let mut meta = Digest::ZERO;
+    let mut hashes = Digest::ZERO;
+    let mut pruned = 0u64;
+    let mut pruned_seqs = Vec::new();
+    tx.for_each_block(&pad.id, &mut |b| {
+        let bytes = match b.pruned_bytes {
+            Some(n) => {
+                pruned += 1;
+                if pruned_seqs.len() < super::MAX_LISTED_PROBLEMS {
+                    pruned_seqs.push(b.seq);
+                }
+                checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n);
+                n
+            }
+            None => {
+                checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+                b.payload.len() as u64
+            }
+        };
+        if checker.is_clean() {
+            verified += 1;
+        }
+        meta = meta_link(&meta, b.seq, &b.content_type, b.created_at);
+        hashes = hashes_link(&hashes, b.seq, &b.curr_hash, bytes);
+        advance();
+        Flow::Continue(())
+    })?;
+    let computed = checker.computed_head();
+    let problems = checker
+        .finish(&pad.head_hash, pad.block_count, pad.current_bytes)
+        .into_iter()
+        .map(|p| (p.seq(), format!("pad {}: {p}", pad.id)))
+        .collect();
+    Ok(ChainWalk { verified, computed, meta, hashes, pruned, pruned_seqs, problems })
+}
+
+/// Records what a walk of `pad` found: its pruned blocks, unless the journal records the pad
+/// as pruned (`pruned_by_gc`), then what its chain gets wrong.
+pub(super) fn report_chain(pad: &PadRow, pruned_by_gc: bool, walk: &ChainWalk, f: &mut Findings) {
+    let subject = subject::pad(&pad.id);
+    if !pruned_by_gc {
+        for seq in &walk.pruned_seqs {
+            f.add(
+                "pad",
+                &subject,
+                Some(*seq),
+                format!(
+                    "pad {} block {seq}'s payload is marked pruned, but the journal records no \
+                     gc of this pad",
+                    pad.id
+                ),
+            );
+        }
+        f.add_unlisted(walk.pruned - walk.pruned_seqs.len() as u64);
+    }
+    for (seq, detail) in &walk.problems {
+        f.add("pad", &subject, *seq, detail.clone());
+    }
+}
+
+/// Walks one pad's stored chain, recording every problem. `pruned_by_gc` says whether the
+/// journal records the pad as pruned: only then may its blocks lack their payloads.
+pub(super) fn check_pad_chain(
+    tx: &dyn Tx,
+    pad: &PadRow,
+    pruned_by_gc: bool,
+    f: &mut Findings,
+    progress: &dyn Progress,
+) -> OpResult<ChainWalk> {
+    let walk = walk_chain(tx, pad, &mut || progress.advance(1))?;
+    report_chain(pad, pruned_by_gc, &walk, f);
+    Ok(walk)
+}
+
+/// Walks every stored pad's chain, by pad id: the half of `locker verify` that runs on a
+/// second connection beside the journal's walk. `walked` counts the blocks, for progress.
+pub(super) fn walk_chains(tx: &dyn Tx, walked: &AtomicU64) -> OpResult<HashMap<String, ChainWalk>> {
+    let mut out = HashMap::new();
+    let mut err = None;
+    tx.for_each_pad(&mut |pad| match walk_chain(tx, &pad, &mut || {
+        walked.fetch_add(1, Ordering::Relaxed);
+    }) {
+        Ok(walk) => {
+            out.insert(pad.id, walk);
+            Flow::Continue(())
+        }
+        Err(e) => {
+            err = Some(e);
+            Flow::Break(())
+        }
+    })?;
+    match err {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
