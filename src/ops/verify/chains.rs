@@ -57,12 +57,10 @@ fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<
     let mut verified = 0u64;
     let mut meta = Digest::ZERO;
     let mut hashes = Digest::ZERO;
-    let mut pruned = 0u64;
     let mut pruned_seqs = Vec::new();
     tx.for_each_block(&pad.id, &mut |b| {
         let bytes = match b.pruned_bytes {
             Some(n) => {
-                pruned += 1;
                 if pruned_seqs.len() < super::MAX_LISTED_PROBLEMS {
                     pruned_seqs.push(b.seq);
                 }
@@ -83,6 +81,7 @@ fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<
         Flow::Continue(())
     })?;
     let computed = checker.computed_head();
+    let pruned = checker.pruned();
     let problems = checker
         .finish(&pad.head_hash, pad.block_count, pad.current_bytes)
         .into_iter()

@@ -720,14 +720,19 @@ mod tests {
 
     /// A repository with two pads of a few blocks each.
     fn repo() -> (tempfile::TempDir, Repo) {
+        repo_of(3)
+    }
+
+    /// A repository with two pads of `blocks` blocks each.
+    fn repo_of(blocks: u32) -> (tempfile::TempDir, Repo) {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &CLOCK).expect("init");
         let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
         for _ in 0..2 {
-            let limits = PadLimits::new(86_400, 64).unwrap();
+            let limits = PadLimits::new(86_400, 4096).unwrap();
             let created = pad::create(&mut ctx, limits).unwrap();
             let key = Secret::new(created.write_key.clone());
-            for i in 0..3 {
+            for i in 0..blocks {
                 let body =
                     if i == 0 { ENVELOPE.to_vec() } else { format!("block {i}").into_bytes() };
                 pad::append(&mut ctx, &created.pad_id, Some(&key), &body, None).unwrap();
@@ -765,6 +770,35 @@ mod tests {
         // A group's store has no second connection: everything is read on the one.
         let mut group = repo.store.group().unwrap();
         assert!(group.store().parallel_reader().is_none());
+        let mut ctx = Ctx::new(group.store(), Actor::operator(), &CLOCK);
+        let alone = repository(&mut ctx, None, &NoProgress).unwrap();
+        assert_eq!(serde_json::to_value(&beside).unwrap(), serde_json::to_value(&alone).unwrap());
+    }
+
+    #[test]
+    fn every_payload_pruned_behind_the_journals_back_is_counted_beside_and_alone() {
+        let (dir, mut repo) = repo_of(150);
+        // 150 blocks of one pad lose their payloads with no gc in the journal: more than a
+        // report lists, every one of them counted.
+        let db = rusqlite::Connection::open(dir.path().join(".locker/locker.db")).unwrap();
+        let pad: String = db.query_row("SELECT id FROM pads LIMIT 1", [], |r| r.get(0)).unwrap();
+        let n = db
+            .execute(
+                "UPDATE blocks SET pruned_bytes = length(payload), payload = X'' \
+                 WHERE pad_id = ?1",
+                [&pad],
+            )
+            .unwrap();
+        assert_eq!(n, 150);
+        drop(db);
+        let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
+        let beside = repository(&mut ctx, None, &NoProgress).unwrap();
+        assert!(!beside.ok);
+        assert_eq!(beside.problem_count, 150, "{:?}", beside.problems.first());
+        assert_eq!(beside.problems.len(), MAX_LISTED_PROBLEMS);
+        assert!(beside.problems.iter().all(|p| p.detail.contains("records no gc")));
+        assert_eq!(beside.problems[99].seq, Some(99));
+        let mut group = repo.store.group().unwrap();
         let mut ctx = Ctx::new(group.store(), Actor::operator(), &CLOCK);
         let alone = repository(&mut ctx, None, &NoProgress).unwrap();
         assert_eq!(serde_json::to_value(&beside).unwrap(), serde_json::to_value(&alone).unwrap());
