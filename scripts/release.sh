@@ -34,6 +34,9 @@
 #   --profile PROFILE   the cargo profile (default release, which strips; dev is faster and only
 #                       for tests)
 #   --out-dir DIR       where to write (default: ../locker-dist beside the source tree)
+#   --bin FILE          package this already-built binary instead of building one (exactly one
+#                       --target, which FILE must be built for; for tests that already have a
+#                       build: the archive, checksums, signature and stamping are the same)
 # The archive is reproducible where practical: sorted names, ustar, owner and group 0,
 # mtime = SOURCE_DATE_EPOCH (default: the last commit's time), gzip without name or time,
 # paths in the binary remapped. It needs no network beyond crates.io (for `cargo build`).
@@ -50,6 +53,7 @@ profile=release
 out=''
 signing_key="${LOCKER_SIGNING_KEY:-}"
 unsigned=false
+prebuilt=''
 base_url="${LOCKER_RELEASE_BASE_URL:-}"
 while [ "$#" -gt 0 ]; do
     case "$1" in
@@ -62,6 +66,8 @@ while [ "$#" -gt 0 ]; do
         --signing-key) signing_key="${2:?--signing-key needs a value}"; shift 2 ;;
         --signing-key=*) signing_key="${1#*=}"; shift ;;
         --unsigned) unsigned=true; shift ;;
+        --bin) prebuilt="${2:?--bin needs a value}"; shift 2 ;;
+        --bin=*) prebuilt="${1#*=}"; shift ;;
         --base-url) base_url="${2:?--base-url needs a value}"; shift 2 ;;
         --base-url=*) base_url="${1#*=}"; shift ;;
         -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
@@ -69,6 +75,10 @@ while [ "$#" -gt 0 ]; do
         *) [ -z "$out" ] || die "more than one output directory"; out="$1"; shift ;;
     esac
 done
+if [ -n "$prebuilt" ]; then # resolved where it was named, before the cd below
+    { [ -f "$prebuilt" ] && [ -x "$prebuilt" ]; } || die "--bin $prebuilt is not an executable file"
+    prebuilt="$(CDPATH='' cd -P -- "$(dirname -- "$prebuilt")" && pwd)/$(basename -- "$prebuilt")"
+fi
 
 cd "$root"
 
@@ -162,6 +172,9 @@ esac
 
 # ---- targets: TRIPLE|LABEL|LINKAGE ------------------------------------------------------------
 # The label names the archive: the triple, or TRIPLE-static for glibc linked statically.
+if [ -n "$prebuilt" ]; then
+    [ "${#targets[@]}" -eq 1 ] || die "--bin packages one binary: name its one --target"
+fi
 if [ "${#targets[@]}" -eq 0 ]; then
     targets=("$host")
     case "$host" in *-linux-*) targets+=(static) ;; esac
@@ -244,11 +257,17 @@ build_one() { # TRIPLE LABEL LINKAGE
         static-musl) what="static, musl" ;;
         *) what="dynamically linked to the system's C library" ;;
     esac
-    echo "release: building locker $version for $label ($what; $profile profile)" >&2
-    RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
-        cargo build --locked --quiet --profile "$profile" --target "$triple" --bin locker "${dir_args[@]}" \
-        || die "cargo build failed for $label (for another target: rustup target add $triple)"
     local bin="$build_dir/$triple/$profile_dir/locker"
+    if [ -n "$prebuilt" ]; then
+        echo "release: packaging $prebuilt as locker $version for $label (built beforehand)" >&2
+        bin="$prebuilt"
+        rustflags="${RUSTFLAGS:-} (prebuilt binary: its build's flags are not recorded)"
+    else
+        echo "release: building locker $version for $label ($what; $profile profile)" >&2
+        RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
+            cargo build --locked --quiet --profile "$profile" --target "$triple" --bin locker "${dir_args[@]}" \
+            || die "cargo build failed for $label (for another target: rustup target add $triple)"
+    fi
     [ -f "$bin" ] || die "the build did not produce $bin"
 
     # ---- linkage and symbols ------------------------------------------------------------------

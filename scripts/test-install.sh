@@ -12,7 +12,10 @@
 # Prints one PASS/FAIL line per check (SKIP for optional tools this machine lacks) and exits 1
 # if any check failed.
 #
-# Usage: scripts/test-install.sh [--profile dev|release] [--dist DIR]
+# Usage: scripts/test-install.sh [--profile dev|release] [--bin FILE] [--dist DIR]
+#   --bin FILE   make the release from this already-built binary of the host's target (passed to
+#                scripts/release.sh --bin; CI hands it the test suite's build instead of building
+#                the crate once more); a copy is stripped first when strip(1) is here
 #   --dist DIR   reuse a signed release already built by scripts/release.sh into DIR (no build;
 #                the checks that need its stamped URL to be this test's server are skipped)
 set -euo pipefail
@@ -20,10 +23,12 @@ set -euo pipefail
 root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
 profile=dev
 dist=''
+bin=''
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --profile) profile="${2:?--profile needs a value}"; shift 2 ;;
         --dist) dist="${2:?--dist needs a value}"; shift 2 ;;
+        --bin) bin="${2:?--bin needs a value}"; shift 2 ;;
         -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) echo "test-install: unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -76,7 +81,17 @@ built=false
 if [ -z "$dist" ]; then
     dist="$work/dist"
     started=$SECONDS
-    "$root/scripts/release.sh" --profile "$profile" --target "$host" --signing-key "$keys/release" \
+    bin_args=()
+    if [ -n "$bin" ]; then
+        # Stripped, as a release build is: a debug build's symbols are most of its 100 MB, and
+        # every case below downloads and checks the archive.
+        if command -v strip >/dev/null 2>&1; then
+            strip -o "$work/locker" "$bin"
+            bin="$work/locker"
+        fi
+        bin_args=(--bin "$bin")
+    fi
+    "$root/scripts/release.sh" --profile "$profile" --target "$host" "${bin_args[@]}" --signing-key "$keys/release" \
         --base-url "$base/stamped" --out-dir "$dist" >/dev/null
     echo "test-install: scripts/release.sh built and signed the release in $((SECONDS - started)) s"
     built=true
