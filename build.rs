@@ -15,16 +15,23 @@ fn git(args: &[&str]) -> Option<String> {
 fn main() {
     println!("cargo:rerun-if-env-changed=LOCKER_BUILD_COMMIT");
     println!("cargo:rerun-if-env-changed=LOCKER_BUILD_DATE");
-    // A new commit or a checkout changes HEAD or the branch it names: build again then.
+    // A new commit or a checkout changes HEAD or the branch it names: build again then. Only
+    // files that exist are named: cargo takes a missing one as changed at every build, which
+    // rebuilt the crate each time in a repository without `packed-refs`.
+    let watch = |path: PathBuf| {
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    };
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        println!("cargo:rerun-if-changed={}", PathBuf::from(&dir).join("HEAD").display());
+        watch(PathBuf::from(&dir).join("HEAD"));
     }
     if let (Some(common), Some(head)) =
         (git(&["rev-parse", "--git-common-dir"]), git(&["symbolic-ref", "-q", "HEAD"]))
     {
         let common = PathBuf::from(common);
-        println!("cargo:rerun-if-changed={}", common.join(head).display());
-        println!("cargo:rerun-if-changed={}", common.join("packed-refs").display());
+        watch(common.join(head));
+        watch(common.join("packed-refs"));
     }
     let commit = std::env::var("LOCKER_BUILD_COMMIT")
         .ok()

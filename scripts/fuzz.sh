@@ -11,8 +11,11 @@
 # fuzz/artifacts/TARGET/; reproduce it with `cargo fuzz run TARGET fuzz/artifacts/TARGET/crash-…`
 # (from fuzz/, with RUSTC_BOOTSTRAP=1 on a stable toolchain).
 #
-# Usage: scripts/fuzz.sh [--seconds N] [--cmin] [--scratch] [TARGET...]
+# Usage: scripts/fuzz.sh [--seconds N] [--cmin] [--scratch] [--dev] [TARGET...]
 #   --seconds  time per target (default 60)
+#   --dev      build without optimizations (sanitizer and coverage as usual): the build takes a
+#              fraction of the optimized one's time (cargo-fuzz compiles the whole crate as one
+#              codegen unit at opt-level 3), the targets run slower; for CI's bounded smoke run
 #   --cmin     minimize each target's corpus afterwards (keeps what is committed small)
 #   --scratch  read the committed corpus but write new inputs to a temporary directory, so the
 #              checkout stays clean (CI); fuzz/Cargo.lock must then be current (checked)
@@ -29,6 +32,7 @@ root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
 seconds=60
 cmin=0
 scratch=0
+mode=-O
 targets=()
 while [ "$#" -gt 0 ]; do
     case "$1" in
@@ -36,6 +40,7 @@ while [ "$#" -gt 0 ]; do
         --seconds=*) seconds="${1#*=}"; shift ;;
         --cmin) cmin=1; shift ;;
         --scratch) scratch=1; shift ;;
+        --dev) mode=--dev; shift ;;
         -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         -*) die "unknown option: $1 (see --help)" ;;
         *) targets+=("$1"); shift ;;
@@ -59,7 +64,7 @@ fi
 
 cd "$root/fuzz"
 echo "fuzz: building the targets" >&2
-cargo "${toolchain[@]}" fuzz build -O
+cargo "${toolchain[@]}" fuzz build "$mode"
 if [ "$scratch" -eq 1 ] && [ -d "$root/.git" ] && ! git -C "$root" diff --quiet -- fuzz/Cargo.lock; then
     die "fuzz/Cargo.lock is out of date with the crate's dependencies; run scripts/fuzz.sh once and commit it"
 fi
@@ -77,10 +82,10 @@ for t in "${targets[@]}"; do
         dirs=("$new/$t" "corpus/$t")
     fi
     echo "fuzz: $t for ${seconds} s" >&2
-    cargo "${toolchain[@]}" fuzz run -O "$t" "${dirs[@]}" -- \
+    cargo "${toolchain[@]}" fuzz run "$mode" "$t" "${dirs[@]}" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
     if [ "$cmin" -eq 1 ]; then
-        cargo "${toolchain[@]}" fuzz cmin -O "$t" "corpus/$t"
+        cargo "${toolchain[@]}" fuzz cmin "$mode" "$t" "corpus/$t"
     fi
 done
 echo "fuzz: no crash in ${#targets[@]} target(s)" >&2
