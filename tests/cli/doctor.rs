@@ -246,6 +246,14 @@ fn test_doctor_on_postgres_names_the_journal_lock_holder() {
     let store = std::fs::read_to_string(env.path().join(".locker/config.json")).unwrap();
     let store: Value = serde_json::from_str(&store).unwrap();
     let db_url = store["store"].as_str().unwrap_or(&admin).to_owned();
+    // The same lock key held in another database of the cluster (another repository's
+    // journal) is not this one's.
+    let mut other = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
+    let mut other_tx = other.transaction().unwrap();
+    other_tx.batch_execute("SELECT pg_advisory_xact_lock(7813573191425739340)").unwrap();
+    let (_, v) = doctor(&env, &[], &[]);
+    assert_eq!(findings(&v, "lock")[0]["detail"], "the journal's lock is free", "{v}");
+    other_tx.rollback().unwrap();
     let mut holder = postgres::Client::connect(
         &format!("{db_url}?application_name=stuck-holder"),
         postgres::NoTls,

@@ -150,7 +150,8 @@ fn server_info(conn: &mut Conn) -> Result<crate::store::PgInfo> {
         int(conn, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")?;
     let max_connections =
         text(conn, "SHOW max_connections")?.and_then(|v| v.parse().ok()).unwrap_or(0);
-    // A bigint advisory key is (classid, objid) = (high, low) 32 bits, objsubid 1.
+    // A bigint advisory key is (classid, objid) = (high, low) 32 bits, objsubid 1; advisory
+    // locks are per database, and another database's locker on the same cluster holds its own.
     let high = (super::JOURNAL_LOCK >> 32) as u32;
     let low = (super::JOURNAL_LOCK & 0xFFFF_FFFF) as u32;
     let holder = conn.query_opt(
@@ -158,7 +159,9 @@ fn server_info(conn: &mut Conn) -> Result<crate::store::PgInfo> {
          COALESCE(EXTRACT(EPOCH FROM now() - a.xact_start), 0)::float8 \
          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
          WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 \
-         AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid LIMIT 1",
+         AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid \
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
+         LIMIT 1",
         &[&i64::from(high), &i64::from(low)],
     )?;
     let lock_holder = match holder {
