@@ -4,12 +4,10 @@
 //! Every route parses its request, calls the same operation the CLI calls, and maps the
 //! outcome or the [`OpError`] to a response ([`crate::ops::ErrorKind::http_status`] decides the
 //! status). Operations are synchronous. Reads run on blocking threads, each with one store (one
-//! SQLite connection) taken from a small pool. Writes are committed in groups
-//! ([`crate::ops::group`]) by one writer thread: whatever arrived while the previous group was
-//! being made durable runs in the next one, each operation in its own savepoint and with its
-//! own journal entry, and none is answered before its group's commit (`synchronous=FULL`) has
-//! returned. A write that finds the writer idle (nothing queued, no group being committed)
-//! commits the same way, as a group of one, on its own thread. The
+//! SQLite connection) taken from a small pool. Writes go to one writer thread that commits them
+//! in groups ([`crate::ops::group`]): whatever arrived while the previous group was being made
+//! durable runs in the next one, each operation in its own savepoint and with its own journal
+//! entry, and none is answered before its group's commit (`synchronous=FULL`) has returned. The
 //! server and CLI processes share one repository through SQLite's locking like any two
 //! writers.
 //!

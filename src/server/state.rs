@@ -1,7 +1,6 @@
 //! What every request handler shares: the options, the pooled stores that reads run on, the
 //! writer thread that commits writes in groups, and the maintenance thread.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -125,12 +124,6 @@ pub(super) struct Inner {
     health: tokio::sync::Mutex<Option<Box<dyn Store>>>,
     /// The queue of the writer thread (see [`writer`]).
     writes: std::sync::mpsc::Sender<Box<dyn Job>>,
-    /// Writes sent to the writer thread and not yet committed by it: while there are any, a
-    /// new write joins them rather than committing alone.
-    queued: Arc<AtomicUsize>,
-    /// What commits groups: held by the writer thread for each of its groups, or by a write
-    /// that found the writer idle and commits alone on its own thread.
-    committer: Arc<Mutex<Committer>>,
     /// The signer: checkpoints as the journal grows (requests never sign).
     publisher: Arc<super::publish::Publisher>,
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
@@ -177,20 +170,11 @@ impl AppState {
         ));
         let (writes, queue) = std::sync::mpsc::channel();
         let (kick, kicks) = std::sync::mpsc::sync_channel(1);
-        let committer = Arc::new(Mutex::new(Committer {
-            store: None,
-            last_signed: None,
-            open: Arc::clone(&open),
-            env: env.clone(),
-            kick,
-            publisher: Arc::clone(&publisher),
-        }));
-        let queued = Arc::new(AtomicUsize::new(0));
         let writer = {
-            let (committer, queued) = (Arc::clone(&committer), Arc::clone(&queued));
+            let (open, env, publisher) = (Arc::clone(&open), env.clone(), Arc::clone(&publisher));
             std::thread::Builder::new()
                 .name("locker-writer".into())
-                .spawn(move || writer(&queue, &committer, &queued))
+                .spawn(move || writer(&queue, &open, &env, &kick, &publisher))
                 .ok()
         };
         {
@@ -216,8 +200,6 @@ impl AppState {
             stores: Arc::new(Semaphore::new(pool)),
             in_flight: Arc::new(Semaphore::new(in_flight)),
             writes,
-            queued,
-            committer,
             publisher,
             writer: Arc::new(Mutex::new(writer)),
             verified: Arc::default(),
@@ -253,29 +235,10 @@ impl AppState {
                 let _ = tx.send(r);
             },
         );
-        if let Some(job) = self.commit_alone(job) {
-            self.0.queued.fetch_add(1, Ordering::SeqCst);
-            if self.0.writes.send(job).is_err() {
-                self.0.queued.fetch_sub(1, Ordering::SeqCst);
-                return Err(OpError::unavailable("the server is shutting down"));
-            }
+        if self.0.writes.send(job).is_err() {
+            return Err(OpError::unavailable("the server is shutting down"));
         }
         rx.await.unwrap_or_else(|_| Err(OpError::internal("the writer thread stopped")))
-    }
-
-    /// Commits `job` alone, on this request's own thread, when the writer is idle (nothing
-    /// queued for it, and no group being committed): a lone write then costs no hop to the
-    /// writer thread and back. Otherwise hands `job` back, for the writer's next group. Only
-    /// on a multi-threaded runtime, whose other workers go on serving while this one commits.
-    fn commit_alone(&self, job: Box<dyn Job>) -> Option<Box<dyn Job>> {
-        let multi = tokio::runtime::Handle::try_current()
-            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-        if !multi || self.0.queued.load(Ordering::SeqCst) > 0 {
-            return Some(job);
-        }
-        let Ok(mut committer) = self.0.committer.try_lock() else { return Some(job) };
-        tokio::task::block_in_place(move || committer.commit(vec![job]));
-        None
     }
 
     /// Like [`Self::write`], as the agent whose bearer token is `token` (see
@@ -442,31 +405,34 @@ impl AppState {
     }
 }
 
-/// What commits groups: the writer's store and when it last signed a checkpoint in a group.
-/// The writer thread holds it for each group it commits; a write that finds the writer idle
-/// holds it to commit alone ([`AppState::commit_alone`]).
-struct Committer {
-    store: Option<Box<dyn Store>>,
-    last_signed: Option<std::time::Instant>,
-    open: Arc<StoreOpener>,
-    env: Env,
-    /// Wakes the maintenance thread after each group.
-    kick: std::sync::mpsc::SyncSender<()>,
-    publisher: Arc<super::publish::Publisher>,
-}
-
-impl Committer {
-    /// Applies `pending` in group commits (one, unless a storage failure ends one early: the
-    /// writes it did not run are retried on a fresh connection) and answers every job.
-    fn commit(&mut self, mut pending: Vec<Box<dyn Job>>) {
-        while !pending.is_empty() {
-            pending = self.group(pending);
+/// The writer thread: takes the first queued write, then every other one already queued (up
+/// to [`MAX_GROUP`]), applies them in one group commit and answers them; repeats until every
+/// sender is gone. Writes that arrive while a group is being made durable wait for the next
+/// one, so under load each commit (each `fsync`) serves many writes, and a lone write is
+/// committed at once.
+fn writer(
+    queue: &std::sync::mpsc::Receiver<Box<dyn Job>>,
+    open: &StoreOpener,
+    env: &Env,
+    kick: &std::sync::mpsc::SyncSender<()>,
+    publisher: &super::publish::Publisher,
+) {
+    let mut store: Option<Box<dyn Store>> = None;
+    let mut pending: Vec<Box<dyn Job>> = Vec::new();
+    let mut last_signed: Option<std::time::Instant> = None;
+    loop {
+        if pending.is_empty() {
+            match queue.recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => return,
+            }
         }
-    }
-
-    /// One group commit of `pending`; returns the writes a storage failure left unrun.
-    fn group(&mut self, mut pending: Vec<Box<dyn Job>>) -> Vec<Box<dyn Job>> {
-        let Self { store, last_signed, open, env, kick, publisher } = self;
+        while pending.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => break,
+            }
+        }
         let s = match store.as_mut() {
             Some(s) => s,
             None => match open().and_then(|mut s| {
@@ -482,7 +448,7 @@ impl Committer {
                     for j in pending.drain(..) {
                         j.finish(Some(e.clone()));
                     }
-                    return pending;
+                    continue;
                 }
             },
         };
@@ -498,7 +464,7 @@ impl Committer {
             }
             let mut ctx = env.ctx(store, ops::Actor::operator());
             match ops::log::checkpoint::sign_in_group(&mut ctx, log) {
-                Ok(Some(_)) => *last_signed = Some(std::time::Instant::now()),
+                Ok(Some(_)) => last_signed = Some(std::time::Instant::now()),
                 Ok(None) => {}
                 Err(e) => {
                     tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
@@ -516,42 +482,12 @@ impl Committer {
                 "a storage failure ended a group commit early; retrying the writes it did not \
                  run on a fresh connection"
             );
-            *store = None;
+            store = None;
         }
         // The journal may have grown: a checkpoint is due; and housekeeping (both coalesce
         // kicks).
         publisher.grew();
         let _ = kick.try_send(());
-        pending
-    }
-}
-
-/// The writer thread: takes the first queued write, then every other one already queued (up
-/// to [`MAX_GROUP`]), applies them in one group commit and answers them; repeats until every
-/// sender is gone. Writes that arrive while a group is being made durable wait for the next
-/// one, so under load each commit (each `fsync`) serves many writes. (A write that finds
-/// nothing queued and no group being committed commits alone without coming here.)
-fn writer(
-    queue: &std::sync::mpsc::Receiver<Box<dyn Job>>,
-    committer: &Mutex<Committer>,
-    queued: &AtomicUsize,
-) {
-    loop {
-        let Ok(first) = queue.recv() else { return };
-        // A write committing alone may hold the committer: the writes queued meanwhile join
-        // this group.
-        let mut c = committer.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut pending = vec![first];
-        while pending.len() < MAX_GROUP {
-            match queue.try_recv() {
-                Ok(j) => pending.push(j),
-                Err(_) => break,
-            }
-        }
-        let n = pending.len();
-        c.commit(pending);
-        drop(c);
-        queued.fetch_sub(n, Ordering::SeqCst);
     }
 }
 
@@ -570,94 +506,5 @@ fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
             let _ = m.maintain();
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ops::FixedClock;
-
-    const CLOCK: FixedClock = FixedClock(1_800_000_000);
-
-    /// A server state over a fresh repository in `dir` (no log key: nothing is signed).
-    fn state(dir: &std::path::Path) -> AppState {
-        let (_, repo) = crate::ops::admin::init::init(dir, &CLOCK).expect("init");
-        let (url, dot) = (repo.config.store_location(), repo.dot.clone());
-        AppState::new(
-            repo.store,
-            Box::new(move || Ok(crate::store::open(&url, &dot)?)),
-            Arc::new(CLOCK),
-            ops::Settings::default(),
-            ServerOptions::default(),
-        )
-    }
-
-    /// A write that names the thread it ran on.
-    async fn create_pad(s: &AppState) -> String {
-        s.write(Actor::operator(), |ctx| {
-            let limits = crate::domain::limits::PadLimits::new(3600, 4).expect("limits");
-            ops::pad::create(ctx, limits)?;
-            Ok(std::thread::current().name().unwrap_or("").to_owned())
-        })
-        .await
-        .expect("the write")
-    }
-
-    fn entries(s: &AppState) -> u64 {
-        let mut store = (s.0.open)().expect("a store");
-        let tx = store.read().expect("read");
-        tx.journal_head().expect("head").map_or(0, |h| h.seq)
-    }
-
-    #[test]
-    // The committer is held across awaits on purpose: it stands for a group being committed.
-    #[expect(clippy::await_holding_lock)]
-    fn a_lone_write_commits_on_its_own_thread_and_a_busy_writer_takes_the_rest() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let s = state(dir.path());
-        let before = entries(&s);
-        rt.block_on(async {
-            // Nothing queued, no group being committed: the write commits where it runs.
-            let ran_on = create_pad(&s).await;
-            assert_ne!(ran_on, "locker-writer", "a lone write should not hop to the writer");
-            assert_eq!(s.0.queued.load(Ordering::SeqCst), 0);
-
-            // A group being committed (the committer held): writes queue for the writer
-            // thread, wait for it, and commit there, together.
-            let held = s.0.committer.lock().expect("the committer");
-            let waiting: Vec<_> = (0..3)
-                .map(|_| {
-                    let s = s.clone();
-                    tokio::spawn(async move { create_pad(&s).await })
-                })
-                .collect();
-            while s.0.queued.load(Ordering::SeqCst) < 3 {
-                tokio::task::yield_now().await;
-            }
-            assert!(waiting.iter().all(|w| !w.is_finished()), "no write commits meanwhile");
-            drop(held);
-            for w in waiting {
-                assert_eq!(w.await.expect("joined"), "locker-writer");
-            }
-            assert_eq!(s.0.queued.load(Ordering::SeqCst), 0);
-
-            // Idle again: the next write is alone once more.
-            assert_ne!(create_pad(&s).await, "locker-writer");
-        });
-        assert_eq!(entries(&s), before + 5, "every acknowledged write is in the journal");
-    }
-
-    #[test]
-    fn on_a_single_threaded_runtime_every_write_goes_to_the_writer() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
-        let s = state(dir.path());
-        assert_eq!(rt.block_on(create_pad(&s)), "locker-writer");
     }
 }
