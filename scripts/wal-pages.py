@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""How many pages one durable append writes to SQLite's write-ahead log, for storage layouts.
+
+Issue #19 asks for at most 12 KB written per 200-byte append (today ~41 KB: about ten 4 KiB WAL
+frames). Every page a commit dirties is written whole, with a 24-byte frame header, so the
+figure is set by how many B-tree pages an append touches. This script measures that for the
+layout locker's SQLite store has today and for candidate layouts, with Python's sqlite3 module
+(WAL, synchronous=FULL, as the store), by appending N blocks of 200 bytes one transaction
+each and reading the log: frames per append, and which table or index each frame belongs to
+(SQLite's dbstat). It does not run locker; each layout's statements mirror what one append
+writes there (src/store/sqlite/pads.rs and journal.rs):
+
+  today     blocks (rowid) + UNIQUE (pad_id, seq), UPDATE pads (count, bytes, head),
+            journal + journal_subject index, journal_head upsert, merkle_hashes rows; hex text
+  keyed     blocks WITHOUT ROWID keyed (pad_id, seq) with a running byte count (no pads
+            update), journal with the Merkle nodes the leaf completes in a BLOB column (no
+            merkle_hashes rows), the head read from the journal's last row; 32-byte hashes
+  partial   keyed, and the journal's subject index leaves out pad.append entries (a pad's
+            blocks are found in the blocks table)
+  inline    no blocks table: a block's columns are in its pad.append journal row, found by the
+            subject index (journal + one index per append)
+
+Usage: scripts/wal-pages.py [--appends N] [--pads K]   (K pads appended to in turn; default 1)
+"""
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import sqlite3
+import struct
+import tempfile
+
+PAGE = 4096
+FRAME = 24 + PAGE
+PAYLOAD = b"x" * 200
+
+
+def sha(b):
+    return hashlib.sha256(b).digest()
+
+
+PADS_TODAY = """
+CREATE TABLE pads (id TEXT PRIMARY KEY, scope TEXT NOT NULL, created_at INTEGER DEFAULT 0,
+  expires_at INTEGER DEFAULT 0, max_blocks INTEGER DEFAULT 4096, max_bytes INTEGER DEFAULT 262144,
+  block_count INTEGER NOT NULL DEFAULT 0, current_bytes INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL DEFAULT 'open', write_key_hash TEXT NOT NULL DEFAULT '',
+  head_hash TEXT NOT NULL, sealed_at INTEGER);
+"""
+
+LAYOUTS = {
+    "today": PADS_TODAY + """
+CREATE TABLE journal (seq INTEGER PRIMARY KEY, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+  entry BLOB NOT NULL, time INTEGER NOT NULL, kind TEXT NOT NULL, actor TEXT NOT NULL,
+  scope TEXT NOT NULL, subject TEXT NOT NULL);
+CREATE INDEX journal_subject ON journal(subject, seq);
+CREATE TABLE journal_head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL,
+  hash TEXT NOT NULL);
+CREATE TABLE blocks (id INTEGER PRIMARY KEY, pad_id TEXT NOT NULL REFERENCES pads(id),
+  seq INTEGER NOT NULL, prev_hash TEXT NOT NULL, curr_hash TEXT NOT NULL,
+  content_type TEXT NOT NULL, payload BLOB NOT NULL, created_at INTEGER NOT NULL,
+  UNIQUE (pad_id, seq));
+CREATE TABLE merkle_hashes (idx INTEGER PRIMARY KEY, hash TEXT NOT NULL);
+""",
+    "keyed": PADS_TODAY + """
+CREATE TABLE journal (seq INTEGER PRIMARY KEY, hash BLOB NOT NULL, entry BLOB NOT NULL,
+  time INTEGER NOT NULL, kind TEXT NOT NULL, actor TEXT NOT NULL, scope TEXT NOT NULL,
+  subject TEXT NOT NULL, tree BLOB NOT NULL);
+CREATE INDEX journal_subject ON journal(subject, seq);
+CREATE TABLE blocks (pad_id TEXT NOT NULL, seq INTEGER NOT NULL, prev_hash BLOB NOT NULL,
+  curr_hash BLOB NOT NULL, content_type TEXT NOT NULL, payload BLOB NOT NULL,
+  created_at INTEGER NOT NULL, bytes_through INTEGER NOT NULL,
+  PRIMARY KEY (pad_id, seq)) WITHOUT ROWID;
+""",
+    "inline": PADS_TODAY + """
+CREATE TABLE journal (seq INTEGER PRIMARY KEY, hash BLOB NOT NULL, entry BLOB NOT NULL,
+  time INTEGER NOT NULL, kind TEXT NOT NULL, actor TEXT NOT NULL, scope TEXT NOT NULL,
+  subject TEXT NOT NULL, tree BLOB NOT NULL, block_prev BLOB, block_hash BLOB,
+  content_type TEXT, payload BLOB, bytes_through INTEGER);
+CREATE INDEX journal_subject ON journal(subject, seq);
+""",
+}
+LAYOUTS["partial"] = LAYOUTS["keyed"].replace(
+    "CREATE INDEX journal_subject ON journal(subject, seq);",
+    "CREATE INDEX journal_subject ON journal(subject, seq) WHERE kind != 'pad.append';",
+)
+
+
+class Log:
+    """The journal's running state: sequence numbers, block numbers, the Merkle frontier."""
+
+    def __init__(self, pads):
+        self.seq = 0
+        self.leaves = 0
+        self.frontier = []
+        self.merkle_rows = 0
+        self.block_seq = {p: 0 for p in pads}
+
+    def entry(self, pad, bseq, curr):
+        self.seq += 1
+        e = {"v": 1, "seq": self.seq, "time": 1800000000, "kind": "pad.append",
+             "actor": "operator", "scope": "default", "subject": "pad:" + pad,
+             "body": {"pad_id": pad, "seq": bseq, "hash": curr.hex(), "bytes": len(PAYLOAD)}}
+        return json.dumps(e, separators=(",", ":")).encode()
+
+    def tree(self, entry):
+        """The leaf's hash and every node it completes (what a tree row or BLOB holds)."""
+        leaf = sha(b"\x00" + entry)
+        self.leaves += 1
+        self.frontier.append(leaf)
+        out, k = [leaf], self.leaves
+        while k % 2 == 0:
+            right, left = self.frontier.pop(), self.frontier.pop()
+            node = sha(b"\x01" + left + right)
+            self.frontier.append(node)
+            out.append(node)
+            k //= 2
+        return out
+
+
+def append(c, layout, log, pad):
+    bseq = log.block_seq[pad]
+    log.block_seq[pad] += 1
+    prev = sha(pad.encode() + bseq.to_bytes(8, "big"))
+    curr = sha(prev + PAYLOAD)
+    e = log.entry(pad, bseq, curr)
+    h = sha(e)
+    nodes = log.tree(e)
+    subject = "pad:" + pad
+    c.execute("BEGIN IMMEDIATE")
+    if layout == "today":
+        c.execute("INSERT INTO blocks (pad_id, seq, prev_hash, curr_hash, content_type, payload,"
+                  " created_at) VALUES (?, ?, ?, ?, 'application/json', ?, 1800000000)",
+                  (pad, bseq, prev.hex(), curr.hex(), PAYLOAD))
+        c.execute("UPDATE pads SET block_count = ?, current_bytes = current_bytes + ?,"
+                  " head_hash = ? WHERE id = ?", (bseq + 1, len(PAYLOAD), curr.hex(), pad))
+        c.execute("INSERT INTO journal VALUES (?, ?, ?, ?, 1800000000, 'pad.append', 'operator',"
+                  " 'default', ?)", (log.seq, h.hex(), h.hex(), e, subject))
+        c.execute("INSERT INTO journal_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id)"
+                  " DO UPDATE SET seq = excluded.seq, hash = excluded.hash", (log.seq, h.hex()))
+        for node in nodes:
+            c.execute("INSERT INTO merkle_hashes (idx, hash) VALUES (?, ?)",
+                      (log.merkle_rows, node.hex()))
+            log.merkle_rows += 1
+    elif layout in ("keyed", "partial"):
+        c.execute("INSERT INTO blocks VALUES (?, ?, ?, ?, 'application/json', ?, 1800000000, ?)",
+                  (pad, bseq, prev, curr, PAYLOAD, len(PAYLOAD) * (bseq + 1)))
+        c.execute("INSERT INTO journal VALUES (?, ?, ?, 1800000000, 'pad.append', 'operator',"
+                  " 'default', ?, ?)", (log.seq, h, e, subject, b"".join(nodes)))
+    else:
+        c.execute("INSERT INTO journal VALUES (?, ?, ?, 1800000000, 'pad.append', 'operator',"
+                  " 'default', ?, ?, ?, ?, 'application/json', ?, ?)",
+                  (log.seq, h, e, subject, b"".join(nodes), prev, curr, PAYLOAD,
+                   len(PAYLOAD) * (bseq + 1)))
+    c.execute("COMMIT")
+
+
+def frames_by_object(db, wal):
+    """Frames in `wal` per table or index, and the number of commits they belong to."""
+    data = open(wal, "rb").read()
+    pages, commits, off = collections.Counter(), 0, 32
+    while off + FRAME <= len(data):
+        page, commit = struct.unpack(">II", data[off:off + 8])
+        pages[page] += 1
+        commits += commit != 0
+        off += FRAME
+    c = sqlite3.connect(db)
+    owner = {1: "header (page 1)"}
+    for (name,) in c.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"):
+        for (page,) in c.execute("SELECT pageno FROM dbstat WHERE name = ?", (name,)):
+            owner.setdefault(page, name)
+    c.close()
+    by = collections.Counter()
+    for page, n in pages.items():
+        by[owner.get(page, "other")] += n
+    return by, max(commits, 1)
+
+
+def measure(layout, appends, npads, work):
+    db = os.path.join(work, layout + ".db")
+    c = sqlite3.connect(db, isolation_level=None)
+    c.execute("PRAGMA journal_mode=WAL")
+    c.execute("PRAGMA synchronous=FULL")
+    c.execute("PRAGMA wal_autocheckpoint=0")
+    c.executescript(LAYOUTS[layout])
+    pads = [hashlib.md5(str(i).encode()).hexdigest() for i in range(npads)]
+    c.execute("BEGIN")
+    for p in pads:
+        c.execute("INSERT INTO pads (id, scope, head_hash) VALUES (?, 'default', '')", (p,))
+    c.execute("COMMIT")
+    log = Log(pads)
+    for i in range(500):  # the trees take their steady shape first
+        append(c, layout, log, pads[i % npads])
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for i in range(appends):
+        append(c, layout, log, pads[(i * 7) % npads])
+    # Still open: closing the last connection would checkpoint the log and delete it.
+    return c
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--appends", type=int, default=3000)
+    ap.add_argument("--pads", type=int, default=1)
+    a = ap.parse_args()
+    print(f"{a.appends} appends of {len(PAYLOAD)} B, {a.pads} pad(s) in turn; 4 KiB pages")
+    with tempfile.TemporaryDirectory() as work:
+        for layout in ("today", "keyed", "partial", "inline"):
+            db = os.path.join(work, layout + ".db")
+            c = measure(layout, a.appends, a.pads, work)
+            by, commits = frames_by_object(db, db + "-wal")
+            c.close()
+            total = sum(by.values()) / commits
+            parts = ", ".join(f"{k} {v / commits:.2f}" for k, v in by.most_common())
+            print(f"{layout:8s} {total:5.2f} frames = {total * FRAME / 1000:5.1f} KB per append"
+                  f"  ({parts})")
+
+
+if __name__ == "__main__":
+    main()
