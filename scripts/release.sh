@@ -261,7 +261,7 @@ build_one() { # TRIPLE LABEL LINKAGE
     if [ -n "$prebuilt" ]; then
         echo "release: packaging $prebuilt as locker $version for $label (built beforehand)" >&2
         bin="$prebuilt"
-        rustflags="${RUSTFLAGS:-} (prebuilt binary: its build's flags are not recorded)"
+        rustflags="(prebuilt binary: its build's flags are not recorded)"
     else
         echo "release: building locker $version for $label ($what; $profile profile)" >&2
         RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
