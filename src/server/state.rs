@@ -281,12 +281,14 @@ impl AppState {
         let taken = guard.take();
         let inner = Arc::clone(&self.0);
         let joined = tokio::task::spawn_blocking(move || {
-            let mut store = match taken {
-                Some(s) => s,
-                None => (inner.open)()?,
-            };
-            let result = f(&mut inner.env.ctx(store.as_mut(), Actor::anonymous()));
-            Ok::<_, OpError>((result, store))
+            crate::store::blocking(|| {
+                let mut store = match taken {
+                    Some(s) => s,
+                    None => (inner.open)()?,
+                };
+                let result = f(&mut inner.env.ctx(store.as_mut(), Actor::anonymous()));
+                Ok::<_, OpError>((result, store))
+            })
         })
         .await;
         match joined {
@@ -366,20 +368,22 @@ impl AppState {
             .map_err(|_| OpError::unavailable("the server is shutting down"))?;
         let inner = Arc::clone(&self.0);
         let joined = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let _entered = span.enter();
-            let mut store = match inner.idle.lock().map(|mut v| v.pop()) {
-                Ok(Some(s)) => s,
-                _ => (inner.open)()?,
-            };
-            let result = f(&mut inner.env.ctx(store.as_mut(), actor));
-            // A store that failed as unavailable (a lost database connection) is not reused:
-            // the next request opens a fresh one.
-            let lost = matches!(&result, Err(e) if e.kind == ops::ErrorKind::Unavailable);
-            if let (false, Ok(mut idle)) = (lost, inner.idle.lock()) {
-                idle.push(store);
-            }
-            result
+            crate::store::blocking(|| {
+                let _permit = permit;
+                let _entered = span.enter();
+                let mut store = match inner.idle.lock().map(|mut v| v.pop()) {
+                    Ok(Some(s)) => s,
+                    _ => (inner.open)()?,
+                };
+                let result = f(&mut inner.env.ctx(store.as_mut(), actor));
+                // A store that failed as unavailable (a lost database connection) is not reused:
+                // the next request opens a fresh one.
+                let lost = matches!(&result, Err(e) if e.kind == ops::ErrorKind::Unavailable);
+                if let (false, Ok(mut idle)) = (lost, inner.idle.lock()) {
+                    idle.push(store);
+                }
+                result
+            })
         })
         .await;
         joined.unwrap_or_else(|e| Err(OpError::internal(format!("an operation failed: {e}"))))

@@ -258,6 +258,31 @@ pub fn create_shared(loc: &StoreUrl) -> Result<Box<dyn Store>> {
     Ok(Box::new(postgres::PgStore::create(&loc.url, loc.password_file.as_deref())?))
 }
 
+thread_local! {
+    /// Whether this thread was marked by [`blocking`].
+    static MAY_BLOCK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with this thread marked as one that may block although a Tokio runtime's handle is
+/// current: a `spawn_blocking` thread, where the server runs every read. A store may then drive
+/// a synchronous client inline there (PostgreSQL's runs a runtime of its own, which Tokio
+/// allows on a blocking thread but not inside a task) instead of on a new thread per query.
+pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MAY_BLOCK.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(MAY_BLOCK.with(|m| m.replace(true)));
+    f()
+}
+
+/// Whether this thread runs inside [`blocking`].
+pub(crate) fn may_block() -> bool {
+    MAY_BLOCK.with(std::cell::Cell::get)
+}
+
 /// Opens the store a repository's config names (a SQLite file relative to its `.locker/`
 /// directory, or a PostgreSQL database), bringing its schema up to date. A store that holds
 /// no repository (no schema, no journal) is refused with [`StoreError::Uninitialized`]: only

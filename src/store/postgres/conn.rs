@@ -14,9 +14,12 @@ use crate::store::{Result, StoreError};
 
 /// Runs `f` on a thread of its own when called from inside a Tokio runtime (the MCP server's
 /// tool calls, a server dropping its stores at shutdown): the synchronous client drives its own
-/// runtime, which cannot start inside another.
+/// runtime, which cannot start inside another. A thread marked [`crate::store::blocking`] (a
+/// `spawn_blocking` thread, where a runtime's handle is current but no task runs) runs `f`
+/// itself: a thread per query cost every read of `locker serve` on PostgreSQL a spawn and a
+/// join per statement.
 fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    if tokio::runtime::Handle::try_current().is_err() {
+    if tokio::runtime::Handle::try_current().is_err() || crate::store::may_block() {
         return f();
     }
     std::thread::scope(|s| match s.spawn(f).join() {
@@ -303,5 +306,35 @@ impl Drop for Conn {
                 let _ = std::thread::spawn(move || drop(client)).join();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::off_runtime;
+
+    /// Where `off_runtime` runs its work, seen from a `spawn_blocking` thread: inline when the
+    /// thread is marked [`crate::store::blocking`], on a thread of its own otherwise; and
+    /// inline outside any runtime.
+    #[test]
+    fn a_marked_blocking_thread_runs_the_client_itself() {
+        let me = || std::thread::current().id();
+        assert_eq!(off_runtime(me), me(), "outside a runtime");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .build()
+            .expect("a runtime");
+        let (marked, unmarked) = rt.block_on(async move {
+            tokio::task::spawn_blocking(move || {
+                let here = me();
+                let marked = crate::store::blocking(|| off_runtime(me)) == here;
+                let unmarked = off_runtime(me) == here;
+                (marked, unmarked)
+            })
+            .await
+            .expect("joined")
+        });
+        assert!(marked, "a marked blocking thread runs the query itself");
+        assert!(!unmarked, "an unmarked thread with a runtime handle hands it to a new thread");
     }
 }
