@@ -93,7 +93,7 @@ if [ -z "$dist" ]; then
     fi
     "$root/scripts/release.sh" --profile "$profile" --target "$host" "${bin_args[@]}" --signing-key "$keys/release" \
         --base-url "$base/stamped" --out-dir "$dist" >/dev/null
-    echo "test-install: scripts/release.sh ${bin:+packaged}${bin:-built} and signed the release in $((SECONDS - started)) s"
+    echo "test-install: scripts/release.sh $(if [ -n "$bin" ]; then echo packaged; else echo built; fi) and signed the release in $((SECONDS - started)) s"
     built=true
 fi
 dist="$(CDPATH='' cd -P -- "$dist" && pwd)"
