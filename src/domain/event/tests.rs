@@ -13,6 +13,8 @@ fn round_trip(kind: &str, body: &str) -> Event {
     let v: Value = serde_json::from_str(body).expect("a vector is JSON");
     let e = Event::decode(kind, &v).unwrap_or_else(|e| panic!("{kind}: {e}"));
     assert_eq!(e.kind(), kind);
+    // Straight from the text (`locker verify`'s path): the same event.
+    assert_eq!(Event::decode_json(kind, body).unwrap_or_else(|e| panic!("{kind}: {e}")), e);
     assert_eq!(serde_json::to_string(&e.body()).unwrap(), body, "{kind} re-encodes");
     e
 }
@@ -146,7 +148,21 @@ fn malformed_bodies_and_unknown_kinds_are_errors() {
     // Every known kind is decoded (none falls through to "unknown").
     for k in kind::ALL {
         assert!(!matches!(Event::decode(k, &v), Err(DecodeError::UnknownKind(_))), "{k}");
+        assert!(!matches!(Event::decode_json(k, "{}"), Err(DecodeError::UnknownKind(_))), "{k}");
     }
+    // From the text, the same refusals.
+    for (k, body) in [
+        (kind::PAD_SEAL, v.to_string()),
+        (kind::PAD_TICKET_REVOKE, bad_digest.to_string()),
+        (kind::LEASE_RELEASE, negative.to_string()),
+        (kind::PAD_SEAL, "[1, 2]".to_owned()),
+    ] {
+        assert!(
+            matches!(Event::decode_json(k, &body), Err(DecodeError::Malformed { kind, .. }) if kind == k),
+            "{k}: {body}"
+        );
+    }
+    assert!(matches!(Event::decode_json("pad.frobnicate", "{}"), Err(DecodeError::UnknownKind(_))));
 }
 
 #[test]

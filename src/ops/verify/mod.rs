@@ -18,6 +18,7 @@ mod pads;
 pub mod signatures;
 pub(crate) mod work;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -25,13 +26,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::digest::Digest;
 use crate::domain::event::{kind, subject, DecodeError, Event};
-use crate::domain::journal::{self, Entry};
+use crate::domain::journal::{self, Entry, EntryText};
 use crate::domain::pad::PadState;
 use crate::ops::log::journal::{for_each_entry, malformed_body};
 use crate::ops::{Ctx, OpError, OpResult, Progress};
-use crate::store::{Counts, Flow, JournalHead, JournalQuery, JournalRow, Store};
+use crate::store::{Counts, Flow, JournalHead, JournalQuery, JournalRow, Store, StoreError};
 
 use self::pads::PadReplay;
+
+/// Journal entries handed to the Merkle tree's thread at a time, and batches in flight.
+const LEAF_BATCH: usize = 512;
+const LEAF_BATCHES: usize = 8;
 
 /// Most problems listed in one report (the count is always exact).
 pub const MAX_LISTED_PROBLEMS: usize = 100;
@@ -293,11 +298,11 @@ impl Replay {
 /// Checks one journal row against its predecessor; returns the decoded entry when its bytes
 /// are intact.
 fn check_entry(
-    row: &JournalRow,
+    row: &mut JournalRow,
     expected_seq: u64,
     prev: &Digest,
     f: &mut Findings,
-) -> Option<Entry> {
+) -> Option<(Entry, Result<Event, DecodeError>)> {
     let seq = Some(row.seq);
     if row.seq != expected_seq {
         f.add(
@@ -324,17 +329,17 @@ fn check_entry(
         );
         return None;
     }
-    let Ok(e) = Entry::decode(&row.entry) else {
+    let Ok(t) = EntryText::parse(&row.entry) else {
         f.add("journal", "journal", seq, format!("entry {} is not a valid journal entry", row.seq));
         return None;
     };
     let mismatched = [
-        ("seq", e.seq != row.seq),
-        ("time", e.time != row.time),
-        ("kind", e.kind != row.kind),
-        ("actor", e.actor != row.actor),
-        ("scope", e.scope != row.scope),
-        ("subject", e.subject != row.subject),
+        ("seq", t.seq != row.seq),
+        ("time", t.time != row.time),
+        ("kind", t.kind != row.kind),
+        ("actor", t.actor != row.actor),
+        ("scope", t.scope != row.scope),
+        ("subject", t.subject != row.subject),
     ];
     for (col, bad) in mismatched {
         if bad {
@@ -346,7 +351,27 @@ fn check_entry(
             );
         }
     }
-    Some(e)
+    let event = t.event();
+    // The entry's text, as hashed; the row's copy when it is the same (no allocation).
+    let hashed = |stored: &mut String, text: Cow<'_, str>| {
+        if *stored == text {
+            std::mem::take(stored)
+        } else {
+            text.into_owned()
+        }
+    };
+    let e = Entry {
+        v: t.v,
+        seq: t.seq,
+        time: t.time,
+        kind: hashed(&mut row.kind, t.kind),
+        actor: hashed(&mut row.actor, t.actor),
+        scope: hashed(&mut row.scope, t.scope),
+        subject: hashed(&mut row.subject, t.subject),
+        // Replay reads the event, not the body.
+        body: serde_json::Value::Null,
+    };
+    Some((e, event))
 }
 
 /// What is read on a second connection beside the walk of the journal: every pad's chain, and
@@ -468,7 +493,7 @@ fn walk(
     let mut expected = 1u64;
     let mut prev = Digest::ZERO;
     let mut entries = 0u64;
-    let mut tree = merkle::TreeWalk::start(tx.as_ref(), high.as_ref())?;
+    let tree = merkle::TreeWalk::start(tx.as_ref(), high.as_ref())?;
     let blocks_walked = AtomicU64::new(0);
     let mut blocks_shown = 0u64;
     let mut show_blocks = || {
@@ -476,16 +501,28 @@ fn walk(
         progress.advance(n - blocks_shown);
         blocks_shown = n;
     };
-    let (beside, journal) = std::thread::scope(|scope| {
+    let (beside, tree, journal) = std::thread::scope(|scope| {
         let worker = reader.map(|store| {
             let walked = &blocks_walked;
             scope.spawn(move || read_beside(store, head_at_start, counts, walked))
         });
-        let journal = tx.for_each_journal(&mut |row| {
+        // The tree is recomputed on a thread of its own, from the entries this walk has read,
+        // handed over in batches.
+        let (leaves, batches) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(LEAF_BATCHES);
+        let tree = scope.spawn(move || {
+            let mut tree = tree;
+            for batch in batches {
+                for entry in &batch {
+                    tree.push(entry);
+                }
+            }
+            tree
+        });
+        let mut batch = Vec::with_capacity(LEAF_BATCH);
+        let mut journal = tx.for_each_journal(&mut |mut row| {
             entries += 1;
-            tree.push(&row.entry);
-            if let Some(e) = check_entry(&row, expected, &prev, &mut f) {
-                match e.event() {
+            if let Some((e, event)) = check_entry(&mut row, expected, &prev, &mut f) {
+                match event {
                     Ok(ev) => {
                         if let Some(problem) = replay.apply(&e, &ev) {
                             f.add("journal", "journal", Some(row.seq), problem);
@@ -503,14 +540,30 @@ fn walk(
             }
             prev = row.hash;
             expected = row.seq + 1;
+            batch.push(row.entry);
+            if batch.len() == LEAF_BATCH
+                && leaves
+                    .send(std::mem::replace(&mut batch, Vec::with_capacity(LEAF_BATCH)))
+                    .is_err()
+            {
+                return Flow::Break(());
+            }
             progress.advance(1);
             if entries.is_multiple_of(4096) {
                 show_blocks();
             }
             Flow::Continue(())
         });
+        if journal.is_ok() && leaves.send(batch).is_err() {
+            journal = Err(StoreError::Io("the Merkle tree's thread stopped".into()));
+        }
+        drop(leaves);
+        let tree = match tree.join() {
+            Ok(tree) => tree,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
         // What failed beside, or saw another snapshot, is read again below, here.
-        (worker.and_then(|w| w.join().ok().flatten()), journal)
+        (worker.and_then(|w| w.join().ok().flatten()), tree, journal)
     });
     let (walked, stored_tree) = match beside {
         Some(b) => (b.chains, Some(b.tree)),
