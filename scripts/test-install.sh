@@ -90,6 +90,31 @@ if [ -z "$dist" ]; then
             bin="$work/locker"
         fi
         bin_args=(--bin "$bin")
+        # What --bin refuses, it refuses before writing anything: two targets for one binary,
+        # and a file that is not an executable.
+        refusals=(
+            "--target $host --target $host --bin $bin|--bin packages one binary"
+            "--target $host --bin $work/keys/release.pub|is not an executable file"
+            "--target $host --bin $work/missing|is not an executable file"
+        )
+        for case in "${refusals[@]}"; do
+            read -r -a case_args <<<"${case%%|*}"
+            if "$root/scripts/release.sh" --profile "$profile" "${case_args[@]}" \
+                --signing-key "$keys/release" --out-dir "$work/refused" >/dev/null 2>"$work/refused.err"; then
+                echo "test-install: release.sh ${case%%|*} was not refused" >&2
+                exit 1
+            fi
+            grep -qF -- "${case#*|}" "$work/refused.err" || {
+                echo "test-install: release.sh ${case%%|*} did not say '${case#*|}':" >&2
+                cat "$work/refused.err" >&2
+                exit 1
+            }
+            [ ! -e "$work/refused" ] || [ -z "$(ls -A "$work/refused")" ] || {
+                echo "test-install: release.sh ${case%%|*} wrote into its output directory" >&2
+                exit 1
+            }
+        done
+        echo "test-install: release.sh --bin refused two targets and a non-executable file"
     fi
     "$root/scripts/release.sh" --profile "$profile" --target "$host" "${bin_args[@]}" --signing-key "$keys/release" \
         --base-url "$base/stamped" --out-dir "$dist" >/dev/null
