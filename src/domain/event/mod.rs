@@ -119,6 +119,11 @@ pub mod subject {
         format!("pad:{pad_id}")
     }
 
+    /// Whether `subject` is [`pad`]`(pad_id)` (without building it).
+    pub fn is_pad(subject: &str, pad_id: &str) -> bool {
+        subject.strip_prefix("pad:") == Some(pad_id)
+    }
+
     /// A work item, with its leases, plans and steps (`lease.*`, `manifest.commit`,
     /// `step.record`).
     pub fn work(work: &str) -> String {

@@ -224,24 +224,23 @@ impl PadReplay {
     /// of anything inconsistent.
     pub(super) fn apply(&mut self, e: &Entry, ev: &Event, id: &str) -> Option<String> {
         let kind = e.kind.as_str();
-        if e.subject != subject::pad(id) {
+        if !subject::is_pad(&e.subject, id) {
             return Some(format!("a {kind} entry for pad {id} has the subject `{}`", e.subject));
         }
-        let id = id.to_owned();
         if let Some(c) = Creation::of(e, ev) {
-            if self.pads.contains_key(&id) {
+            if self.pads.contains_key(id) {
                 return Some(format!("pad {id} is created twice"));
             }
             let mut rec = PadRecord::new(&e.scope, &c);
             let mut problem = None;
             if let Some(p) = c.payment {
-                if let Some(detail) = self.redeem(&id, p, e.time) {
+                if let Some(detail) = self.redeem(id, p, e.time) {
                     problem.get_or_insert(detail);
                 }
             }
             if let Some((blocks, head, sealed_at)) = c.sealed {
                 for blk in blocks {
-                    if let Some(p) = rec.block(&id, blk.into(), e.time) {
+                    if let Some(p) = rec.block(id, blk.into(), e.time) {
                         problem.get_or_insert(p);
                     }
                 }
@@ -253,9 +252,9 @@ impl PadReplay {
                 }
                 rec.sealed_at = Some(sealed_at);
             }
-            self.pads.insert(id.clone(), rec);
+            self.pads.insert(id.to_owned(), rec);
             if !c.demo {
-                if let Some(p) = self.mint(&id, e, c.ticket) {
+                if let Some(p) = self.mint(id, e, c.ticket) {
                     problem.get_or_insert(p);
                 }
             }
@@ -263,7 +262,7 @@ impl PadReplay {
         }
         match ev {
             Event::PadAppend(a) => {
-                let Some(rec) = self.pads.get_mut(&id) else {
+                let Some(rec) = self.pads.get_mut(id) else {
                     return Some(format!("pad {id} is appended to before it is created"));
                 };
                 if rec.pruned_at.is_some() {
@@ -272,10 +271,10 @@ impl PadReplay {
                 if rec.sealed_at.is_some() {
                     return Some(format!("pad {id} is appended to after it was sealed"));
                 }
-                rec.block(&id, a.into(), e.time)
+                rec.block(id, a.into(), e.time)
             }
             Event::PadSeal(seal) => {
-                let Some(rec) = self.pads.get_mut(&id) else {
+                let Some(rec) = self.pads.get_mut(id) else {
                     return Some(format!("pad {id} is sealed before it is created"));
                 };
                 if rec.sealed_at.is_some() {
@@ -290,10 +289,10 @@ impl PadReplay {
                 None
             }
             Event::PadTicket(t) => {
-                if !self.pads.contains_key(&id) {
+                if !self.pads.contains_key(id) {
                     return Some(format!("a ticket is minted for pad {id} before it is created"));
                 }
-                self.mint(&id, e, Some((t.ticket_id, Some(t.ticket_type))))
+                self.mint(id, e, Some((t.ticket_id, Some(t.ticket_type))))
             }
             Event::PadTicketRevoke(PadTicketRevoke { ticket_id: t, .. })
             | Event::PadReadLease(PadReadLease { ticket_id: t, .. }) => {
@@ -764,4 +763,48 @@ pub(super) fn check_pads(
     }
     pads.ok = pads.broken == 0;
     Ok(pads)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::event::PadAppend;
+
+    fn append(subject: &str) -> (Entry, Event) {
+        let ev = Event::from(PadAppend {
+            pad_id: "p".into(),
+            seq: 0,
+            curr_hash: Digest::of(b"block"),
+            bytes: 5,
+            content_type: "text/plain".into(),
+            sha256: None,
+            signed: None,
+        });
+        let e = Entry {
+            v: 1,
+            seq: 2,
+            time: 1,
+            kind: ev.kind().into(),
+            actor: "operator".into(),
+            scope: "default".into(),
+            subject: subject.into(),
+            body: serde_json::Value::Null,
+        };
+        (e, ev)
+    }
+
+    #[test]
+    fn an_entry_must_name_its_pad_as_its_subject() {
+        let mut replay = PadReplay::default();
+        for subject in ["pad:q", "pad:", "pad:pp", "p", "agent:p", "pad:p "] {
+            let (e, ev) = append(subject);
+            let problem = replay.apply(&e, &ev, "p").expect("a problem");
+            assert!(problem.contains("has the subject"), "{subject}: {problem}");
+        }
+        let (e, ev) = append("pad:p");
+        assert_eq!(
+            replay.apply(&e, &ev, "p").as_deref(),
+            Some("pad p is appended to before it is created")
+        );
+    }
 }
