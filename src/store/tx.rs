@@ -38,6 +38,13 @@ pub trait PadStore {
     /// Writes a pad's mutable fields (counts, head, state, sealed_at).
     fn update_pad(&mut self, pad: &PadRow) -> Result<()>;
     fn insert_block(&mut self, block: &BlockRow) -> Result<()>;
+    /// Appends `block` to its pad and writes the pad's new fields (`pad`, counted with it):
+    /// [`PadStore::insert_block`] then [`PadStore::update_pad`], which a backend may do in one
+    /// statement (PostgreSQL: one round trip instead of two).
+    fn append_block(&mut self, block: &BlockRow, pad: &PadRow) -> Result<()> {
+        self.insert_block(block)?;
+        self.update_pad(pad)
+    }
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()>;
     /// Writes a ticket's mutable fields (lease start, revocation).
     fn update_ticket(&mut self, t: &TicketRow) -> Result<()>;
@@ -53,11 +60,24 @@ pub trait JournalStore {
     fn counts(&self) -> Result<Counts>;
     /// Appends a journal row and moves the journal head to it.
     fn insert_journal(&mut self, row: &JournalRow) -> Result<()>;
+    /// Appends a journal row (moving the head) with the Merkle hashes its leaf adds at
+    /// positions `start..`: [`JournalStore::insert_journal`] then
+    /// [`JournalStore::insert_merkle_hashes`], which a backend may do in one statement
+    /// (PostgreSQL: one round trip instead of two).
+    fn append_journal(&mut self, row: &JournalRow, start: u64, hashes: &[Digest]) -> Result<()> {
+        self.insert_journal(row)?;
+        self.insert_merkle_hashes(start, hashes)
+    }
 
     /// How many Merkle hashes are stored (the highest position plus one).
     fn merkle_count(&self) -> Result<u64>;
     /// The Merkle hash stored at position `idx`.
     fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>>;
+    /// The Merkle hashes stored at positions `idx`, in that order ([`JournalStore::merkle_hash`]
+    /// of each, which a backend may read in one statement).
+    fn merkle_hashes(&self, idx: &[u64]) -> Result<Vec<Option<Digest>>> {
+        idx.iter().map(|&i| self.merkle_hash(i)).collect()
+    }
     /// Every stored Merkle hash, by position, one at a time.
     fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()>;
     /// Stores `hashes` at positions `start..`.

@@ -57,6 +57,7 @@ mod smoke;
 mod step;
 mod store_check;
 mod store_copy;
+mod store_group;
 mod tamper;
 mod tlog;
 mod token;

@@ -44,8 +44,8 @@ pub fn append(
         scope: entry.scope,
         subject: entry.subject,
     };
-    tx.insert_journal(&row)?;
-    crate::ops::log::on_append(tx, &row)?;
+    let (start, hashes) = crate::ops::log::on_append(tx, &row)?;
+    tx.append_journal(&row, start, &hashes)?;
     Ok(row)
 }
 

@@ -37,17 +37,25 @@ pub fn root_at(tx: &dyn Tx, size: u64) -> OpResult<Digest> {
     merkle::root(&mut TxHashes(tx), size)
 }
 
-/// Adds leaf `index` (entry `index + 1`) with data `entry` to the stored tree.
-fn push_leaf(tx: &mut dyn Tx, index: u64, entry: &[u8]) -> OpResult<()> {
+/// The hashes that leaf `index` (entry `index + 1`) with data `entry` adds to the stored tree,
+/// and the position they go at.
+fn leaf_hashes(tx: &dyn Tx, index: u64, entry: &[u8]) -> OpResult<(u64, Vec<Digest>)> {
     let needs = merkle::append_needs(index);
+    let stored = tx.merkle_hashes(&needs)?;
     let mut siblings = Vec::with_capacity(needs.len());
-    for i in needs {
-        siblings.push(tx.merkle_hash(i)?.ok_or_else(|| {
+    for (i, h) in needs.iter().zip(stored) {
+        siblings.push(h.ok_or_else(|| {
             OpError::integrity(format!("the journal's Merkle tree has no hash at position {i}"))
         })?);
     }
     let hashes = merkle::append_hashes(merkle::leaf_hash(entry), &siblings);
-    tx.insert_merkle_hashes(merkle::stored_count(index), &hashes)?;
+    Ok((merkle::stored_count(index), hashes))
+}
+
+/// Adds leaf `index` (entry `index + 1`) with data `entry` to the stored tree.
+fn push_leaf(tx: &mut dyn Tx, index: u64, entry: &[u8]) -> OpResult<()> {
+    let (start, hashes) = leaf_hashes(tx, index, entry)?;
+    tx.insert_merkle_hashes(start, &hashes)?;
     Ok(())
 }
 
@@ -78,9 +86,11 @@ pub(super) fn catch_up(tx: &mut dyn Tx, from: u64, size: u64) -> OpResult<()> {
     Ok(())
 }
 
-/// Called by [`crate::ops::log::journal::append`] for every new entry, inside its transaction: adds the
-/// entry's leaf (after hashing in any older entries the tree lacks). O(log n).
-pub fn on_append(tx: &mut dyn Tx, row: &JournalRow) -> OpResult<()> {
+/// Called by [`crate::ops::log::journal::append`] for every new entry, inside its transaction,
+/// before the entry is stored: hashes in any older entries the tree lacks, and returns the
+/// hashes the entry's leaf adds and their position, stored with the entry
+/// ([`crate::store::JournalStore::append_journal`]). O(log n).
+pub fn on_append(tx: &mut dyn Tx, row: &JournalRow) -> OpResult<(u64, Vec<Digest>)> {
     let size = tree_size(tx)?;
     let index = row.seq - 1;
     if size > index {
@@ -90,7 +100,7 @@ pub fn on_append(tx: &mut dyn Tx, row: &JournalRow) -> OpResult<()> {
         )));
     }
     catch_up(tx, size, index)?;
-    push_leaf(tx, index, &row.entry)
+    leaf_hashes(tx, index, &row.entry)
 }
 
 /// Makes the stored tree cover the whole journal (a no-op unless the repository predates it).

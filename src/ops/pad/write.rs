@@ -187,7 +187,7 @@ pub fn append_signed(
         crate::domain::sign::Statement::pad_append(&repo, &pad.id, seq, &payload_digest)
     })?;
     let curr = chain::link(&pad.head_hash, payload);
-    tx.insert_block(&BlockRow {
+    let block = BlockRow {
         pad_id: pad.id.clone(),
         seq,
         prev_hash: pad.head_hash,
@@ -196,11 +196,11 @@ pub fn append_signed(
         payload: payload.to_vec(),
         created_at: now,
         pruned_bytes: None,
-    })?;
+    };
     pad.block_count += 1;
     pad.current_bytes += payload.len() as u64;
     pad.head_hash = curr;
-    tx.update_pad(&pad)?;
+    tx.append_block(&block, &pad)?;
     let event = PadAppend {
         pad_id: pad.id.clone(),
         seq,

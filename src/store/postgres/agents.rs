@@ -63,7 +63,13 @@ impl AgentStore for PgTx<'_> {
     }
 
     fn setting(&self, name: &str) -> Result<Option<String>> {
-        self.one("SELECT value FROM repo_settings WHERE name = $1", &[&name], |r| r.text(0))
+        if let Some(value) = self.conn.borrow().known.setting(name) {
+            return Ok(value);
+        }
+        let sql = "SELECT value FROM repo_settings WHERE name = $1";
+        let value = self.one(sql, &[&name], |r| r.text(0))?;
+        self.conn.borrow_mut().known.set_setting(name, value.clone());
+        Ok(value)
     }
 
     fn for_each_setting(&self, f: &mut dyn FnMut((String, String)) -> Flow) -> Result<()> {
@@ -76,6 +82,7 @@ impl AgentStore for PgTx<'_> {
              ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             &[&name, &value],
         )?;
+        self.conn.get_mut().known.set_setting(name, Some(value.to_owned()));
         Ok(())
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
 
+use super::known::Known;
 use super::url::{parse_url, redact, resolve_password, user_of};
 use super::{JOURNAL_LOCK, LOCK_TIMEOUT_MS};
 use crate::store::{Result, StoreError};
@@ -177,6 +178,13 @@ pub(super) struct Conn {
     pub(super) lost: bool,
     /// Seconds to add to this host's clock to read the server's (see [`Conn::measure_clock`]).
     pub(super) clock_offset: i64,
+    /// What the open write transaction has read or written (see [`Known`]).
+    pub(super) known: Known,
+    /// A savepoint committed but not yet released: its `RELEASE` goes in the same round trip
+    /// as the next statement sent as text (the next `SAVEPOINT`), or before the next prepared
+    /// one, and a `COMMIT` releases it with the rest. A failed release fails that statement,
+    /// and with it the group (nothing of it is acknowledged before the group commits).
+    pub(super) unreleased: Option<String>,
 }
 
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
@@ -191,6 +199,8 @@ impl Conn {
             failed: false,
             lost: false,
             clock_offset: 0,
+            known: Known::default(),
+            unreleased: None,
         }
     }
 
@@ -199,6 +209,9 @@ impl Conn {
     }
 
     fn stmt(&mut self, sql: &str) -> Result<Statement> {
+        if self.unreleased.is_some() {
+            self.batch("")?;
+        }
         if let Some(s) = self.cache.get(sql) {
             return Ok(s.clone());
         }
@@ -266,13 +279,20 @@ impl Conn {
         off_runtime(|| client.execute(&st, params)).map_err(|e| self.fail(e))
     }
 
+    /// Runs `sql` as text (after the release of an unreleased savepoint, in one round trip).
     pub(super) fn batch(&mut self, sql: &str) -> Result<()> {
+        let sql = match self.unreleased.take() {
+            Some(name) => format!("RELEASE SAVEPOINT {name}; {sql}"),
+            None => sql.to_owned(),
+        };
         let client = self.client();
-        off_runtime(|| client.batch_execute(sql)).map_err(|e| self.fail(e))
+        off_runtime(|| client.batch_execute(&sql)).map_err(|e| self.fail(e))
     }
 
-    /// Runs `sql` ignoring failures (a rollback on a connection that may be gone).
+    /// Runs `sql` ignoring failures (a rollback on a connection that may be gone); a savepoint
+    /// not yet released is rolled back with the rest.
     pub(super) fn quietly(&mut self, sql: &str) -> bool {
+        self.unreleased = None;
         let client = self.client();
         off_runtime(|| client.batch_execute(sql)).is_ok()
     }
@@ -281,6 +301,8 @@ impl Conn {
     pub(super) fn begin_read(&mut self) -> Result<()> {
         self.failed = false;
         self.cursors = 0;
+        self.unreleased = None;
+        self.known.begin(false);
         self.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
@@ -288,6 +310,8 @@ impl Conn {
     pub(super) fn begin_write(&mut self) -> Result<()> {
         self.failed = false;
         self.cursors = 0;
+        self.unreleased = None;
+        self.known.begin(true);
         let r = self.batch(&format!(
             "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"
         ));

@@ -13,7 +13,13 @@ use crate::store::{
 
 impl JournalStore for PgTx<'_> {
     fn journal_head(&self) -> Result<Option<JournalHead>> {
-        self.one("SELECT seq, hash FROM journal_head WHERE id = 1", &[], journal_head_row)
+        if let Some(head) = self.conn.borrow().known.head() {
+            return Ok(head);
+        }
+        let head =
+            self.one("SELECT seq, hash FROM journal_head WHERE id = 1", &[], journal_head_row)?;
+        self.conn.borrow_mut().known.set_head(head);
+        Ok(head)
     }
 
     fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>> {
@@ -89,16 +95,93 @@ impl JournalStore for PgTx<'_> {
         if n == 0 {
             return Err(StoreError::Duplicate(format!("journal entry {} exists", j.seq)));
         }
+        self.conn.get_mut().known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
+        Ok(())
+    }
+
+    fn append_journal(&mut self, j: &JournalRow, start: u64, hashes: &[Digest]) -> Result<()> {
+        // The row, the head and the leaf's hashes in one statement; the hashes go in only
+        // with the row.
+        let sql = format!(
+            "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) \
+             ON CONFLICT DO NOTHING RETURNING seq, hash), \
+             h AS (INSERT INTO journal_head (id, seq, hash) SELECT 1, seq, hash FROM j \
+             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash), \
+             m AS (INSERT INTO merkle_hashes (idx, hash) SELECT * FROM \
+             UNNEST($10::BIGINT[], $11::TEXT[]) WHERE EXISTS (SELECT 1 FROM j)) \
+             SELECT COUNT(*) FROM j",
+            placeholders(9)
+        );
+        let idx: Vec<i64> = (start..).take(hashes.len()).map(sql_i64).collect();
+        let hex: Vec<String> = hashes.iter().map(Digest::to_hex).collect();
+        self.check_writable()?;
+        let row = self.conn.get_mut().query_one(
+            &sql,
+            &[
+                &sql_i64(j.seq),
+                &j.prev_hash.to_hex(),
+                &j.hash.to_hex(),
+                &j.entry,
+                &j.time,
+                &j.kind,
+                &j.actor,
+                &j.scope,
+                &j.subject,
+                &idx,
+                &hex,
+            ],
+        )?;
+        if row.int(0)? == 0 {
+            return Err(StoreError::Duplicate(format!("journal entry {} exists", j.seq)));
+        }
+        let known = &mut self.conn.get_mut().known;
+        known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
+        known.stored_merkle_hashes(start, hashes);
         Ok(())
     }
 
     fn merkle_count(&self) -> Result<u64> {
-        let row = self.conn.borrow_mut().query_one("SELECT MAX(idx) FROM merkle_hashes", &[])?;
-        Ok(row.opt_int(0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+        if let Some(n) = self.conn.borrow().known.merkle_count() {
+            return Ok(n);
+        }
+        let mut conn = self.conn.borrow_mut();
+        let row = conn.query_one("SELECT MAX(idx) FROM merkle_hashes", &[])?;
+        let n = row.opt_int(0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0);
+        conn.known.set_merkle_count(n);
+        Ok(n)
     }
 
     fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
-        self.one("SELECT hash FROM merkle_hashes WHERE idx = $1", &[&sql_i64(idx)], |r| r.digest(0))
+        if let Some(h) = self.conn.borrow().known.merkle_hash(idx) {
+            return Ok(Some(h));
+        }
+        let sql = "SELECT hash FROM merkle_hashes WHERE idx = $1";
+        let h = self.one(sql, &[&sql_i64(idx)], |r| r.digest(0))?;
+        if let Some(h) = h {
+            self.conn.borrow_mut().known.add_merkle_hash(idx, h);
+        }
+        Ok(h)
+    }
+
+    fn merkle_hashes(&self, idx: &[u64]) -> Result<Vec<Option<Digest>>> {
+        let mut found: Vec<Option<Digest>> = {
+            let conn = self.conn.borrow();
+            idx.iter().map(|&i| conn.known.merkle_hash(i)).collect()
+        };
+        let missing: Vec<i64> =
+            idx.iter().zip(&found).filter(|(_, h)| h.is_none()).map(|(&i, _)| sql_i64(i)).collect();
+        if missing.is_empty() {
+            return Ok(found);
+        }
+        // The ones not known yet, in one statement.
+        let sql = "SELECT idx, hash FROM merkle_hashes WHERE idx = ANY($1)";
+        for (i, h) in self.all(sql, &[&missing], merkle_row)? {
+            self.conn.borrow_mut().known.add_merkle_hash(i, h);
+            if let Some(slot) = idx.iter().position(|&x| x == i) {
+                found[slot] = Some(h);
+            }
+        }
+        Ok(found)
     }
 
     fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
@@ -120,6 +203,7 @@ impl JournalStore for PgTx<'_> {
             "INSERT INTO merkle_hashes (idx, hash) SELECT * FROM UNNEST($1::BIGINT[], $2::TEXT[])",
             &[&idx, &hex],
         )?;
+        self.conn.get_mut().known.stored_merkle_hashes(start, hashes);
         Ok(())
     }
 

@@ -25,6 +25,8 @@
 //! - `url`, `conn`, `schema`: URLs and passwords, the connection and PostgreSQL's errors, the
 //!   migrations and [`inspect`];
 //! - `tx`, `group`: transactions, and groups of them sharing one write transaction;
+//! - `known`: what a write transaction has read or written of the journal's head, its Merkle
+//!   tree and the settings, so that a group's later requests do not read them again;
 //! - `rows`: result rows as row types;
 //! - `pads`, `journal`, `work`, `artifacts`, `agents`, `payments`, `retention`: each capability
 //!   of [`Tx`].
@@ -34,6 +36,7 @@ mod artifacts;
 mod conn;
 mod group;
 mod journal;
+mod known;
 mod pads;
 mod payments;
 mod retention;

@@ -127,6 +127,43 @@ impl PadStore for PgTx<'_> {
         Ok(())
     }
 
+    fn append_block(&mut self, b: &BlockRow, p: &PadRow) -> Result<()> {
+        // The block (with the pad's chain lock, as in `insert_block`) and the pad's new fields
+        // in one statement; the pad is updated only if the block went in.
+        let sql = format!(
+            "WITH b AS (INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
+             ON CONFLICT DO NOTHING RETURNING pad_id) \
+             UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, \
+             head_hash = $12, sealed_at = $13 WHERE id = (SELECT pad_id FROM b)"
+        );
+        let n = self.exec(
+            &sql,
+            &[
+                &b.pad_id,
+                &sql_i64(b.seq),
+                &b.prev_hash.to_hex(),
+                &b.curr_hash.to_hex(),
+                &b.content_type,
+                &b.payload,
+                &b.created_at,
+                &b.pruned_bytes.map(sql_i64),
+                &sql_i64(p.block_count),
+                &sql_i64(p.current_bytes),
+                &p.state.as_str(),
+                &p.head_hash.to_hex(),
+                &p.sealed_at,
+            ],
+        )?;
+        if n == 0 {
+            return Err(StoreError::Duplicate(format!(
+                "block {} of pad {} exists",
+                b.seq, b.pad_id
+            )));
+        }
+        Ok(())
+    }
+
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {
         self.insert(
             "tickets",

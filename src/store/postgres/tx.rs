@@ -30,8 +30,10 @@ impl Drop for PgTx<'_> {
             }
             Some(name) => {
                 let undo = format!("ROLLBACK TO SAVEPOINT {name}; RELEASE SAVEPOINT {name}");
-                // Once undone, the group's transaction is usable again.
+                // Once undone, the group's transaction is usable again; what it had read or
+                // written may be undone too.
                 conn.failed = !conn.quietly(&undo);
+                conn.known.forget();
             }
         }
     }
@@ -153,20 +155,21 @@ impl Tx for PgTx<'_> {
                 "a statement of the transaction failed, so nothing was committed".into(),
             ));
         }
-        let sql = match &self.savepoint {
-            None => "COMMIT".to_owned(),
-            Some(name) => format!("RELEASE SAVEPOINT {name}"),
-        };
-        let started = std::time::Instant::now();
-        conn.batch(&sql).map_err(|e| super::conn::commit_outcome_unknown(conn, e))?;
-        self.done = true;
-        if self.savepoint.is_none() {
-            tracing::debug!(
-                target: "locker::store",
-                ms = started.elapsed().as_secs_f64() * 1e3,
-                "PostgreSQL transaction committed"
-            );
+        if let Some(name) = self.savepoint.take() {
+            // Released in the round trip of the group's next statement (see `Conn::unreleased`).
+            conn.unreleased = Some(name);
+            self.done = true;
+            return Ok(());
         }
+        let sql = "COMMIT";
+        let started = std::time::Instant::now();
+        conn.batch(sql).map_err(|e| super::conn::commit_outcome_unknown(conn, e))?;
+        self.done = true;
+        tracing::debug!(
+            target: "locker::store",
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            "PostgreSQL transaction committed"
+        );
         Ok(())
     }
 }
