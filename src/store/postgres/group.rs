@@ -64,6 +64,9 @@ impl Group for PgGroup<'_> {
         if !self.is_open() {
             return Err(StoreError::Io("the group's transaction was rolled back".into()));
         }
+        // `COMMIT` releases every savepoint: a release still waiting for a round trip (see
+        // `Conn::unreleased`) is not sent, so a failure can only be the commit's.
+        self.conn.unreleased = None;
         let r = self.conn.batch("COMMIT");
         self.finished = true;
         r.map_err(|e| super::conn::commit_outcome_unknown(self.conn, e))
