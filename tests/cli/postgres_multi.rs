@@ -46,12 +46,6 @@ fn json_of(bytes: &[u8]) -> Value {
         .unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", String::from_utf8_lossy(bytes)))
 }
 
-fn assert_verified(env: &TestEnv) {
-    let (code, v) = env.verify();
-    assert_eq!(code, 0, "verify: {v}");
-    assert_eq!(v["ok"], true, "{v}");
-}
-
 #[test]
 fn test_postgres_multi_concurrent_appends_over_three_servers_never_fork() {
     if skip() {
@@ -80,7 +74,7 @@ fn test_postgres_multi_concurrent_appends_over_three_servers_never_fork() {
     assert_eq!(seqs, (1..=N as u64).collect::<Vec<_>>());
     let m = env.json(&["pad", "show", &pad.id]);
     assert_eq!(m["block_count"], N + 1, "{m}");
-    assert_verified(&env);
+    env.assert_verified();
     // The journal is one chain: entry n links to entry n-1, whichever server wrote it.
     let log = env.json(&["verify"]);
     assert_eq!(log["journal"]["ok"], true);
@@ -132,7 +126,7 @@ fn test_postgres_multi_exactly_one_compare_and_swap_wins_across_servers() {
     assert_eq!(winners[0]["artifact"]["version"], 1);
     let got = env.json(&["artifact", "get", "shared"]);
     assert_eq!(got["content"], winners[0]["artifact"]["content"]);
-    assert_verified(&env);
+    env.assert_verified();
 
     // The winner's retry, sent to every server, is the same replay everywhere, and writes no
     // new version.
@@ -161,7 +155,7 @@ fn test_postgres_multi_exactly_one_compare_and_swap_wins_across_servers() {
         assert_eq!(r["artifact"], winners[0]["artifact"], "{r}");
     }
     assert_eq!(env.json(&["artifact", "get", "shared"])["version"], 1);
-    assert_verified(&env);
+    env.assert_verified();
 }
 
 #[test]
@@ -207,7 +201,7 @@ fn test_postgres_multi_a_lease_has_one_holder_across_servers() {
         let e = json_of(&out.stderr);
         assert_eq!(e["holder"], holder.as_str(), "{e}");
     }
-    assert_verified(&env);
+    env.assert_verified();
 }
 
 #[test]
@@ -264,5 +258,5 @@ fn test_postgres_multi_a_server_killed_mid_load_loses_no_acknowledged_write() {
         let want = base64::engine::general_purpose::STANDARD.encode(data);
         assert_eq!(v["blocks"][0]["payload_b64"].as_str(), Some(want.as_str()), "{v}");
     }
-    assert_verified(&env);
+    env.assert_verified();
 }

@@ -13,7 +13,7 @@ use locker::ops::log::journal;
 use locker::ops::{keys, pad, Actor, Ctx, Env, FixedClock, OpError, OpResult, Settings};
 use locker::repo::Repo;
 
-use crate::common::{TestEnv, ENVELOPE};
+use crate::common::TestEnv;
 
 type Outcomes = Arc<Mutex<Vec<(usize, Result<(), String>)>>>;
 
@@ -38,8 +38,7 @@ fn outcomes(out: &Outcomes) -> Vec<Result<(), String>> {
 
 /// A pad with its envelope, made through the CLI.
 fn pad_with_envelope(env: &TestEnv) -> (String, Secret) {
-    let p = env.create_pad(&["--max-blocks", "4096"]);
-    env.append(&p, ENVELOPE);
+    let p = env.pad_with_envelope(&["--max-blocks", "4096"]);
     (p.id, Secret::new(p.key))
 }
 
@@ -67,12 +66,6 @@ fn ops_env(env: &TestEnv) -> Env {
     Env { clock: Arc::new(FixedClock(env.now)), settings: Settings::default(), log: None }
 }
 
-fn assert_verified(env: &TestEnv) {
-    let (code, v) = env.verify();
-    assert_eq!(code, 0, "verify: {v}");
-    assert_eq!(v["ok"], true, "{v}");
-}
-
 #[test]
 fn test_store_group_a_rolled_back_request_leaves_the_next_ones_a_sound_chain() {
     let env = TestEnv::init();
@@ -98,7 +91,7 @@ fn test_store_group_a_rolled_back_request_leaves_the_next_ones_a_sound_chain() {
     drop(repo);
     assert_eq!(env.json(&["pad", "show", &id])["block_count"], 4);
     assert_eq!(env.json(&["key", "list"])["require_signed_appends"], false);
-    assert_verified(&env);
+    env.assert_verified();
 }
 
 #[test]
@@ -143,5 +136,5 @@ fn test_store_group_sees_what_another_process_wrote_between_groups() {
     assert_eq!(outcomes(&out), [Err("signature_required".to_owned())]);
     drop(repo);
     assert_eq!(env.json(&["pad", "show", &id])["block_count"], 1 + 3 * 4 + 1);
-    assert_verified(&env);
+    env.assert_verified();
 }

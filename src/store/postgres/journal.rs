@@ -70,38 +70,12 @@ impl JournalStore for PgTx<'_> {
     }
 
     fn insert_journal(&mut self, j: &JournalRow) -> Result<()> {
-        // The row and the head move in one statement.
-        let sql = format!(
-            "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) \
-             ON CONFLICT DO NOTHING RETURNING seq, hash) \
-             INSERT INTO journal_head (id, seq, hash) SELECT 1, seq, hash FROM j \
-             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-            placeholders(9)
-        );
-        let n = self.exec(
-            &sql,
-            &[
-                &sql_i64(j.seq),
-                &j.prev_hash.to_hex(),
-                &j.hash.to_hex(),
-                &j.entry,
-                &j.time,
-                &j.kind,
-                &j.actor,
-                &j.scope,
-                &j.subject,
-            ],
-        )?;
-        if n == 0 {
-            return Err(StoreError::Duplicate(format!("journal entry {} exists", j.seq)));
-        }
-        self.conn.get_mut().known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
-        Ok(())
+        self.append_journal(j, 0, &[])
     }
 
     fn append_journal(&mut self, j: &JournalRow, start: u64, hashes: &[Digest]) -> Result<()> {
-        // The row, the head and the leaf's hashes in one statement; the hashes go in only
-        // with the row.
+        // The row, the head and the leaf's hashes (none from `insert_journal`) in one
+        // statement; the hashes go in only with the row.
         let sql = format!(
             "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) \
              ON CONFLICT DO NOTHING RETURNING seq, hash), \
@@ -136,7 +110,9 @@ impl JournalStore for PgTx<'_> {
         }
         let known = &mut self.conn.get_mut().known;
         known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
-        known.stored_merkle_hashes(start, hashes);
+        if !hashes.is_empty() {
+            known.stored_merkle_hashes(start, hashes);
+        }
         Ok(())
     }
 

@@ -1,5 +1,7 @@
 //! [`PadStore`] on PostgreSQL: pads, blocks and read tickets.
 
+use postgres::types::ToSql;
+
 use super::tx::{literal, PgTx};
 use super::PAD_LOCK_CLASS;
 use crate::domain::digest::Digest;
@@ -7,6 +9,63 @@ use crate::store::sql::{
     block_row, pad_row, sql_i64, ticket_row, Columns as _, BLOCK_COLS, PAD_COLS, TICKET_COLS,
 };
 use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
+
+impl PgTx<'_> {
+    /// Inserts `b`, then (`pad`: its pad's new fields, counted with it) updates its pad in the
+    /// same statement, only if the block went in. The pad's own chain lock is taken in the
+    /// statement too (no extra round trip); the journal's lock, held since BEGIN, already
+    /// excludes every other writer.
+    fn put_block(&self, b: &BlockRow, pad: Option<&PadRow>) -> Result<()> {
+        let insert = format!(
+            "INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
+             ON CONFLICT DO NOTHING"
+        );
+        let (seq, prev, curr) = (sql_i64(b.seq), b.prev_hash.to_hex(), b.curr_hash.to_hex());
+        let pruned = b.pruned_bytes.map(sql_i64);
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![
+            &b.pad_id,
+            &seq,
+            &prev,
+            &curr,
+            &b.content_type,
+            &b.payload,
+            &b.created_at,
+            &pruned,
+        ];
+        let fields;
+        let sql = match pad {
+            None => insert,
+            Some(p) => {
+                fields = (
+                    sql_i64(p.block_count),
+                    sql_i64(p.current_bytes),
+                    p.state.as_str(),
+                    p.head_hash.to_hex(),
+                );
+                params.extend([
+                    &fields.0 as &(dyn ToSql + Sync),
+                    &fields.1,
+                    &fields.2,
+                    &fields.3,
+                    &p.sealed_at,
+                ]);
+                format!(
+                    "WITH b AS ({insert} RETURNING pad_id) UPDATE pads SET block_count = $9, \
+                     current_bytes = $10, state = $11, head_hash = $12, sealed_at = $13 \
+                     WHERE id = (SELECT pad_id FROM b)"
+                )
+            }
+        };
+        if self.exec(&sql, &params)? == 0 {
+            return Err(StoreError::Duplicate(format!(
+                "block {} of pad {} exists",
+                b.seq, b.pad_id
+            )));
+        }
+        Ok(())
+    }
+}
 
 impl PadStore for PgTx<'_> {
     fn pad(&self, id: &str) -> Result<Option<PadRow>> {
@@ -98,70 +157,11 @@ impl PadStore for PgTx<'_> {
     }
 
     fn insert_block(&mut self, b: &BlockRow) -> Result<()> {
-        // The pad's own chain lock, taken in the same statement (no extra round trip); the
-        // journal's lock, held since BEGIN, already excludes every other writer.
-        let sql = format!(
-            "INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
-             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
-             ON CONFLICT DO NOTHING"
-        );
-        let n = self.exec(
-            &sql,
-            &[
-                &b.pad_id,
-                &sql_i64(b.seq),
-                &b.prev_hash.to_hex(),
-                &b.curr_hash.to_hex(),
-                &b.content_type,
-                &b.payload,
-                &b.created_at,
-                &b.pruned_bytes.map(sql_i64),
-            ],
-        )?;
-        if n == 0 {
-            return Err(StoreError::Duplicate(format!(
-                "block {} of pad {} exists",
-                b.seq, b.pad_id
-            )));
-        }
-        Ok(())
+        self.put_block(b, None)
     }
 
     fn append_block(&mut self, b: &BlockRow, p: &PadRow) -> Result<()> {
-        // The block (with the pad's chain lock, as in `insert_block`) and the pad's new fields
-        // in one statement; the pad is updated only if the block went in.
-        let sql = format!(
-            "WITH b AS (INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
-             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
-             ON CONFLICT DO NOTHING RETURNING pad_id) \
-             UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, \
-             head_hash = $12, sealed_at = $13 WHERE id = (SELECT pad_id FROM b)"
-        );
-        let n = self.exec(
-            &sql,
-            &[
-                &b.pad_id,
-                &sql_i64(b.seq),
-                &b.prev_hash.to_hex(),
-                &b.curr_hash.to_hex(),
-                &b.content_type,
-                &b.payload,
-                &b.created_at,
-                &b.pruned_bytes.map(sql_i64),
-                &sql_i64(p.block_count),
-                &sql_i64(p.current_bytes),
-                &p.state.as_str(),
-                &p.head_hash.to_hex(),
-                &p.sealed_at,
-            ],
-        )?;
-        if n == 0 {
-            return Err(StoreError::Duplicate(format!(
-                "block {} of pad {} exists",
-                b.seq, b.pad_id
-            )));
-        }
-        Ok(())
+        self.put_block(b, Some(p))
     }
 
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {

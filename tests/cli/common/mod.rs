@@ -463,6 +463,13 @@ impl TestEnv {
         });
         (out.status.code().unwrap_or(-1), v)
     }
+
+    /// Asserts that `locker verify` passes: exit 0 and `ok: true`.
+    pub fn assert_verified(&self) {
+        let (code, v) = self.verify();
+        assert_eq!(code, 0, "verify: {v}");
+        assert_eq!(v["ok"], true, "{v}");
+    }
 }
 
 /// The `locker.handoff.v1` envelope padded with an `x` field to exactly `len` bytes.
