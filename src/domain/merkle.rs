@@ -84,6 +84,22 @@ pub fn size_for_count(count: u64) -> Option<u64> {
     (stored_count(lo) == count).then_some(lo)
 }
 
+/// The leaf whose append stores position `pos`, and the position's offset among the hashes that
+/// append stores (the leaf hash is offset 0; see [`append_hashes`]).
+pub fn leaf_for_position(pos: u64) -> (u64, u64) {
+    // stored_count(n) <= pos < stored_count(n + 1); stored_count(n) is 2n minus at most 64.
+    let (mut lo, mut hi) = ((pos / 2).saturating_sub(1), pos / 2 + 33);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if stored_count(mid) <= pos {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    (lo, pos - stored_count(lo))
+}
+
 /// The stored-hash positions whose hashes appending leaf `n` needs: the left siblings of the
 /// subtrees it completes, from the lowest level up.
 pub fn append_needs(n: u64) -> Vec<u64> {
@@ -431,6 +447,24 @@ impl Frontier {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leaf_for_position_inverts_stored_count() {
+        let mut pos = 0;
+        for n in 0..5000u64 {
+            let width = stored_count(n + 1) - stored_count(n);
+            assert_eq!(width, 1 + u64::from((n + 1).trailing_zeros()), "leaf {n}");
+            for off in 0..width {
+                assert_eq!(leaf_for_position(pos), (n, off), "position {pos}");
+                pos += 1;
+            }
+        }
+        for n in [1u64 << 40, (1 << 40) - 1, u64::MAX / 4] {
+            let start = stored_count(n);
+            assert_eq!(leaf_for_position(start), (n, 0));
+            assert_eq!(leaf_for_position(start - 1).0, n - 1);
+        }
+    }
 
     fn hexd(s: &str) -> Digest {
         Digest::parse(s).unwrap()

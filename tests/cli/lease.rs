@@ -639,7 +639,8 @@ fn test_lease_truncation_and_deletion_are_caught_unlike_agentstate() {
     // Dropping the tree too (as if it was never built) used to make a consistent rewrite that
     // only a known head (or a pinned checkpoint) exposed; the log key's high-water mark, beside
     // the key, exposes it now.
-    env.sql().execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
+    env.sql().drop_merkle();
+    env.sql().execute_batch("DELETE FROM checkpoints;").unwrap();
     let v = verify_broken(&env);
     assert_eq!(v["mark"]["ok"], false, "{v}");
     let out = env.locker().args(["--json", "verify", "--expect-head", &head]).output().unwrap();
@@ -652,8 +653,11 @@ fn test_lease_truncation_and_deletion_are_caught_unlike_agentstate() {
     let v = verify_broken(&env);
     assert_eq!(v["journal"]["ok"], false);
     assert!(problems(&v).contains("s3"), "the orphaned step row is named: {}", problems(&v));
-    let h = json_code(&env, &["lease", "history", "job-t"], 1);
-    assert!(h["first_broken"]["detail"].as_str().unwrap().contains("truncated"), "{h:#}");
+    // The removed entry's Merkle hashes went with its row: the tree no longer reaches the
+    // checkpoint the log key signed, so every command refuses the repository as rolled back.
+    let h = env.json_err(&["lease", "history", "job-t"], 6);
+    assert_eq!(h["error"], "rolled_back", "{h:#}");
+    assert!(h["detail"].as_str().unwrap().contains("truncated"), "{h:#}");
 }
 
 fn publish_args<'a>(data: &'a str, expect: &'a str, op: &'a str, fence: &'a str) -> Vec<&'a str> {

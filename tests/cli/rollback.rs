@@ -41,9 +41,8 @@ fn count(env: &TestEnv, table: &str) -> i64 {
 fn roll_back(env: &TestEnv, keep: u64, keep_checkpoints: bool) {
     let conn = env.sql();
     let keep_i = i64::try_from(keep).unwrap();
-    let stored = i64::try_from(locker::domain::merkle::stored_count(keep)).unwrap();
+    conn.drop_merkle_after(keep);
     conn.execute("DELETE FROM journal WHERE seq > ?1", [keep_i]).unwrap();
-    conn.execute("DELETE FROM merkle_hashes WHERE idx >= ?1", [stored]).unwrap();
     if keep_checkpoints {
         conn.execute("DELETE FROM checkpoints WHERE size > ?1", [keep_i]).unwrap();
     } else {
@@ -205,7 +204,8 @@ fn test_a_consistent_rewrite_after_dropping_checkpoints_is_refused() {
     // Rewrite an old entry, re-hash the chain after it, drop the tree and the checkpoints:
     // `verify` used to say intact, and locker signed the forged tree itself.
     crate::sign::rewrite_entry(&env, 3, |b| b["bytes"] = 999.into());
-    env.sql().execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
+    env.sql().drop_merkle();
+    env.sql().execute_batch("DELETE FROM checkpoints;").unwrap();
     refused_everywhere(&env, mark, mark);
     assert_eq!(count(&env, "checkpoints"), 0, "the forged tree was not signed");
     let v = verify_says_rolled_back(&env);
@@ -215,7 +215,8 @@ fn test_a_consistent_rewrite_after_dropping_checkpoints_is_refused() {
 #[test]
 fn test_a_deleted_tree_and_checkpoints_fail_verify() {
     let env = busy();
-    env.sql().execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
+    env.sql().drop_merkle();
+    env.sql().execute_batch("DELETE FROM checkpoints;").unwrap();
     // It used to say "not built yet" and pass.
     let (code, v) = env.verify();
     assert_eq!(code, 1, "{v}");
@@ -240,7 +241,7 @@ fn test_a_deleted_tree_and_checkpoints_fail_verify() {
     env.sql().execute_batch("DELETE FROM checkpoints;").unwrap();
     assert_eq!(env.verify().0, 1);
     let env = busy();
-    env.sql().execute_batch("DELETE FROM merkle_hashes;").unwrap();
+    env.sql().drop_merkle();
     assert_eq!(env.verify().0, 1);
 }
 

@@ -19,6 +19,13 @@ const INTENDED: &[(&str, &str)] = &[
          PRAGMA user_version",
     ),
     (
+        "table merkle_hashes: only in PostgreSQL",
+        "SQLite keeps the Merkle hashes leaf n's append stores in journal entry n + 1's row \
+         (schema 10: one row written per append instead of two); PostgreSQL keeps them in a \
+         table by position",
+    ),
+    ("column journal.merkle: only in SQLite", "see merkle_hashes"),
+    (
         "column blocks.id: only in SQLite",
         "SQLite's blocks have a rowid key, with (pad_id, seq) unique beside it; PostgreSQL keys \
          blocks by (pad_id, seq) itself",

@@ -96,7 +96,8 @@ fn rewrite_and_resign(env: &TestEnv, seq: i64, from: &str, to: &str) {
         .unwrap();
         prev = hash;
     }
-    conn.execute_batch("DELETE FROM merkle_hashes; DELETE FROM checkpoints;").unwrap();
+    conn.drop_merkle();
+    conn.execute_batch("DELETE FROM checkpoints;").unwrap();
     drop(conn);
     // With the mark in place, locker refuses the rewritten database outright.
     let e = env.json_err(&["checkpoint"], 6);
@@ -295,14 +296,14 @@ fn test_verify_names_a_tampered_merkle_hash_and_checkpoint() {
     env.json(&["checkpoint"]);
     assert_eq!(env.verify().0, 0);
     let conn = env.sql();
-    conn.execute("UPDATE merkle_hashes SET hash = ?1 WHERE idx = 1", [&"ab".repeat(32)]).unwrap();
+    conn.set_merkle_hash(1, [0xab; 32]);
     let (code, v) = env.verify();
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["merkle"]["ok"], false);
     let p = &v["first_broken"]["merkle"];
     assert!(p["detail"].as_str().unwrap().contains("journal entry 2"), "{p}");
     // Put it back, then forge a checkpoint row's note.
-    conn.execute("DELETE FROM merkle_hashes", []).unwrap();
+    conn.drop_merkle();
     drop(conn);
     env.json(&["checkpoint"]); // rebuilds the tree; the stored checkpoint still matches
     assert_eq!(env.verify().0, 0);
@@ -328,11 +329,8 @@ fn test_verify_names_a_tampered_merkle_hash_and_checkpoint() {
 fn test_existing_repository_gets_its_tree_and_key_on_first_use() {
     let (env, _) = busy_repo();
     // As a repository made before signed checkpoints: no tree, no key, no signer.
-    env.sql()
-        .execute_batch(
-            "DELETE FROM merkle_hashes; DELETE FROM checkpoints; DELETE FROM log_signer;",
-        )
-        .unwrap();
+    env.sql().drop_merkle();
+    env.sql().execute_batch("DELETE FROM checkpoints; DELETE FROM log_signer;").unwrap();
     std::fs::remove_dir_all(env.path().join(".locker/keys")).unwrap();
     let (code, v) = env.verify();
     assert_eq!(code, 0, "{v}");

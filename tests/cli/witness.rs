@@ -189,7 +189,7 @@ fn test_witness_refuses_a_rewritten_log_and_bad_requests() {
     };
     crate::sign::rewrite_entry(&env, seq, |b| b["bytes"] = 999.into());
     let conn = env.sql();
-    conn.execute("DELETE FROM merkle_hashes", []).unwrap();
+    conn.drop_merkle();
     conn.execute("DELETE FROM checkpoints", []).unwrap();
     drop(conn);
     crate::tlog::forget_mark(&env);

@@ -3,10 +3,11 @@
 use rusqlite::params;
 
 use super::error::SqlResult as _;
-use super::rows::{checkpoint_row, journal_head_row, journal_row, merkle_row, signer_row};
+use super::merkle;
+use super::rows::{checkpoint_row, journal_head_row, journal_row, signer_row};
 use super::tx::SqliteTx;
 use crate::domain::digest::Digest;
-use crate::store::sql::{sql_i64, Columns as _, CHECKPOINT_COLS, JOURNAL_COLS, SIGNER_COLS};
+use crate::store::sql::{sql_i64, CHECKPOINT_COLS, JOURNAL_COLS, SIGNER_COLS};
 use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
     SignerRow,
@@ -69,62 +70,39 @@ impl JournalStore for SqliteTx<'_> {
     }
 
     fn insert_journal(&mut self, j: &JournalRow) -> Result<()> {
-        let sql = format!(
-            "INSERT INTO journal ({JOURNAL_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-        );
-        self.exec(
-            &sql,
-            params![
-                sql_i64(j.seq),
-                j.prev_hash.to_hex(),
-                j.hash.to_hex(),
-                j.entry,
-                j.time,
-                j.kind,
-                j.actor,
-                j.scope,
-                j.subject
-            ],
-        )?;
-        self.exec(
-            "INSERT INTO journal_head (id, seq, hash) VALUES (1, ?1, ?2) \
-             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-            params![sql_i64(j.seq), j.hash.to_hex()],
-        )?;
-        Ok(())
+        self.put_journal(j, None)
+    }
+
+    fn append_journal(&mut self, j: &JournalRow, start: u64, hashes: &[Digest]) -> Result<()> {
+        match merkle::whole_leaf(j.seq, start, hashes) {
+            // The usual append: the entry and its leaf's hashes in one row.
+            Some(blob) => self.put_journal(j, Some(blob)),
+            None => {
+                self.put_journal(j, None)?;
+                self.insert_merkle_hashes(start, hashes)
+            }
+        }
     }
 
     fn merkle_count(&self) -> Result<u64> {
-        let n: Option<i64> = self
-            .tx
-            .prepare_cached("SELECT MAX(idx) FROM merkle_hashes")
-            .db()?
-            .query_row([], |r| r.get(0))
-            .db()?;
-        Ok(n.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0))
+        merkle::count(&self.tx)
     }
 
     fn merkle_hash(&self, idx: u64) -> Result<Option<Digest>> {
-        self.one("SELECT hash FROM merkle_hashes WHERE idx = ?1", [sql_i64(idx)], |r| r.digest(0))
+        merkle::hash(&self.tx, idx)
+    }
+
+    fn merkle_hashes(&self, idx: &[u64]) -> Result<Vec<Option<Digest>>> {
+        merkle::hashes(&self.tx, idx)
     }
 
     fn for_each_merkle_hash(&self, f: &mut dyn FnMut(u64, Digest) -> Flow) -> Result<()> {
-        self.stream(
-            "SELECT idx, hash FROM merkle_hashes ORDER BY idx",
-            &[],
-            merkle_row,
-            &mut |(i, h)| f(i, h),
-        )
+        merkle::for_each(&self.tx, f)
     }
 
     fn insert_merkle_hashes(&mut self, start: u64, hashes: &[Digest]) -> Result<()> {
         self.check_writable()?;
-        let mut stmt =
-            self.tx.prepare_cached("INSERT INTO merkle_hashes (idx, hash) VALUES (?1, ?2)").db()?;
-        for (i, h) in (start..).zip(hashes) {
-            stmt.execute(params![sql_i64(i), h.to_hex()]).db()?;
-        }
-        Ok(())
+        merkle::insert(&self.tx, start, hashes)
     }
 
     fn latest_checkpoint(&self) -> Result<Option<CheckpointRow>> {
@@ -167,6 +145,38 @@ impl JournalStore for SqliteTx<'_> {
         self.exec(
             "UPDATE checkpoints SET note = ?2 WHERE size = ?1",
             params![sql_i64(size), note],
+        )?;
+        Ok(())
+    }
+}
+
+impl SqliteTx<'_> {
+    /// Appends a journal row, with its leaf's Merkle hashes when given, and moves the journal
+    /// head to it.
+    fn put_journal(&mut self, j: &JournalRow, merkle: Option<Vec<u8>>) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO journal ({JOURNAL_COLS}, merkle) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+        );
+        self.exec(
+            &sql,
+            params![
+                sql_i64(j.seq),
+                j.prev_hash.to_hex(),
+                j.hash.to_hex(),
+                j.entry,
+                j.time,
+                j.kind,
+                j.actor,
+                j.scope,
+                j.subject,
+                merkle
+            ],
+        )?;
+        self.exec(
+            "INSERT INTO journal_head (id, seq, hash) VALUES (1, ?1, ?2) \
+             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+            params![sql_i64(j.seq), j.hash.to_hex()],
         )?;
         Ok(())
     }

@@ -5,6 +5,7 @@
 //! - `conn`, `schema`, `error`: the connection's set-up, the migrations, SQLite's errors;
 //! - `tx`, `group`: transactions, and groups of them sharing one `BEGIN IMMEDIATE`;
 //! - `rows`: result rows as row types;
+//! - `merkle`: the journal's Merkle hashes, kept in its rows;
 //! - `pads`, `journal`, `work`, `artifacts`, `agents`, `payments`, `retention`: each capability
 //!   of [`Tx`];
 //! - `maintenance`: the write-ahead log, backups and [`inspect`].
@@ -16,6 +17,7 @@ mod error;
 mod group;
 mod journal;
 mod maintenance;
+mod merkle;
 mod pads;
 mod payments;
 mod retention;

@@ -92,10 +92,6 @@ pub(super) fn journal_head_row(r: &Row<'_>) -> rusqlite::Result<JournalHead> {
     sql::journal_head_row(r)
 }
 
-pub(super) fn merkle_row(r: &Row<'_>) -> rusqlite::Result<(u64, Digest)> {
-    sql::merkle_row(r)
-}
-
 pub(super) fn checkpoint_row(r: &Row<'_>) -> rusqlite::Result<CheckpointRow> {
     sql::checkpoint_row(r)
 }

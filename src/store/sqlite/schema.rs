@@ -4,17 +4,32 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use crate::store::{Result, StoreError};
 
+/// One migration: SQL, then (for a migration that moves data) a step in code, both inside the
+/// migration's transaction.
+struct Migration {
+    sql: &'static str,
+    data: Option<fn(&Connection) -> Result<()>>,
+}
+
+const fn sql(sql: &'static str) -> Migration {
+    Migration { sql, data: None }
+}
+
 /// Append-only migrations; the schema version is their count (`PRAGMA user_version`).
-const MIGRATIONS: &[&str] = &[
-    include_str!("migrations/0001_init.sql"),
-    include_str!("migrations/0002_artifacts.sql"),
-    include_str!("migrations/0003_leases.sql"),
-    include_str!("migrations/0004_payments.sql"),
-    include_str!("migrations/0005_retention.sql"),
-    include_str!("migrations/0006_work_retention.sql"),
-    include_str!("migrations/0007_merkle.sql"),
-    include_str!("migrations/0008_agent_keys.sql"),
-    include_str!("migrations/0009_log_signer.sql"),
+const MIGRATIONS: &[Migration] = &[
+    sql(include_str!("migrations/0001_init.sql")),
+    sql(include_str!("migrations/0002_artifacts.sql")),
+    sql(include_str!("migrations/0003_leases.sql")),
+    sql(include_str!("migrations/0004_payments.sql")),
+    sql(include_str!("migrations/0005_retention.sql")),
+    sql(include_str!("migrations/0006_work_retention.sql")),
+    sql(include_str!("migrations/0007_merkle.sql")),
+    sql(include_str!("migrations/0008_agent_keys.sql")),
+    sql(include_str!("migrations/0009_log_signer.sql")),
+    Migration {
+        sql: include_str!("migrations/0010_merkle_in_journal.sql"),
+        data: Some(super::merkle::move_into_journal),
+    },
 ];
 
 /// The schema version this binary writes.
@@ -88,9 +103,36 @@ fn migrate(conn: &mut Connection, new: bool) -> Result<()> {
     }
     let from = usize::try_from(current).unwrap_or(0);
     for m in &MIGRATIONS[from..] {
-        tx.execute_batch(m)?;
+        tx.execute_batch(m.sql)?;
+        if let Some(data) = m.data {
+            data(&tx)?;
+        }
     }
     tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Creates the schema up to version `version` only (tests of a migration's data step).
+#[cfg(test)]
+pub(super) fn create_at(conn: &Connection, version: usize) -> Result<()> {
+    for m in &MIGRATIONS[..version] {
+        conn.execute_batch(m.sql)?;
+        if let Some(data) = m.data {
+            data(conn)?;
+        }
+    }
+    conn.execute_batch(&format!("PRAGMA user_version = {version}"))?;
+    Ok(())
+}
+
+/// Runs migration `version` (numbered from 1) alone, as [`migrate`] does.
+#[cfg(test)]
+pub(super) fn run_one(conn: &Connection, version: usize) -> Result<()> {
+    let m = &MIGRATIONS[version - 1];
+    conn.execute_batch(m.sql)?;
+    if let Some(data) = m.data {
+        data(conn)?;
+    }
     Ok(())
 }

@@ -250,6 +250,57 @@ impl Db {
         Self::Pg(RefCell::new(c))
     }
 
+    /// Deletes the journal's stored Merkle hashes beyond its first `keep` leaves (all of them
+    /// with 0), as a repository made before the tree, or an older copy of it, would lack them:
+    /// the `merkle_hashes` rows on PostgreSQL, the journal rows' `merkle` column on SQLite.
+    pub fn drop_merkle_after(&self, keep: u64) {
+        let keep_i = i64::try_from(keep).unwrap();
+        match self {
+            Self::Lite(c) => {
+                c.execute("UPDATE journal SET merkle = NULL WHERE seq > ?1", [keep_i]).unwrap();
+            }
+            Self::Pg(_) => {
+                let from = locker::domain::merkle::stored_count(keep);
+                self.execute("DELETE FROM merkle_hashes WHERE idx >= ?1", [from as i64]).unwrap();
+            }
+        }
+    }
+
+    /// Deletes the whole stored Merkle tree ([`Db::drop_merkle_after`] 0).
+    pub fn drop_merkle(&self) {
+        self.drop_merkle_after(0);
+    }
+
+    /// Overwrites the Merkle hash stored at position `idx` (in Go tlog's stored-hash order).
+    pub fn set_merkle_hash(&self, idx: u64, hash: [u8; 32]) {
+        match self {
+            Self::Lite(c) => {
+                let (leaf, offset) = locker::domain::merkle::leaf_for_position(idx);
+                let seq = i64::try_from(leaf + 1).unwrap();
+                let mut blob: Vec<u8> = c
+                    .query_row("SELECT merkle FROM journal WHERE seq = ?1", [seq], |r| r.get(0))
+                    .unwrap();
+                let at = usize::try_from(offset).unwrap() * 32;
+                blob[at..at + 32].copy_from_slice(&hash);
+                c.execute(
+                    "UPDATE journal SET merkle = ?2 WHERE seq = ?1",
+                    rusqlite::params![seq, blob],
+                )
+                .unwrap();
+            }
+            Self::Pg(_) => {
+                let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+                let n = self
+                    .execute(
+                        "UPDATE merkle_hashes SET hash = ?1 WHERE idx = ?2",
+                        rusqlite::params![hex, idx as i64],
+                    )
+                    .unwrap();
+                assert_eq!(n, 1, "no Merkle hash at {idx}");
+            }
+        }
+    }
+
     pub fn execute<A: Args>(&self, sql: &str, args: A) -> rusqlite::Result<usize> {
         match self {
             Self::Lite(c) => c.execute(sql, rusqlite::params_from_iter(args.values())),
