@@ -95,7 +95,6 @@ pub fn rewrite_journal(db: &Path, seq: u64) -> Result<Rewritten, String> {
         .map_err(sql)?;
         prev = hash;
     }
-    tx.execute("UPDATE journal_head SET hash = ?1 WHERE id = 1", [prev.to_hex()]).map_err(sql)?;
     // The Merkle tree (kept in the journal rows) and the checkpoints go with the rewrite.
     tx.execute_batch("UPDATE journal SET merkle = NULL; DELETE FROM checkpoints;").map_err(sql)?;
     tx.commit().map_err(sql)?;

@@ -12,7 +12,7 @@ fn sizes(env: &TestEnv) -> Vec<i64> {
 }
 
 fn head(env: &TestEnv) -> i64 {
-    env.sql().query_row("SELECT seq FROM journal_head", [], |r| r.get(0)).unwrap()
+    env.sql().query_row("SELECT MAX(seq) FROM journal", [], |r| r.get(0)).unwrap()
 }
 
 #[test]

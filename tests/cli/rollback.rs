@@ -48,10 +48,7 @@ fn roll_back(env: &TestEnv, keep: u64, keep_checkpoints: bool) {
     } else {
         conn.execute("DELETE FROM checkpoints", []).unwrap();
     }
-    let hash: String =
-        conn.query_row("SELECT hash FROM journal WHERE seq = ?1", [keep_i], |r| r.get(0)).unwrap();
-    conn.execute("UPDATE journal_head SET seq = ?1, hash = ?2", rusqlite::params![keep_i, hash])
-        .unwrap();
+    conn.move_head_to_last();
 }
 
 /// Every command that opens the repository refuses it, naming both sizes, and changes nothing.

@@ -26,6 +26,11 @@ const INTENDED: &[(&str, &str)] = &[
     ),
     ("column journal.merkle: only in SQLite", "see merkle_hashes"),
     (
+        "table journal_head: only in PostgreSQL",
+        "SQLite's journal head is its last entry (schema 10: one page fewer per append); \
+         PostgreSQL keeps the head in a row",
+    ),
+    (
         "column blocks.id: only in SQLite",
         "SQLite's blocks have a rowid key, with (pad_id, seq) unique beside it; PostgreSQL keys \
          blocks by (pad_id, seq) itself",

@@ -14,7 +14,7 @@ use crate::common::{on_postgres, TestEnv};
 
 /// The journal's head (entries).
 fn head(env: &TestEnv) -> u64 {
-    let h: i64 = env.sql().query_row("SELECT seq FROM journal_head", [], |r| r.get(0)).unwrap();
+    let h: i64 = env.sql().query_row("SELECT MAX(seq) FROM journal", [], |r| r.get(0)).unwrap();
     u64::try_from(h).unwrap()
 }
 

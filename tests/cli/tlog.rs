@@ -89,13 +89,9 @@ fn rewrite_and_resign(env: &TestEnv, seq: i64, from: &str, to: &str) {
             rusqlite::params![hex(&prev), hex(&hash), s],
         )
         .unwrap();
-        conn.execute(
-            "UPDATE journal_head SET hash = ?1 WHERE seq = ?2",
-            rusqlite::params![hex(&hash), s],
-        )
-        .unwrap();
         prev = hash;
     }
+    conn.move_head_to_last();
     conn.drop_merkle();
     conn.execute_batch("DELETE FROM checkpoints;").unwrap();
     drop(conn);

@@ -383,7 +383,7 @@ fn db_state(conn: &rusqlite::Connection) -> String {
         out.push_str(&format!("{t}={n} "));
     }
     let head: Option<String> =
-        conn.query_row("SELECT hash FROM journal_head", [], |r| r.get(0)).ok();
+        conn.query_row("SELECT hash FROM journal ORDER BY seq DESC LIMIT 1", [], |r| r.get(0)).ok();
     out.push_str(&format!("head={head:?}"));
     out
 }

@@ -10,12 +10,13 @@ use crate::domain::digest::Digest;
 use crate::store::sql::{sql_i64, CHECKPOINT_COLS, JOURNAL_COLS, SIGNER_COLS};
 use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
-    SignerRow,
+    SignerRow, StoreError,
 };
 
 impl JournalStore for SqliteTx<'_> {
     fn journal_head(&self) -> Result<Option<JournalHead>> {
-        self.one("SELECT seq, hash FROM journal_head WHERE id = 1", [], journal_head_row)
+        // The last entry is the head (schema 10; see `drop_head_row`).
+        self.one("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1", [], journal_head_row)
     }
 
     fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>> {
@@ -151,8 +152,8 @@ impl JournalStore for SqliteTx<'_> {
 }
 
 impl SqliteTx<'_> {
-    /// Appends a journal row, with its leaf's Merkle hashes when given, and moves the journal
-    /// head to it.
+    /// Appends a journal row, with its leaf's Merkle hashes when given (the head is the last
+    /// row).
     fn put_journal(&mut self, j: &JournalRow, merkle: Option<Vec<u8>>) -> Result<()> {
         let sql = format!(
             "INSERT INTO journal ({JOURNAL_COLS}, merkle) \
@@ -173,11 +174,33 @@ impl SqliteTx<'_> {
                 merkle
             ],
         )?;
-        self.exec(
-            "INSERT INTO journal_head (id, seq, hash) VALUES (1, ?1, ?2) \
-             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-            params![sql_i64(j.seq), j.hash.to_hex()],
-        )?;
         Ok(())
     }
+}
+
+/// Migration 10's step for the head: the `journal_head` row, a second page written by every
+/// append, goes; the last entry is the head. A row that disagrees with the journal's end (a
+/// repository damaged before the upgrade) stops the migration, so the evidence stays for the
+/// `locker verify` of the version that made it.
+pub(super) fn drop_head_row(conn: &rusqlite::Connection) -> Result<()> {
+    use rusqlite::OptionalExtension as _;
+    let row = |sql: &str| -> Result<Option<(i64, String)>> {
+        conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?))).optional().db()
+    };
+    let head = row("SELECT seq, hash FROM journal_head WHERE id = 1")?;
+    let last = row("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1")?;
+    if head != last {
+        let name = |e: &Option<(i64, String)>| {
+            e.as_ref().map_or_else(|| "no entry".to_owned(), |(s, h)| format!("entry {s} ({h})"))
+        };
+        return Err(StoreError::Corrupt(format!(
+            "the journal head row names {}, but the journal ends at {}: the repository was \
+             damaged before this upgrade, and nothing was changed; check it with `locker \
+             verify` of the locker version that made it, or restore a backup",
+            name(&head),
+            name(&last)
+        )));
+    }
+    conn.execute_batch("DROP TABLE journal_head").db()?;
+    Ok(())
 }

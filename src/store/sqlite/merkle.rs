@@ -234,6 +234,11 @@ mod tests {
                 tree.push(leaf_hash(&entry));
             }
         }
+        conn.execute_batch(
+            "INSERT INTO journal_head (id, seq, hash) \
+             SELECT 1, seq, hash FROM journal ORDER BY seq DESC LIMIT 1",
+        )
+        .unwrap();
         for (i, h) in tree.stored.iter().enumerate() {
             conn.execute(
                 "INSERT INTO merkle_hashes (idx, hash) VALUES (?1, ?2)",
@@ -318,6 +323,25 @@ mod tests {
         conn.execute("UPDATE merkle_hashes SET hash = 'zz' WHERE idx = 20", []).unwrap();
         schema::run_one(&conn, 10).unwrap();
         assert_eq!(count(&conn).unwrap(), stored_count(11));
+    }
+
+    #[test]
+    fn the_migration_drops_an_agreeing_head_row_and_stops_at_one_that_disagrees() {
+        let (conn, _) = v9(5, 5);
+        schema::run_one(&conn, 10).unwrap();
+        assert!(!has_table(&conn, "journal_head"));
+        // Damaged before the upgrade: a head row ahead of the journal, or none for a journal
+        // that has entries. The migration fails; its transaction (here: the caller's) keeps
+        // everything as it was.
+        for damage in ["DELETE FROM journal WHERE seq = 5", "DELETE FROM journal_head"] {
+            let (mut conn, _) = v9(5, 5);
+            conn.execute_batch(damage).unwrap();
+            let tx = conn.transaction().unwrap();
+            let e = schema::run_one(&tx, 10).unwrap_err().to_string();
+            assert!(e.contains("damaged before this upgrade"), "{e}");
+            drop(tx);
+            assert!(has_table(&conn, "journal_head") && has_table(&conn, "merkle_hashes"));
+        }
     }
 
     #[test]

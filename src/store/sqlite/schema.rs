@@ -28,9 +28,15 @@ const MIGRATIONS: &[Migration] = &[
     sql(include_str!("migrations/0009_log_signer.sql")),
     Migration {
         sql: include_str!("migrations/0010_merkle_in_journal.sql"),
-        data: Some(super::merkle::move_into_journal),
+        data: Some(append_layout),
     },
 ];
+
+/// Migration 10's data step: the Merkle hashes into the journal rows, and no head row.
+fn append_layout(conn: &Connection) -> Result<()> {
+    super::merkle::move_into_journal(conn)?;
+    super::journal::drop_head_row(conn)
+}
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -42,7 +48,7 @@ pub(super) fn version(conn: &Connection) -> Result<i64> {
 
 /// The tables a repository cannot be without: a database lacking one was not made by `locker
 /// init`, or lost them (a truncated file, a lost write-ahead log).
-const CORE_TABLES: &[&str] = &["journal", "journal_head"];
+const CORE_TABLES: &[&str] = &["journal"];
 
 /// Refuses a database that holds no repository: no schema at all (an empty or truncated file,
 /// or one whose write-ahead log was lost before anything reached it), or one missing a core

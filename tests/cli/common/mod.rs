@@ -253,7 +253,7 @@ impl TestEnv {
             }
         }
         let head: Option<(i64, String)> = conn
-            .query_row("SELECT seq, hash FROM journal_head WHERE id = 1", [], |r| {
+            .query_row("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1", [], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .ok();

@@ -271,6 +271,25 @@ impl Db {
         self.drop_merkle_after(0);
     }
 
+    /// Whether the store keeps the journal head in a row of its own (PostgreSQL's
+    /// `journal_head`; SQLite's head is its last entry since schema 10).
+    pub fn keeps_head_row(&self) -> bool {
+        matches!(self, Self::Pg(_))
+    }
+
+    /// Moves the journal head record to the journal's last entry, as a tamperer who deleted
+    /// entries at the end would: PostgreSQL keeps the head in a row of its own; SQLite's head is
+    /// its last entry (schema 10), so there is nothing to move.
+    pub fn move_head_to_last(&self) {
+        if let Self::Pg(_) = self {
+            self.execute_batch(
+                "UPDATE journal_head SET seq = j.seq, hash = j.hash FROM \
+                 (SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1) j WHERE id = 1",
+            )
+            .unwrap();
+        }
+    }
+
     /// Overwrites the Merkle hash stored at position `idx` (in Go tlog's stored-hash order).
     pub fn set_merkle_hash(&self, idx: u64, hash: [u8; 32]) {
         match self {
