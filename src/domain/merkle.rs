@@ -71,8 +71,14 @@ pub fn stored_count(size: u64) -> u64 {
 
 /// The tree size whose stored-hash count is `count`, if `count` is one.
 pub fn size_for_count(count: u64) -> Option<u64> {
-    // stored_count is strictly increasing and stored_count(n) >= n.
-    let (mut lo, mut hi) = (0u64, count);
+    // stored_count(n) >= n.
+    let n = largest_size_within(count, 0, count);
+    (stored_count(n) == count).then_some(n)
+}
+
+/// The largest size in `lo..=hi` whose stored-hash count is at most `count` (`lo`'s is):
+/// stored_count is strictly increasing.
+fn largest_size_within(count: u64, mut lo: u64, mut hi: u64) -> u64 {
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
         if stored_count(mid) <= count {
@@ -81,23 +87,15 @@ pub fn size_for_count(count: u64) -> Option<u64> {
             hi = mid - 1;
         }
     }
-    (stored_count(lo) == count).then_some(lo)
+    lo
 }
 
 /// The leaf whose append stores position `pos`, and the position's offset among the hashes that
 /// append stores (the leaf hash is offset 0; see [`append_hashes`]).
 pub fn leaf_for_position(pos: u64) -> (u64, u64) {
     // stored_count(n) <= pos < stored_count(n + 1); stored_count(n) is 2n minus at most 64.
-    let (mut lo, mut hi) = ((pos / 2).saturating_sub(1), pos / 2 + 33);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if stored_count(mid) <= pos {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    (lo, pos - stored_count(lo))
+    let n = largest_size_within(pos, (pos / 2).saturating_sub(1), pos / 2 + 33);
+    (n, pos - stored_count(n))
 }
 
 /// The stored-hash positions whose hashes appending leaf `n` needs: the left siblings of the
