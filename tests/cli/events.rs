@@ -116,3 +116,71 @@ fn test_verify_golden_fixture_is_intact() {
     assert_eq!(v["journal"]["entries"], lines.len() as u64);
     assert_eq!(v["problem_count"], 0);
 }
+
+/// The golden fixture is a schema-8 repository: the first open by this locker moves its Merkle
+/// hashes into the journal rows and drops the head row (schema 10), and the result verifies with
+/// the same tree and head.
+#[test]
+fn test_golden_fixture_migrates_to_the_append_layout() {
+    if crate::common::sqlite_only("the golden fixture is a SQLite repository") {
+        return;
+    }
+    let env = TestEnv::new();
+    copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
+    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(one("PRAGMA user_version"), 8);
+    let hashes = one("SELECT COUNT(*) FROM merkle_hashes");
+    assert!(hashes > 0);
+    let head: String = conn.query_row("SELECT hash FROM journal_head", [], |r| r.get(0)).unwrap();
+    drop(conn);
+
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["merkle"]["ok"], true, "{v:#}");
+    assert_eq!(v["merkle"]["pending"], false);
+    assert_eq!(v["merkle"]["stored_hashes"], hashes, "every hash moved");
+    assert_eq!(v["journal"]["head_hash"], head.as_str());
+    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(one("PRAGMA user_version"), 10);
+    assert_eq!(
+        one("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('merkle_hashes', 'journal_head')"),
+        0
+    );
+    assert_eq!(one("SELECT SUM(length(merkle)) FROM journal"), hashes * 32);
+}
+
+/// A schema-8 repository whose head row does not name its last entry was damaged before the
+/// upgrade: the migration refuses it and changes nothing, so the old version's `verify` still
+/// sees the evidence.
+#[test]
+fn test_a_damaged_old_repository_is_not_migrated() {
+    if crate::common::sqlite_only("the golden fixture is a SQLite repository") {
+        return;
+    }
+    let env = TestEnv::new();
+    copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
+    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
+    conn.execute("DELETE FROM journal WHERE seq = (SELECT MAX(seq) FROM journal)", []).unwrap();
+    drop(conn);
+    let before = std::fs::read(env.db_path()).unwrap();
+    let out = env.locker().args(["--json", "verify"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(8), "malformed store data: {stderr}");
+    assert!(stderr.contains("damaged before this upgrade"), "{stderr}");
+    assert!(stderr.contains("the journal head row names entry"), "{stderr}");
+    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, 8, "nothing was migrated");
+    let tables: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('merkle_hashes', 'journal_head')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 2);
+    drop(conn);
+    assert_eq!(std::fs::read(env.db_path()).unwrap(), before, "the file is unchanged");
+}
