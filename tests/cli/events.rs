@@ -127,13 +127,14 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
     }
     let env = TestEnv::new();
     copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
-    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
-    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-    assert_eq!(one("PRAGMA user_version"), 8);
-    let hashes = one("SELECT COUNT(*) FROM merkle_hashes");
+    let db = env.db_path();
+    assert_eq!(int(&db, "PRAGMA user_version"), 8);
+    let hashes = int(&db, "SELECT COUNT(*) FROM merkle_hashes");
     assert!(hashes > 0);
-    let head: String = conn.query_row("SELECT hash FROM journal_head", [], |r| r.get(0)).unwrap();
-    drop(conn);
+    let head: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT hash FROM journal_head", [], |r| r.get(0))
+        .unwrap();
 
     let (code, v) = env.verify();
     assert_eq!(code, 0, "{v:#}");
@@ -141,14 +142,18 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
     assert_eq!(v["merkle"]["pending"], false);
     assert_eq!(v["merkle"]["stored_hashes"], hashes, "every hash moved");
     assert_eq!(v["journal"]["head_hash"], head.as_str());
-    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
-    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-    assert_eq!(one("PRAGMA user_version"), 10);
-    assert_eq!(
-        one("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('merkle_hashes', 'journal_head')"),
-        0
-    );
-    assert_eq!(one("SELECT SUM(length(merkle)) FROM journal"), hashes * 32);
+    assert_eq!(int(&db, "PRAGMA user_version"), 10);
+    assert_eq!(int(&db, OLD_TABLES), 0);
+    assert_eq!(int(&db, "SELECT SUM(length(merkle)) FROM journal"), hashes * 32);
+}
+
+/// How many of schema 8's `merkle_hashes` and `journal_head` tables a database has.
+const OLD_TABLES: &str =
+    "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('merkle_hashes', 'journal_head')";
+
+/// One integer a query on the SQLite file `db` gives.
+fn int(db: &Path, sql: &str) -> i64 {
+    rusqlite::Connection::open(db).unwrap().query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
 /// A schema-8 repository whose head row does not name its last entry was damaged before the
@@ -161,26 +166,19 @@ fn test_a_damaged_old_repository_is_not_migrated() {
     }
     let env = TestEnv::new();
     copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
-    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
-    conn.execute("DELETE FROM journal WHERE seq = (SELECT MAX(seq) FROM journal)", []).unwrap();
-    drop(conn);
-    let before = std::fs::read(env.db_path()).unwrap();
-    let out = env.locker().args(["--json", "verify"]).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(8), "malformed store data: {stderr}");
-    assert!(stderr.contains("damaged before this upgrade"), "{stderr}");
-    assert!(stderr.contains("the journal head row names entry"), "{stderr}");
-    let conn = rusqlite::Connection::open(env.db_path()).unwrap();
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 8, "nothing was migrated");
-    let tables: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('merkle_hashes', 'journal_head')",
-            [],
-            |r| r.get(0),
-        )
+    let db = env.db_path();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("DELETE FROM journal WHERE seq = (SELECT MAX(seq) FROM journal)", [])
         .unwrap();
-    assert_eq!(tables, 2);
-    drop(conn);
-    assert_eq!(std::fs::read(env.db_path()).unwrap(), before, "the file is unchanged");
+    let before = std::fs::read(&db).unwrap();
+    let e = env.json_err(&["verify"], 8);
+    assert_eq!(e["error"], "internal", "{e}");
+    let detail = e["detail"].as_str().unwrap();
+    assert!(detail.contains("the journal head row names entry 60"), "{detail}");
+    assert!(detail.contains("the journal ends at entry 59"), "{detail}");
+    assert!(detail.contains("damaged before this upgrade, and nothing was changed"), "{detail}");
+    assert_eq!(int(&db, "PRAGMA user_version"), 8, "nothing was migrated");
+    assert_eq!(int(&db, OLD_TABLES), 2);
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the file is unchanged");
 }

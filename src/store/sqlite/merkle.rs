@@ -48,8 +48,7 @@ fn nth(blob: &[u8], i: u64) -> Option<Digest> {
 
 /// The hash stored at position `idx`.
 pub(super) fn hash(conn: &Connection, idx: u64) -> Result<Option<Digest>> {
-    let (leaf, offset) = leaf_for_position(idx);
-    Ok(nth(&of_entry(conn, leaf + 1)?, offset))
+    Ok(hashes(conn, &[idx])?.pop().flatten())
 }
 
 /// The hashes stored at positions `idx`, reading each entry once for a run of positions in it.
@@ -174,21 +173,31 @@ pub(super) fn move_into_journal(conn: &Connection) -> Result<()> {
     // Read back: the entries holding hashes are exactly 1..=leaves, and each hash is the
     // table's at its position.
     let mut table = conn.prepare("SELECT hash FROM merkle_hashes WHERE idx = ?1").db()?;
-    let (mut entries, mut moved, mut differs) = (0u64, 0u64, None);
-    for_each(conn, &mut |i, h| {
-        let was: Option<String> =
-            table.query_row([sql_i64(i)], |r| r.get(0)).optional().ok().flatten();
-        if was.as_deref().and_then(|s| Digest::parse(s).ok()) != Some(h) {
-            differs = Some(i);
-            return Flow::Break(());
+    let (mut moved, mut differs, mut failed) = (0u64, None, None);
+    for_each(conn, &mut |i, h| match table
+        .query_row([sql_i64(i)], |r| r.get::<_, String>(0))
+        .optional()
+    {
+        Ok(was) if was.as_deref().and_then(|s| Digest::parse(s).ok()) == Some(h) => {
+            moved += 1;
+            Flow::Continue(())
         }
-        moved += 1;
-        Flow::Continue(())
+        Ok(_) => {
+            differs = Some(i);
+            Flow::Break(())
+        }
+        Err(e) => {
+            failed = Some(e);
+            Flow::Break(())
+        }
     })?;
-    let with: i64 = conn
+    if let Some(e) = failed {
+        return Err(e).db();
+    }
+    let entries: i64 = conn
         .query_row("SELECT COUNT(*) FROM journal WHERE merkle IS NOT NULL", [], |r| r.get(0))
         .db()?;
-    entries += u64::try_from(with).unwrap_or(u64::MAX);
+    let entries = u64::try_from(entries).unwrap_or(u64::MAX);
     if differs.is_some()
         || entries != leaves
         || moved != stored_count(leaves)
@@ -377,6 +386,16 @@ mod tests {
         let got: Vec<u64> = all(&conn).iter().map(|(i, _)| *i).collect();
         assert!(got.contains(&5) && !got.contains(&6) && got.contains(&7), "{got:?}");
         assert_eq!(hash(&conn, 6).unwrap(), None);
+    }
+
+    #[test]
+    fn a_column_that_is_not_a_blob_is_refused_as_corrupt() {
+        let (conn, _) = v9(4, 4);
+        schema::run_one(&conn, 10).unwrap();
+        conn.execute("UPDATE journal SET merkle = 'hashes' WHERE seq = 3", []).unwrap();
+        let e = for_each(&conn, &mut |_, _| Flow::Continue(())).unwrap_err();
+        assert!(matches!(e, StoreError::Corrupt(_)), "{e}");
+        assert!(e.to_string().contains("journal entry 3's Merkle hashes are not a blob"), "{e}");
     }
 
     #[test]

@@ -109,24 +109,27 @@ fn migrate(conn: &mut Connection, new: bool) -> Result<()> {
     }
     let from = usize::try_from(current).unwrap_or(0);
     for m in &MIGRATIONS[from..] {
-        tx.execute_batch(m.sql)?;
-        if let Some(data) = m.data {
-            data(&tx)?;
-        }
+        apply(&tx, m)?;
     }
     tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
     tx.commit()?;
     Ok(())
 }
 
+/// Runs one migration: its SQL, then its data step.
+fn apply(conn: &Connection, m: &Migration) -> Result<()> {
+    conn.execute_batch(m.sql)?;
+    match m.data {
+        Some(data) => data(conn),
+        None => Ok(()),
+    }
+}
+
 /// Creates the schema up to version `version` only (tests of a migration's data step).
 #[cfg(test)]
 pub(super) fn create_at(conn: &Connection, version: usize) -> Result<()> {
     for m in &MIGRATIONS[..version] {
-        conn.execute_batch(m.sql)?;
-        if let Some(data) = m.data {
-            data(conn)?;
-        }
+        apply(conn, m)?;
     }
     conn.execute_batch(&format!("PRAGMA user_version = {version}"))?;
     Ok(())
@@ -135,10 +138,5 @@ pub(super) fn create_at(conn: &Connection, version: usize) -> Result<()> {
 /// Runs migration `version` (numbered from 1) alone, as [`migrate`] does.
 #[cfg(test)]
 pub(super) fn run_one(conn: &Connection, version: usize) -> Result<()> {
-    let m = &MIGRATIONS[version - 1];
-    conn.execute_batch(m.sql)?;
-    if let Some(data) = m.data {
-        data(conn)?;
-    }
-    Ok(())
+    apply(conn, &MIGRATIONS[version - 1])
 }
