@@ -77,9 +77,21 @@ impl Local {
     /// The repository, found and opened on first use.
     pub fn repo(&mut self) -> OpResult<&mut Repo> {
         if self.repo.is_none() {
-            let repo = Repo::open_with(&self.location, self.opening)?;
-            let log = LogIdentity::new(&repo.dot, &repo.config);
-            self.env.log = Some(log.with_key_file(self.log_key.as_deref()));
+            let mut repo = Repo::open_with(&self.location, self.opening)?;
+            let log =
+                LogIdentity::new(&repo.dot, &repo.config).with_key_file(self.log_key.as_deref());
+            // A command that grows the journal signs its checkpoint in the same commit (one
+            // durable commit, not two); `publish` then moves the high-water mark to it.
+            if self.opening == Opening::Checked && log.has_key() {
+                let offset = repo.store.clock_offset();
+                let seal = crate::ops::log::checkpoint::seal(
+                    log.clone(),
+                    Arc::clone(&self.env.clock),
+                    offset,
+                );
+                repo.store.set_seal(Some(seal));
+            }
+            self.env.log = Some(log);
             self.repo = Some(repo);
         }
         Ok(self.repo.as_mut().expect("opened above"))

@@ -113,7 +113,19 @@ pub trait Store: Send {
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {
         None
     }
+    /// Runs `seal` in each write transaction of this store's own just before it commits (never
+    /// in a group's savepoints: a group's owner seals it itself), or stops with `None`.
+    /// Returns whether the store can: one that cannot leaves the work to its caller.
+    fn set_seal(&mut self, _seal: Option<Seal>) -> bool {
+        false
+    }
 }
+
+/// Work a store runs inside each write transaction of its own just before the commit, in a
+/// savepoint: `true` keeps what it did, `false` undoes it, and the transaction commits either
+/// way. What a short-lived writer makes durable in the same commit as its writes (the CLI signs
+/// the checkpoint of the journal a command grew), instead of in a second transaction after it.
+pub type Seal = Box<dyn FnMut(&mut dyn Tx) -> bool + Send>;
 
 /// One write transaction shared by several operations. The store it lends
 /// ([`Group::store`]) opens a nested transaction (a savepoint) on every `read()` and

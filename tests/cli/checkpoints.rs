@@ -67,3 +67,60 @@ fn test_every_write_is_checkpointed_once_and_reading_signs_nothing() {
     env.json(&["proof", "consistency", "2", "3"]);
     assert_eq!(sizes(&env).len(), n, "at most once per size");
 }
+
+fn mark_size(env: &TestEnv) -> i64 {
+    let note = std::fs::read_to_string(env.path().join(".locker/keys/log.checkpoint")).unwrap();
+    note.lines().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn test_a_cli_write_commits_once_with_its_checkpoint() {
+    let env = TestEnv::init();
+    let pad = env.pad_with_envelope(&[]);
+    let out = env
+        .locker()
+        .env("LOCKER_LOG", "locker::store=debug")
+        .args(["--json", "append", &pad.id, "--key", &pad.key, "--data", "two"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // One durable commit: the block, its journal entry and the checkpoint of the journal it
+    // grew (signing no longer takes a second transaction).
+    let commits = stderr.lines().filter(|l| l.contains("transaction committed")).count();
+    assert_eq!(commits, 1, "{stderr}");
+    assert_eq!(*sizes(&env).last().unwrap(), head(&env));
+    // The high-water mark followed it, and asking for the checkpoint signs nothing more.
+    assert_eq!(mark_size(&env), head(&env));
+    let cp = env.json(&["checkpoint"]);
+    assert_eq!((cp["size"].as_i64(), &cp["signed_now"]), (Some(head(&env)), &Value::Bool(false)));
+    env.assert_verified();
+}
+
+#[test]
+fn test_a_write_whose_checkpoint_is_refused_is_kept_and_says_so() {
+    let env = TestEnv::init();
+    let pad = env.pad_with_envelope(&[]);
+    let signed = sizes(&env);
+    let rival = TestEnv::init();
+    let rival_key = rival.path().join(".locker/keys/log.key");
+    let out = env
+        .locker()
+        .arg("--log-key")
+        .arg(&rival_key)
+        .args(["append", &pad.id, "--key", &pad.key, "--data", "two"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The write is done and durable; only the checkpoint is refused, and the user is told.
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("warning: the journal grew but no checkpoint was signed"), "{stderr}");
+    assert!(stderr.contains("is not the log's key"), "{stderr}");
+    assert_eq!(head(&env), signed.last().unwrap() + 1);
+    assert_eq!(sizes(&env), signed, "nothing was signed with the rival key");
+    assert_eq!(mark_size(&env), *signed.last().unwrap());
+    // The next command with the log's own key (a read) signs what grew.
+    assert_eq!(env.json(&["pad", "show", &pad.id])["block_count"], 2);
+    assert_eq!(*sizes(&env).last().unwrap(), head(&env));
+    env.assert_verified();
+}

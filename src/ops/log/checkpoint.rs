@@ -6,6 +6,8 @@
 //! newest signed one verifies against the stored tree, so the log never signs two views that
 //! disagree.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::domain::digest::Digest;
@@ -14,8 +16,8 @@ use crate::domain::note::{Checkpoint, SignedCheckpoint, Verifier};
 use crate::ops::log::merkle::{catch_up, root_at, tree_size, TxHashes};
 use crate::ops::log::signer;
 use crate::ops::LogIdentity;
-use crate::ops::{Ctx, OpError, OpResult};
-use crate::store::{CheckpointRow, Tx};
+use crate::ops::{Clock, Ctx, OpError, OpResult};
+use crate::store::{CheckpointRow, Seal, Tx};
 
 pub(super) fn refuse(detail: String) -> OpError {
     OpError::new(crate::ops::ErrorKind::Conflict, "inconsistent_tree", detail).hint(
@@ -289,22 +291,49 @@ pub fn sign_in_group(ctx: &mut Ctx<'_>, log: &LogIdentity) -> OpResult<Option<Ch
     log.preload();
     let now = ctx.now();
     let mut tx = ctx.store.write()?;
+    let Some(row) = sign_grown(tx.as_mut(), log, now)? else { return Ok(None) };
+    tx.commit()?;
+    Ok(Some(row))
+}
+
+/// Signs, in `tx`, the checkpoint of the journal grown past the newest one stored; `None` when
+/// it did not grow, or another process holds the turn to sign.
+fn sign_grown(tx: &mut dyn Tx, log: &LogIdentity, now: i64) -> OpResult<Option<CheckpointRow>> {
     let head = tx.journal_head()?.map_or(0, |h| h.seq);
     let newest = tx.latest_checkpoint()?.map(|c| c.size);
     if head == 0 || newest.is_some_and(|n| n >= head) {
         return Ok(None);
     }
-    let size = tree_size(tx.as_ref())?;
+    let size = tree_size(tx)?;
     if size < head {
-        catch_up(tx.as_mut(), size, head)?;
+        catch_up(tx, size, head)?;
     }
-    let row = match signed_at(tx.as_mut(), log, head, now) {
-        Ok((row, _)) => row,
-        Err(e) if signer::is_not_signer(&e) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    tx.commit()?;
-    Ok(Some(row))
+    match signed_at(tx, log, head, now) {
+        Ok((row, _)) => Ok(Some(row)),
+        Err(e) if signer::is_not_signer(&e) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// What a short-lived writer (a CLI command, `locker mcp`) gives its store to run before each
+/// write transaction commits ([`crate::store::Store::set_seal`]): the checkpoint of the journal
+/// the transaction grew is signed in it, durable with its writes in one commit, instead of in
+/// a second transaction after it. A refusal undoes only the checkpoint; [`publish`] then tries
+/// again after the command (and says why it could not), and moves the high-water mark to what
+/// was signed. The time is read as [`Ctx::now`] reads it, `store_offset` being the store's
+/// [`crate::store::Store::clock_offset`].
+pub fn seal(log: LogIdentity, clock: Arc<dyn Clock>, store_offset: i64) -> Seal {
+    let offset = if clock.follows_the_store() { store_offset } else { 0 };
+    Box::new(move |tx: &mut dyn Tx| {
+        let now = clock.now().saturating_add(offset);
+        match sign_grown(tx, &log, now) {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::debug!("no checkpoint signed in the transaction: {}", e.detail);
+                false
+            }
+        }
+    })
 }
 
 /// `locker key show`.

@@ -53,7 +53,7 @@ pub use conn::connect;
 pub use schema::{inspect, ScratchSchema, SCHEMA_VERSION};
 pub use url::{is_url, parse_url, redact, resolve_password};
 
-use crate::store::{Group, Maintenance, Result, Store, StoreError, Tx};
+use crate::store::{Group, Maintenance, Result, Seal, Store, StoreError, Tx};
 use conn::Conn;
 
 /// How many times a transaction refused as busy when it began is begun again, and the first
@@ -80,6 +80,8 @@ pub struct PgStore {
     /// Where to connect again when the connection is lost.
     url: String,
     password_file: Option<std::path::PathBuf>,
+    /// Run in each write transaction before it commits ([`Store::set_seal`]).
+    seal: Option<Seal>,
 }
 
 impl PgStore {
@@ -89,7 +91,12 @@ impl PgStore {
         let mut conn = Conn::new(connect(url, password_file)?);
         conn.measure_clock()?;
         schema::migrate_existing(&mut conn)?;
-        Ok(Self { conn, url: url.to_owned(), password_file: password_file.map(Path::to_owned) })
+        Ok(Self {
+            conn,
+            url: url.to_owned(),
+            password_file: password_file.map(Path::to_owned),
+            seal: None,
+        })
     }
 
     /// Connects to the database `url` names and creates its schema if it has none (`locker
@@ -98,7 +105,12 @@ impl PgStore {
         let mut conn = Conn::new(connect(url, password_file)?);
         conn.measure_clock()?;
         schema::migrate(&mut conn)?;
-        Ok(Self { conn, url: url.to_owned(), password_file: password_file.map(Path::to_owned) })
+        Ok(Self {
+            conn,
+            url: url.to_owned(),
+            password_file: password_file.map(Path::to_owned),
+            seal: None,
+        })
     }
 
     /// Begins a transaction with `begin`. A connection known to be lost is replaced first;
@@ -170,7 +182,7 @@ impl Store for PgStore {
 
     fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
         self.begin(Conn::begin_write)?;
-        Ok(Box::new(tx::PgTx::top(&mut self.conn, true)))
+        Ok(Box::new(tx::PgTx::top(&mut self.conn, true).sealed(self.seal.as_mut())))
     }
 
     fn group(&mut self) -> Result<Box<dyn Group + '_>> {
@@ -188,6 +200,11 @@ impl Store for PgStore {
         self.conn.clock_offset
     }
 
+    fn set_seal(&mut self, seal: Option<Seal>) -> bool {
+        self.seal = seal;
+        true
+    }
+
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {
         // The schema is the one this connection brought up to date; nothing is migrated.
         let conn = Conn::new(connect(&self.url, self.password_file.as_deref()).ok()?);
@@ -195,6 +212,7 @@ impl Store for PgStore {
             conn,
             url: self.url.clone(),
             password_file: self.password_file.clone(),
+            seal: None,
         }))
     }
 }

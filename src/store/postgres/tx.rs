@@ -7,7 +7,7 @@ use postgres::Row;
 
 use super::conn::{Conn, Params};
 use super::FETCH;
-use crate::store::{Flow, Result, StoreError, Tx};
+use crate::store::{Flow, Result, Seal, StoreError, Tx};
 
 /// A transaction of its own, or a savepoint inside a group's.
 pub(super) struct PgTx<'c> {
@@ -16,6 +16,8 @@ pub(super) struct PgTx<'c> {
     /// `Some(name)`: a savepoint inside a group's transaction.
     savepoint: Option<String>,
     done: bool,
+    /// Run before the commit, in a savepoint ([`crate::store::Store::set_seal`]).
+    seal: Option<&'c mut Seal>,
 }
 
 impl Drop for PgTx<'_> {
@@ -55,12 +57,18 @@ pub(super) fn literal(s: &str) -> Result<String> {
 impl<'c> PgTx<'c> {
     /// A transaction of its own.
     pub(super) fn top(conn: &'c mut Conn, writable: bool) -> Self {
-        Self { conn: RefCell::new(conn), writable, savepoint: None, done: false }
+        Self { conn: RefCell::new(conn), writable, savepoint: None, done: false, seal: None }
+    }
+
+    /// Runs `seal` before the commit, in a savepoint.
+    pub(super) fn sealed(mut self, seal: Option<&'c mut Seal>) -> Self {
+        self.seal = seal;
+        self
     }
 
     /// The savepoint `name`, just made inside a group's transaction.
     pub(super) fn nested(conn: &'c mut Conn, writable: bool, name: String) -> Self {
-        Self { conn: RefCell::new(conn), writable, savepoint: Some(name), done: false }
+        Self { conn: RefCell::new(conn), writable, savepoint: Some(name), done: false, seal: None }
     }
 
     pub(super) fn check_writable(&self) -> Result<()> {
@@ -155,6 +163,20 @@ impl Tx for PgTx<'_> {
                 "a statement of the transaction failed, so nothing was committed".into(),
             ));
         }
+        if let Some(seal) = self.seal.take().filter(|_| self.savepoint.is_none()) {
+            conn.batch("SAVEPOINT seal")?;
+            let keep = seal(self.as_mut());
+            let conn = self.conn.get_mut();
+            if keep && !conn.failed {
+                conn.batch("RELEASE SAVEPOINT seal")?;
+            } else {
+                // What the seal read or wrote is undone; the transaction is usable again.
+                conn.batch("ROLLBACK TO SAVEPOINT seal; RELEASE SAVEPOINT seal")?;
+                conn.failed = false;
+                conn.known.forget();
+            }
+        }
+        let conn = self.conn.get_mut();
         if let Some(name) = self.savepoint.take() {
             // Released in the round trip of the group's next statement (see `Conn::unreleased`).
             conn.unreleased = Some(name);

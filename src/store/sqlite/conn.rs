@@ -75,8 +75,8 @@ pub(super) fn configure(conn: &mut Connection) -> Result<()> {
     // one burst of writes does not leave a large file behind for good.
     conn.query_row("PRAGMA journal_size_limit=67108864", [], |_| Ok(()))?;
     // Closing a connection does not fold the write-ahead log into the database (two more
-    // fsyncs for every short-lived CLI process); commits still do once it passes 1000
-    // pages, so it stays bounded, and every commit is durable in it already.
+    // fsyncs for every short-lived CLI process) until the log has grown long (see
+    // `SqliteStore`'s `Drop`); every commit is durable in it already.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
     Ok(())
 }

@@ -33,7 +33,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 pub use maintenance::inspect;
 pub use schema::SCHEMA_VERSION;
 
-use crate::store::{objects, Group, Maintenance, Result, Store, StoreError, Tx};
+use crate::store::{objects, Group, Maintenance, Result, Seal, Store, StoreError, Tx};
 use error::SqlResult as _;
 
 /// A repository's SQLite database.
@@ -43,6 +43,8 @@ pub struct SqliteStore {
     path: PathBuf,
     /// Where blobs too large to keep inline go: `objects/` beside the database.
     objects: PathBuf,
+    /// Run in each write transaction before it commits ([`Store::set_seal`]).
+    seal: Option<Seal>,
 }
 
 impl SqliteStore {
@@ -72,7 +74,7 @@ impl SqliteStore {
         } else {
             schema::migrate_existing(&mut conn)?;
         }
-        Ok(Self { conn, path: path.to_owned(), objects })
+        Ok(Self { conn, path: path.to_owned(), objects, seal: None })
     }
 
     /// Opens an existing repository's database file for reading only: no migration, no
@@ -92,7 +94,7 @@ impl SqliteStore {
             )));
         }
         let objects = path.parent().unwrap_or_else(|| Path::new(".")).join(objects::DIR);
-        Ok(Self { conn, path: path.to_owned(), objects })
+        Ok(Self { conn, path: path.to_owned(), objects, seal: None })
     }
 
     /// The schema version recorded in the database.
@@ -124,9 +126,10 @@ impl Store for SqliteStore {
     }
 
     fn write(&mut self) -> Result<Box<dyn Tx + '_>> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
+        let Self { conn, objects, seal, .. } = self;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).db()?;
         conn::busy_done();
-        Ok(Box::new(tx::SqliteTx::top(tx, true, &self.objects)))
+        Ok(Box::new(tx::SqliteTx::top(tx, true, objects).sealed(seal.as_mut())))
     }
 
     fn group(&mut self) -> Result<Box<dyn Group + '_>> {
@@ -141,6 +144,11 @@ impl Store for SqliteStore {
 
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {
         Some(Box::new(Self::open_read_only(&self.path).ok()?))
+    }
+
+    fn set_seal(&mut self, seal: Option<Seal>) -> bool {
+        self.seal = seal;
+        true
     }
 }
 
@@ -188,5 +196,100 @@ mod tests {
             Err(StoreError::Uninitialized(why)) => assert!(why.contains("journal"), "{why}"),
             other => panic!("expected Uninitialized, got {:?}", other.map(|_| ())),
         }
+    }
+
+    /// A seal that sets `sealed` to how many times it ran, and is kept while `keep` is on.
+    fn counting_seal(
+        runs: &std::sync::Arc<std::sync::atomic::AtomicUsize>,
+        keep: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Seal {
+        use std::sync::atomic::Ordering::SeqCst;
+        let (runs, keep) = (std::sync::Arc::clone(runs), std::sync::Arc::clone(keep));
+        Box::new(move |tx: &mut dyn Tx| {
+            let n = runs.fetch_add(1, SeqCst) + 1;
+            tx.set_setting("sealed", &n.to_string()).unwrap();
+            keep.load(SeqCst)
+        })
+    }
+
+    #[test]
+    fn a_seal_runs_in_each_write_transaction_before_its_commit() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = create(&dir.path().join("locker.db")).unwrap();
+        let runs = std::sync::Arc::default();
+        let keep = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        assert!(store.set_seal(Some(counting_seal(&runs, &keep))));
+        let setting =
+            |store: &mut SqliteStore, name: &str| store.read().unwrap().setting(name).unwrap();
+
+        // Kept: committed with the transaction's own writes.
+        let mut tx = store.write().unwrap();
+        tx.set_setting("op", "1").unwrap();
+        tx.commit().unwrap();
+        assert_eq!(runs.load(SeqCst), 1);
+        assert_eq!(setting(&mut store, "op").as_deref(), Some("1"));
+        assert_eq!(setting(&mut store, "sealed").as_deref(), Some("1"));
+
+        // Refused: what it did is undone, the transaction's writes are committed.
+        keep.store(false, SeqCst);
+        let mut tx = store.write().unwrap();
+        tx.set_setting("op", "2").unwrap();
+        tx.commit().unwrap();
+        assert_eq!(runs.load(SeqCst), 2);
+        assert_eq!(setting(&mut store, "op").as_deref(), Some("2"));
+        assert_eq!(setting(&mut store, "sealed").as_deref(), Some("1"));
+
+        // Not run: a read transaction, a write rolled back, a group's savepoints.
+        keep.store(true, SeqCst);
+        store.read().unwrap().commit().unwrap();
+        let mut tx = store.write().unwrap();
+        tx.set_setting("op", "dropped").unwrap();
+        drop(tx);
+        {
+            let mut group = store.group().unwrap();
+            let mut tx = group.store().write().unwrap();
+            tx.set_setting("op", "3").unwrap();
+            tx.commit().unwrap();
+            group.commit().unwrap();
+        }
+        assert_eq!(runs.load(SeqCst), 2);
+        assert_eq!(setting(&mut store, "op").as_deref(), Some("3"));
+
+        // Removed: no longer run.
+        assert!(store.set_seal(None));
+        store.write().unwrap().commit().unwrap();
+        assert_eq!(runs.load(SeqCst), 2);
+    }
+
+    #[test]
+    fn the_last_connection_to_close_folds_a_long_log_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locker.db");
+        let wal = maintenance::wal_path(&path);
+        drop(create(&path).unwrap());
+        let write = |store: &mut SqliteStore, bytes: usize| {
+            let mut tx = store.write().unwrap();
+            tx.set_setting("filler", &"x".repeat(bytes)).unwrap();
+            tx.commit().unwrap();
+        };
+        // A short log is left for the next process (no fsync of the database on close).
+        let mut store = SqliteStore::open(&path).unwrap();
+        write(&mut store, 100);
+        drop(store);
+        let short = std::fs::metadata(&wal).unwrap().len();
+        assert!(short > 0 && short < maintenance::FOLD_ON_CLOSE, "{short}");
+        // A long one, beside another connection, is left to that one.
+        let mut store = SqliteStore::open(&path).unwrap();
+        let other = SqliteStore::open(&path).unwrap();
+        write(&mut store, 2 * maintenance::FOLD_ON_CLOSE as usize);
+        drop(store);
+        assert!(std::fs::metadata(&wal).unwrap().len() >= maintenance::FOLD_ON_CLOSE);
+        // The last connection to close folds it into the database and removes it.
+        drop(other);
+        assert!(!wal.exists(), "the log was folded in");
+        let mut store = SqliteStore::open(&path).unwrap();
+        let kept = store.read().unwrap().setting("filler").unwrap().unwrap();
+        assert_eq!(kept.len(), 2 * maintenance::FOLD_ON_CLOSE as usize);
     }
 }

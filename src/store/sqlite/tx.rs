@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension as _, Row};
 
 use super::error::SqlResult as _;
-use crate::store::{Flow, Result, StoreError, Tx};
+use crate::store::{Flow, Result, Seal, StoreError, Tx};
 
 /// A transaction of its own, or a savepoint inside a group's.
 pub(super) enum Handle<'c> {
@@ -37,6 +37,8 @@ pub(super) struct SqliteTx<'c> {
     /// In a group: where a committed savepoint hands its created and deleted files, so that
     /// they are dealt with when the group commits (or not).
     group: Option<&'c mut GroupFiles>,
+    /// Run before the commit, in a savepoint ([`crate::store::Store::set_seal`]).
+    seal: Option<&'c mut Seal>,
 }
 
 /// Blob files a write transaction created; removed again unless it commits. While the
@@ -96,7 +98,14 @@ impl<'c> SqliteTx<'c> {
             created: CreatedFiles::default(),
             remove_on_commit: Vec::new(),
             group,
+            seal: None,
         }
+    }
+
+    /// Runs `seal` before the commit, in a savepoint.
+    pub(super) fn sealed(mut self, seal: Option<&'c mut Seal>) -> Self {
+        self.seal = seal;
+        self
     }
 
     /// While on, SQLite overwrites everything it frees with zeros (free-list pages included,
@@ -164,7 +173,13 @@ impl<'c> SqliteTx<'c> {
 }
 
 impl Tx for SqliteTx<'_> {
-    fn commit(self: Box<Self>) -> Result<()> {
+    fn commit(mut self: Box<Self>) -> Result<()> {
+        if let Some(seal) = self.seal.take() {
+            self.tx.execute_batch("SAVEPOINT seal").db()?;
+            let keep = seal(self.as_mut());
+            let end = if keep { "RELEASE seal" } else { "ROLLBACK TO seal; RELEASE seal" };
+            self.tx.execute_batch(end).db()?;
+        }
         let SqliteTx { tx, mut created, mut remove_on_commit, group, .. } = *self;
         match tx {
             Handle::Top(t) => {
