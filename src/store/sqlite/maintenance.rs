@@ -23,7 +23,7 @@ impl Drop for SqliteStore {
     /// checkpoint had copied, so a log left long costs every short-lived process (each CLI
     /// command) a read of it, and a log that one write per process never restarts keeps
     /// growing. Closing does not fold the log in (`NO_CKPT_ON_CLOSE`: two fsyncs for every
-    /// command) until it passes [`FOLD_ON_CLOSE`]; then the connection that closes last copies
+    /// command) until it passes `FOLD_ON_CLOSE`; then the connection that closes last copies
     /// it into the database and removes it, and a connection closing beside others (a running
     /// server's, which folds it in itself) leaves it.
     fn drop(&mut self) {
