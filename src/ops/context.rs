@@ -119,6 +119,18 @@ impl Clock for FixedClock {
     }
 }
 
+/// The time `clock` gives, read against a store whose clock is `store_offset` seconds ahead
+/// of this host's ([`crate::store::Store::clock_offset`]): [`Ctx::now`]'s rule, for code that
+/// holds a clock and a transaction but no context.
+pub fn now_at(clock: &dyn Clock, store_offset: i64) -> i64 {
+    let now = clock.now();
+    if clock.follows_the_store() {
+        now.saturating_add(store_offset)
+    } else {
+        now
+    }
+}
+
 /// Settings that operations read.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
@@ -159,12 +171,7 @@ impl<'a> Ctx<'a> {
     /// that every host journals in one clock and expiries mean the same everywhere), else this
     /// host's; a clock fixed on purpose (`LOCKER_NOW`) is used as it is.
     pub fn now(&self) -> i64 {
-        let now = self.clock.now();
-        if self.clock.follows_the_store() {
-            now.saturating_add(self.store.clock_offset())
-        } else {
-            now
-        }
+        now_at(self.clock, self.store.clock_offset())
     }
 
     /// The log's identity, or the error every log operation gives without one.

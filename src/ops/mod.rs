@@ -23,7 +23,8 @@ pub mod work;
 
 pub use auth::authorize;
 pub use context::{
-    Actor, ActorKind, Clock, Ctx, Env, FixedClock, NoProgress, Progress, Settings, SystemClock,
+    now_at, Actor, ActorKind, Clock, Ctx, Env, FixedClock, NoProgress, Progress, Settings,
+    SystemClock,
 };
 pub use error::{
     rolled_back, ErrorKind, ErrorObject, OpError, OpResult, CORRUPT_STORE, STORE_ERROR_KINDS,

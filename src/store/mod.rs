@@ -113,12 +113,10 @@ pub trait Store: Send {
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {
         None
     }
-    /// Runs `seal` in each write transaction of this store's own just before it commits (never
-    /// in a group's savepoints: a group's owner seals it itself), or stops with `None`.
-    /// Returns whether the store can: one that cannot leaves the work to its caller.
-    fn set_seal(&mut self, _seal: Option<Seal>) -> bool {
-        false
-    }
+    /// Runs `seal` in each write transaction of this store's own just before it commits, or
+    /// stops with `None`. The store a group lends ignores it: the group's owner seals the
+    /// group itself.
+    fn set_seal(&mut self, _seal: Option<Seal>) {}
 }
 
 /// Work a store runs inside each write transaction of its own just before the commit, in a

@@ -68,11 +68,6 @@ fn test_every_write_is_checkpointed_once_and_reading_signs_nothing() {
     assert_eq!(sizes(&env).len(), n, "at most once per size");
 }
 
-fn mark_size(env: &TestEnv) -> i64 {
-    let note = std::fs::read_to_string(env.path().join(".locker/keys/log.checkpoint")).unwrap();
-    note.lines().nth(1).unwrap().parse().unwrap()
-}
-
 #[test]
 fn test_a_cli_write_commits_once_with_its_checkpoint() {
     let env = TestEnv::init();
@@ -91,7 +86,7 @@ fn test_a_cli_write_commits_once_with_its_checkpoint() {
     assert_eq!(commits, 1, "{stderr}");
     assert_eq!(*sizes(&env).last().unwrap(), head(&env));
     // The high-water mark followed it, and asking for the checkpoint signs nothing more.
-    assert_eq!(mark_size(&env), head(&env));
+    assert_eq!(env.mark_size() as i64, head(&env));
     let cp = env.json(&["checkpoint"]);
     assert_eq!((cp["size"].as_i64(), &cp["signed_now"]), (Some(head(&env)), &Value::Bool(false)));
     env.assert_verified();
@@ -118,7 +113,7 @@ fn test_a_write_whose_checkpoint_is_refused_is_kept_and_says_so() {
     assert!(stderr.contains("is not the log's key"), "{stderr}");
     assert_eq!(head(&env), signed.last().unwrap() + 1);
     assert_eq!(sizes(&env), signed, "nothing was signed with the rival key");
-    assert_eq!(mark_size(&env), *signed.last().unwrap());
+    assert_eq!(env.mark_size() as i64, *signed.last().unwrap());
     // The next command with the log's own key (a read) signs what grew.
     assert_eq!(env.json(&["pad", "show", &pad.id])["block_count"], 2);
     assert_eq!(*sizes(&env).last().unwrap(), head(&env));

@@ -81,13 +81,19 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-#[test]
-fn test_verify_golden_fixture_is_intact() {
+/// A copy of the golden fixture's repository (`None` on PostgreSQL: it is a SQLite one).
+fn golden_copy() -> Option<TestEnv> {
     if crate::common::sqlite_only("the golden fixture is a SQLite repository") {
-        return;
+        return None;
     }
     let env = TestEnv::new();
     copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
+    Some(env)
+}
+
+#[test]
+fn test_verify_golden_fixture_is_intact() {
+    let Some(env) = golden_copy() else { return };
 
     // journal.jsonl is the database's journal, byte for byte, and every link holds.
     let lines = lines();
@@ -122,11 +128,7 @@ fn test_verify_golden_fixture_is_intact() {
 /// the same tree and head.
 #[test]
 fn test_golden_fixture_migrates_to_the_append_layout() {
-    if crate::common::sqlite_only("the golden fixture is a SQLite repository") {
-        return;
-    }
-    let env = TestEnv::new();
-    copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
+    let Some(env) = golden_copy() else { return };
     let db = env.db_path();
     assert_eq!(int(&db, "PRAGMA user_version"), 8);
     let hashes = int(&db, "SELECT COUNT(*) FROM merkle_hashes");
@@ -161,11 +163,7 @@ fn int(db: &Path, sql: &str) -> i64 {
 /// sees the evidence.
 #[test]
 fn test_a_damaged_old_repository_is_not_migrated() {
-    if crate::common::sqlite_only("the golden fixture is a SQLite repository") {
-        return;
-    }
-    let env = TestEnv::new();
-    copy_dir(&golden().join(".locker"), &env.path().join(".locker"));
+    let Some(env) = golden_copy() else { return };
     let db = env.db_path();
     rusqlite::Connection::open(&db)
         .unwrap()

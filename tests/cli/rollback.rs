@@ -21,16 +21,6 @@ fn busy() -> TestEnv {
     env
 }
 
-/// The size the high-water mark names.
-fn mark_size(env: &TestEnv) -> u64 {
-    let note = std::fs::read_to_string(env.path().join(".locker/keys/log.checkpoint")).unwrap();
-    note.lines().nth(1).unwrap().parse().unwrap()
-}
-
-fn mark_note(env: &TestEnv) -> String {
-    std::fs::read_to_string(env.path().join(".locker/keys/log.checkpoint")).unwrap()
-}
-
 fn count(env: &TestEnv, table: &str) -> i64 {
     env.sql().query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
 }
@@ -53,7 +43,7 @@ fn roll_back(env: &TestEnv, keep: u64, keep_checkpoints: bool) {
 
 /// Every command that opens the repository refuses it, naming both sizes, and changes nothing.
 fn refused_everywhere(env: &TestEnv, entries: u64, mark: u64) {
-    let note = mark_note(env);
+    let note = env.mark_note();
     for args in [
         &["pad", "list"][..],
         &["pad", "create"],
@@ -77,7 +67,7 @@ fn refused_everywhere(env: &TestEnv, entries: u64, mark: u64) {
         );
         assert!(e["hints"].to_string().contains("--accept-rollback"), "{e}");
     }
-    assert_eq!(mark_note(env), note, "the mark never moves back");
+    assert_eq!(env.mark_note(), note, "the mark never moves back");
     assert!(!env.path().join("refused-backup").exists());
 }
 
@@ -107,7 +97,7 @@ fn empty_store(env: &TestEnv) {
 #[test]
 fn test_an_emptied_database_is_refused_never_reinitialised() {
     let env = busy();
-    let mark = mark_size(&env);
+    let mark = env.mark_size();
     assert_eq!(mark, 6, "init, three pads and two appends, each command signed");
     empty_store(&env);
     refused_everywhere(&env, 0, mark);
@@ -137,7 +127,7 @@ fn test_a_database_copied_without_its_write_ahead_log_is_refused() {
         return;
     }
     let env = busy();
-    let mark = mark_size(&env);
+    let mark = env.mark_size();
     // The data is still in the write-ahead log: a copy of locker.db alone has none of it.
     let alone = std::fs::read(env.db_path()).unwrap();
     std::fs::remove_file(env.path().join(".locker/locker.db-wal")).unwrap();
@@ -163,7 +153,7 @@ fn test_a_lost_write_ahead_log_is_refused_naming_both_sizes() {
     let folded: u64 = env.json(&["verify"])["journal"]["entries"].as_u64().unwrap();
     env.create_pad(&[]);
     env.create_pad(&[]);
-    let mark = mark_size(&env);
+    let mark = env.mark_size();
     assert!(mark > folded + 1, "{mark} {folded}");
     // A clean-up script deletes the log.
     std::fs::remove_file(env.path().join(".locker/locker.db-wal")).unwrap();
@@ -180,7 +170,7 @@ fn test_a_lost_write_ahead_log_is_refused_naming_both_sizes() {
 #[test]
 fn test_a_journal_rolled_back_below_the_mark_is_refused_and_never_resigned() {
     let env = busy();
-    let mark = mark_size(&env);
+    let mark = env.mark_size();
     // The attacker: delete the checkpoints, roll the journal and the tree back below
     // the last checkpoint. `verify` used to pass and `locker checkpoint` to sign the shorter
     // tree with the same key.
@@ -197,7 +187,7 @@ fn test_a_journal_rolled_back_below_the_mark_is_refused_and_never_resigned() {
 #[test]
 fn test_a_consistent_rewrite_after_dropping_checkpoints_is_refused() {
     let env = busy();
-    let mark = mark_size(&env);
+    let mark = env.mark_size();
     // Rewrite an old entry, re-hash the chain after it, drop the tree and the checkpoints:
     // `verify` used to say intact, and locker signed the forged tree itself.
     crate::sign::rewrite_entry(&env, 3, |b| b["bytes"] = 999.into());
@@ -249,7 +239,7 @@ fn test_a_server_opened_before_a_rollback_refuses_to_sign_or_serve_it() {
     let url = s.url();
     // (The server's first start wrote its demo pad and signed it.)
     let cp = env.json(&["--remote", &url, "checkpoint"]);
-    let mark = mark_size(&env);
+    let mark = env.mark_size();
     assert_eq!(cp["size"], mark);
     // Rolled back behind the running server's back (its checkpoints kept): the signer and the
     // readers' checkpoint both refuse what does not extend the mark, exit 4.
@@ -264,7 +254,7 @@ fn test_a_server_opened_before_a_rollback_refuses_to_sign_or_serve_it() {
     assert_eq!(e["error"], "inconsistent_tree", "{e}");
     let (_, log) = s.stop();
     assert!(log.contains("no checkpoint was signed"), "{log}");
-    assert_eq!(mark_size(&env), mark, "the mark never moves back");
+    assert_eq!(env.mark_size(), mark, "the mark never moves back");
     let sizes: Vec<i64> = {
         let conn = env.sql();
         let mut stmt = conn.prepare("SELECT size FROM checkpoints ORDER BY size").unwrap();
@@ -287,8 +277,8 @@ fn test_accepting_a_deliberate_restore_is_journaled_and_signed() {
     let older = env.json(&["backup", bk.to_str().unwrap()])["journal_entries"].as_u64().unwrap();
     env.create_pad(&[]);
     env.create_pad(&[]);
-    let mark = mark_size(&env);
-    let old = mark_note(&env);
+    let mark = env.mark_size();
+    let old = env.mark_note();
     let vk = env.json(&["key", "show"])["vkey"].as_str().unwrap().to_owned();
     let state = env.path().join("reader").to_str().unwrap().to_owned();
     let pinned = env.json(&["checkpoint", "--key", &vk, "--state", &state]);
@@ -316,7 +306,7 @@ fn test_accepting_a_deliberate_restore_is_journaled_and_signed() {
     assert_eq!(out["restored_size"], older);
     assert_eq!(out["journal_seq"], older + 1);
     assert_eq!(out["checkpoint"]["size"], older + 1);
-    assert_eq!(mark_size(&env), older + 1, "the mark moved to the acceptance, explicitly");
+    assert_eq!(env.mark_size(), older + 1, "the mark moved to the acceptance, explicitly");
     // Journaled: the entry names the checkpoint given up, verbatim.
     let entry = env.json(&["log", "--kind", "repo.rollback"]);
     assert_eq!(entry["body"]["abandoned_checkpoint"], old.as_str(), "{entry}");

@@ -323,9 +323,8 @@ fn sign_grown(tx: &mut dyn Tx, log: &LogIdentity, now: i64) -> OpResult<Option<C
 /// was signed. The time is read as [`Ctx::now`] reads it, `store_offset` being the store's
 /// [`crate::store::Store::clock_offset`].
 pub fn seal(log: LogIdentity, clock: Arc<dyn Clock>, store_offset: i64) -> Seal {
-    let offset = if clock.follows_the_store() { store_offset } else { 0 };
     Box::new(move |tx: &mut dyn Tx| {
-        let now = clock.now().saturating_add(offset);
+        let now = crate::ops::now_at(clock.as_ref(), store_offset);
         match sign_grown(tx, &log, now) {
             Ok(_) => true,
             Err(e) => {

@@ -200,9 +200,8 @@ impl Store for PgStore {
         self.conn.clock_offset
     }
 
-    fn set_seal(&mut self, seal: Option<Seal>) -> bool {
+    fn set_seal(&mut self, seal: Option<Seal>) {
         self.seal = seal;
-        true
     }
 
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {

@@ -163,7 +163,7 @@ impl Tx for PgTx<'_> {
                 "a statement of the transaction failed, so nothing was committed".into(),
             ));
         }
-        if let Some(seal) = self.seal.take().filter(|_| self.savepoint.is_none()) {
+        if let Some(seal) = self.seal.take() {
             conn.batch("SAVEPOINT seal")?;
             let keep = seal(self.as_mut());
             let conn = self.conn.get_mut();

@@ -146,9 +146,8 @@ impl Store for SqliteStore {
         Some(Box::new(Self::open_read_only(&self.path).ok()?))
     }
 
-    fn set_seal(&mut self, seal: Option<Seal>) -> bool {
+    fn set_seal(&mut self, seal: Option<Seal>) {
         self.seal = seal;
-        true
     }
 }
 
@@ -212,6 +211,13 @@ mod tests {
         })
     }
 
+    /// A write transaction of `store` that has set the setting `op`.
+    fn writing<'s>(store: &'s mut dyn Store, op: &str) -> Box<dyn Tx + 's> {
+        let mut tx = store.write().unwrap();
+        tx.set_setting("op", op).unwrap();
+        tx
+    }
+
     #[test]
     fn a_seal_runs_in_each_write_transaction_before_its_commit() {
         use std::sync::atomic::Ordering::SeqCst;
@@ -219,23 +225,19 @@ mod tests {
         let mut store = create(&dir.path().join("locker.db")).unwrap();
         let runs = std::sync::Arc::default();
         let keep = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-        assert!(store.set_seal(Some(counting_seal(&runs, &keep))));
+        store.set_seal(Some(counting_seal(&runs, &keep)));
         let setting =
             |store: &mut SqliteStore, name: &str| store.read().unwrap().setting(name).unwrap();
 
         // Kept: committed with the transaction's own writes.
-        let mut tx = store.write().unwrap();
-        tx.set_setting("op", "1").unwrap();
-        tx.commit().unwrap();
+        writing(&mut store, "1").commit().unwrap();
         assert_eq!(runs.load(SeqCst), 1);
         assert_eq!(setting(&mut store, "op").as_deref(), Some("1"));
         assert_eq!(setting(&mut store, "sealed").as_deref(), Some("1"));
 
         // Refused: what it did is undone, the transaction's writes are committed.
         keep.store(false, SeqCst);
-        let mut tx = store.write().unwrap();
-        tx.set_setting("op", "2").unwrap();
-        tx.commit().unwrap();
+        writing(&mut store, "2").commit().unwrap();
         assert_eq!(runs.load(SeqCst), 2);
         assert_eq!(setting(&mut store, "op").as_deref(), Some("2"));
         assert_eq!(setting(&mut store, "sealed").as_deref(), Some("1"));
@@ -243,21 +245,17 @@ mod tests {
         // Not run: a read transaction, a write rolled back, a group's savepoints.
         keep.store(true, SeqCst);
         store.read().unwrap().commit().unwrap();
-        let mut tx = store.write().unwrap();
-        tx.set_setting("op", "dropped").unwrap();
-        drop(tx);
+        drop(writing(&mut store, "dropped"));
         {
             let mut group = store.group().unwrap();
-            let mut tx = group.store().write().unwrap();
-            tx.set_setting("op", "3").unwrap();
-            tx.commit().unwrap();
+            writing(group.store(), "3").commit().unwrap();
             group.commit().unwrap();
         }
         assert_eq!(runs.load(SeqCst), 2);
         assert_eq!(setting(&mut store, "op").as_deref(), Some("3"));
 
         // Removed: no longer run.
-        assert!(store.set_seal(None));
+        store.set_seal(None);
         store.write().unwrap().commit().unwrap();
         assert_eq!(runs.load(SeqCst), 2);
     }

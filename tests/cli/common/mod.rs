@@ -464,6 +464,16 @@ impl TestEnv {
         (out.status.code().unwrap_or(-1), v)
     }
 
+    /// The log key's high-water mark (`.locker/keys/log.checkpoint`), verbatim.
+    pub fn mark_note(&self) -> String {
+        std::fs::read_to_string(self.path().join(".locker/keys/log.checkpoint")).unwrap()
+    }
+
+    /// The size the high-water mark names.
+    pub fn mark_size(&self) -> u64 {
+        self.mark_note().lines().nth(1).unwrap().parse().unwrap()
+    }
+
     /// Asserts that `locker verify` passes: exit 0 and `ok: true`.
     pub fn assert_verified(&self) {
         let (code, v) = self.verify();
