@@ -183,6 +183,29 @@ fn test_version_names_the_commit_and_its_date_and_v_stays_short() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), format!("locker {version}"));
 }
 
+/// `build.rs` links the binary with packed relative relocations (`DT_RELR`) where a probe
+/// says the toolchain and C library support them: the binary the suite runs has them exactly
+/// then (under `CI`, whose machines have glibc 2.36 and binutils 2.40, always), and starts.
+#[test]
+fn test_binary_has_packed_relative_relocations_when_the_build_probed_them() {
+    let bin = env!("CARGO_BIN_EXE_locker");
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let out = std::process::Command::new("readelf")
+        .args(["-d", bin])
+        .output()
+        .expect("readelf (binutils, which links the binary) runs");
+    assert!(out.status.success(), "{out:?}");
+    let dynamic = String::from_utf8_lossy(&out.stdout);
+    let probed = env!("LOCKER_BUILD_RELR") == "1";
+    assert_eq!(dynamic.contains("(RELR)"), probed, "probe said {probed}:\n{dynamic}");
+    if cfg!(all(target_os = "linux", target_env = "gnu")) && std::env::var_os("CI").is_some() {
+        assert!(probed, "CI's machines (glibc 2.36, binutils 2.40) support DT_RELR");
+    }
+    assert!(TestEnv::new().locker().arg("-V").output().unwrap().status.success());
+}
+
 #[test]
 fn test_quiet_silences_init_and_pad_export_confirmations_but_never_json() {
     let env = TestEnv::new();
