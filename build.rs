@@ -60,9 +60,11 @@ fn main() {
 /// independent binary this size carries about 30,000 of them, 700 KB that the dynamic loader
 /// reads and applies at every start, a sixth of a CLI append's time (docs/performance.md); packed,
 /// they take 6 KB. Only on Linux with glibc, built for the machine it runs on, with a
-/// dynamically linked C library, and only when a probe program linked with the flag (by the
-/// linker cargo uses) builds without a warning and runs: the linker must know the flag
-/// (binutils 2.38, lld 15, mold) and the C library load it (glibc 2.36).
+/// dynamically linked C library, and only when a probe program linked with the flag by the C
+/// compiler driver (`RUSTC_LINKER` when one is configured, else `cc` and its default linker)
+/// builds without a warning and runs: the linker must know the flag (binutils 2.38, lld 15,
+/// mold) and the C library load it (glibc 2.36). rustc links with its own lld on x86-64 Linux,
+/// which knows it: the probe can only say no where the binary could have had them.
 fn pack_relative_relocs() -> bool {
     let var = |k: &str| std::env::var(k).unwrap_or_default();
     println!("cargo:rerun-if-env-changed=LOCKER_NO_RELR");

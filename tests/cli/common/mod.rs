@@ -464,9 +464,10 @@ impl TestEnv {
         (out.status.code().unwrap_or(-1), v)
     }
 
-    /// The log key's high-water mark (`.locker/keys/log.checkpoint`), verbatim.
+    /// The log key's high-water mark (`.locker/keys/log.checkpoint`): the signed note of its
+    /// newest whole slot.
     pub fn mark_note(&self) -> String {
-        std::fs::read_to_string(self.path().join(".locker/keys/log.checkpoint")).unwrap()
+        locker::repo::mark::load(&self.path().join(".locker")).unwrap().expect("a mark").note
     }
 
     /// The size the high-water mark names.
