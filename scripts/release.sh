@@ -264,7 +264,10 @@ build_one() { # TRIPLE LABEL LINKAGE
         rustflags="(prebuilt binary: its build's flags are not recorded)"
     else
         echo "release: building locker $version for $label ($what; $profile profile)" >&2
-        RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
+        # No packed relative relocations (build.rs, `DT_RELR`) unless asked for: they need
+        # glibc 2.36 where the binary runs, and without them it runs on 2.34 (Ubuntu 22.04,
+        # RHEL 9); a build from source on the host it runs on has them.
+        LOCKER_NO_RELR="${LOCKER_NO_RELR-1}" RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
             cargo build --locked --quiet --profile "$profile" --target "$triple" --bin locker "${dir_args[@]}" \
             || die "cargo build failed for $label (for another target: rustup target add $triple)"
     fi
