@@ -130,10 +130,9 @@ pub fn advance(dot: &Path, note: &str) -> Result<bool, RepoError> {
         return Ok(false);
     }
     match (slotted, newest, slots::encode(note)) {
-        (true, Some((i, _)), Some(slot)) => slots::write_slot(&p, 1 - i, &slot),
-        _ => slots::write_new(&p, note),
+        (true, Some((i, _)), Some(slot)) => slots::write_slot(&p, 1 - i, &slot).map_err(io(&p))?,
+        _ => slots::write_new(&p, note)?,
     }
-    .map_err(io(&p))?;
     Ok(true)
 }
 
@@ -144,7 +143,7 @@ pub fn replace(dot: &Path, note: &str) -> Result<(), RepoError> {
     let _lock = lock(dot)?;
     let p = path(dot);
     refuse_symlink(&p)?;
-    slots::write_new(&p, note).map_err(io(&p))
+    slots::write_new(&p, note)
 }
 
 fn parsed(dot: &Path, note: &str) -> Result<Checkpoint, RepoError> {

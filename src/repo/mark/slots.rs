@@ -18,11 +18,11 @@
 //! move rewrites it as slots (a new file renamed over it, as a note too large for a slot is).
 
 use std::fs;
-use std::io::Write as _;
 use std::os::unix::fs::{FileExt as _, OpenOptionsExt as _};
 use std::path::Path;
 
 use crate::domain::digest::Digest;
+use crate::repo::{io, write_new_file, RepoError};
 
 /// The bytes of one slot: a page, so that writing one never rewrites the other.
 pub const SLOT: usize = 4096;
@@ -100,7 +100,7 @@ pub fn write_slot(path: &Path, index: usize, slot: &[u8]) -> std::io::Result<()>
 /// note verbatim, the earlier format): a temporary file, synced, renamed over it. The rename
 /// itself need not be durable: a crash before it reaches the disk leaves the older mark, which
 /// is safe.
-pub fn write_new(path: &Path, note: &str) -> std::io::Result<()> {
+pub fn write_new(path: &Path, note: &str) -> Result<(), RepoError> {
     let bytes = match encode(note) {
         Some(mut slot) => {
             slot.resize(2 * SLOT, b'\n');
@@ -111,12 +111,8 @@ pub fn write_new(path: &Path, note: &str) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp-{}", crate::domain::secret::random_id()));
-    let result = (|| {
-        let mut f = fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
-        f.write_all(&bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
+    let result =
+        write_new_file(&tmp, &bytes).and_then(|()| fs::rename(&tmp, path).map_err(io(path)));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
