@@ -64,7 +64,8 @@ struct Args {
     /// Where repositories, databases and logs go
     #[arg(long)]
     work: PathBuf,
-    /// Run only these scenarios (seq, concurrent, handoff, mcp, cli, verify, history, multi)
+    /// Run only these scenarios (seq, concurrent, handoff, mcp, cli, verify,
+    /// verify-requests, history, multi)
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Rebuild the cached large repositories
@@ -841,6 +842,48 @@ fn build_repo(dir: &Path, blocks: u64, fresh: bool) -> Res<()> {
     std::fs::write(&marker, blocks.to_string()).map_err(|e| e.to_string())
 }
 
+/// A repository written the way agents write it: `locker serve` on a new repository and
+/// `clients` clients appending 1 KiB blocks, one request each, until there are `blocks`
+/// blocks (one `pad.append` journal entry and one durable commit per block). The server is
+/// returned still running, its write-ahead log as a busy server leaves it.
+fn build_by_requests(a: &Args, dir: &Path, blocks: usize, clients: usize) -> Res<Proc> {
+    fresh_dir(dir)?;
+    let mut init = Command::new(&a.locker);
+    base_env(&mut init, &a.work);
+    let out = init.arg("-R").arg(dir).arg("init").output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("locker init: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let server = start_locker(a, dir, &a.work.join("requests-serve.log"))?;
+    let per = blocks.div_ceil(clients);
+    let handles: Vec<_> = (0..clients)
+        .map(|k| {
+            let addr = server.addr;
+            let n = per.min(blocks.saturating_sub(k * per));
+            std::thread::spawn(move || -> Res<()> {
+                let mut c = Http::new(addr);
+                // A new pad's block 0 is the envelope: it counts as one of the blocks.
+                let mut pad = PadCursor::new(&mut c)?;
+                let mut done = 1;
+                while done < n {
+                    if pad.blocks + 1 > PAD_BLOCKS || pad.bytes + 1024 > PAD_BYTES {
+                        pad = PadCursor::new(&mut c)?;
+                        done += 1;
+                        continue;
+                    }
+                    pad.append(&mut c, &payload(1024, done as u64), "application/octet-stream")?;
+                    done += 1;
+                }
+                Ok(())
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().map_err(|_| "a client panicked".to_owned())??;
+    }
+    Ok(server)
+}
+
 /// `locker verify` of a repository: seconds, blocks verified, peak resident memory (KiB).
 fn run_verify(a: &Args, dir: &Path) -> Res<(f64, u64, u64)> {
     let time = Path::new("/usr/bin/time");
@@ -1060,6 +1103,8 @@ struct Counts {
     mcp: usize,
     cli: usize,
     verify_blocks: u64,
+    /// Blocks of the repository written one request per block.
+    request_blocks: usize,
     history_appends: usize,
 }
 
@@ -1090,6 +1135,7 @@ fn run(a: &Args) -> Res<()> {
             mcp: 5,
             cli: 20,
             verify_blocks: 20_000,
+            request_blocks: 6_000,
             history_appends: 100,
         }
     } else {
@@ -1101,6 +1147,7 @@ fn run(a: &Args) -> Res<()> {
             mcp: 30,
             cli: 100,
             verify_blocks: 1_000_000,
+            request_blocks: 60_000,
             history_appends: 500,
         }
     };
@@ -1443,6 +1490,43 @@ fn run(a: &Args) -> Res<()> {
             ratio: format!("RSS {:.2}× the tenth", rss as f64 / mrss.max(1) as f64),
             target: "≥ 300,000 blocks/s, memory flat".into(),
             verdict: verdict(Some(rate >= 300_000.0 && flat), quick),
+        });
+    }
+    if wanted(a, "verify-requests") {
+        let dir = a.work.join("repo-requests");
+        eprintln!(
+            "bench: {} blocks of 1 KiB appended one request each over HTTP (8 clients)",
+            thousands(n.request_blocks as f64)
+        );
+        let server = build_by_requests(a, &dir, n.request_blocks, 8)?;
+        eprintln!("bench: locker verify beside the running server (once to warm, then measured)");
+        run_verify(a, &dir)?;
+        let (secs, blocks, rss) = run_verify(a, &dir)?;
+        let entries = journal_entries(&dir)?;
+        drop(server);
+        eprintln!("bench: locker verify after the server was killed");
+        run_verify(a, &dir)?;
+        let (ksecs, kblocks, _) = run_verify(a, &dir)?;
+        let rate = blocks as f64 / secs;
+        let krate = kblocks as f64 / ksecs;
+        raw.insert(
+            "verify_requests".into(),
+            json!({"blocks": blocks, "journal_entries": entries, "secs": secs,
+                   "blocks_per_sec": rate, "peak_rss_kib": rss,
+                   "after_kill": {"secs": ksecs, "blocks_per_sec": krate}}),
+        );
+        rows.push(Row {
+            scenario: format!(
+                "`locker verify` of {} blocks of 1 KiB appended one request each ({} journal \
+                 entries), beside the running server",
+                thousands(blocks as f64),
+                thousands(entries as f64)
+            ),
+            locker: format!("{} blocks/s ({secs:.2} s), peak RSS {}", thousands(rate), mib(rss)),
+            other: format!("after the server was killed: {} blocks/s", thousands(krate)),
+            ratio: String::new(),
+            target: "≥ 300,000 blocks/s".into(),
+            verdict: verdict(Some(rate.min(krate) >= 300_000.0), quick),
         });
     }
     if wanted(a, "history") {

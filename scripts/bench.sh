@@ -7,6 +7,9 @@
 #   mcp         locker_deposit + locker_read_blocks through `locker mcp` vs lockermcp + lockerd
 #   cli         one `locker append` process vs a minimal Rust program committing one SQLite row
 #   verify      `locker verify` of 1,000,000 blocks of 1 KiB: blocks/s and peak RSS
+#   verify-requests  `locker verify` of 60,000 blocks of 1 KiB appended one HTTP request each
+#               (as agents write: a journal entry and a commit per block), beside the running
+#               server and after it was killed
 #   history     durable append latency at 1,000,000 journal entries vs at 1,000
 #   multi       PostgreSQL store: 16 clients appending over 1, 2 and 3 `locker serve` processes
 #               on one database (a throwaway loopback cluster, scripts/pg-cluster.sh; skipped

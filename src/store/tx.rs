@@ -30,6 +30,10 @@ pub trait PadStore {
     fn blocks_bytes(&self, pad: &str, from: u64, to: u64) -> Result<u64>;
     /// Every stored block of a pad, in sequence order, one at a time.
     fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()>;
+    /// Every stored block of every pad, one at a time, in the order the store reads fastest
+    /// (SQLite: the order they were written in). Each pad's blocks usually come in sequence
+    /// order, but that is not promised: a caller checks it.
+    fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()>;
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>>;
     /// Every ticket, one at a time.
     fn for_each_ticket(&self, f: &mut dyn FnMut(TicketRow) -> Flow) -> Result<()>;

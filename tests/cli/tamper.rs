@@ -159,6 +159,48 @@ fn test_verify_clean_repository_is_intact() {
     }
 }
 
+/// Moves a pad's block 0 to the end of SQLite's `blocks` table (a new row id), so that a
+/// table scan meets it after the pad's other blocks: what `verify` reads in storage order.
+fn store_block_zero_last(env: &TestEnv, pad: &Pad) {
+    exec(
+        env,
+        "UPDATE blocks SET id = (SELECT MAX(id) + 1 FROM blocks) WHERE pad_id = ?1 AND seq = 0",
+        [&pad.id],
+    );
+}
+
+#[test]
+fn test_verify_of_blocks_stored_out_of_sequence_order_finds_nothing_wrong() {
+    // SQLite's store reads the blocks in row id order and must walk a pad whose rows are out
+    // of order by its index instead (PostgreSQL's reads every pad's blocks in sequence order).
+    if crate::common::sqlite_only("renumbers SQLite row ids") {
+        return;
+    }
+    let fx = fixture();
+    store_block_zero_last(&fx.env, &fx.sealed);
+    let (code, r) = fx.env.verify();
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["problem_count"], 0, "{r:#}");
+    assert_eq!(r["pads"]["checked"], 2);
+    assert_eq!(r["pads"]["blocks"], 7);
+}
+
+#[test]
+fn test_verify_finds_an_altered_payload_in_a_pad_stored_out_of_sequence_order() {
+    if crate::common::sqlite_only("renumbers SQLite row ids") {
+        return;
+    }
+    let fx = fixture();
+    store_block_zero_last(&fx.env, &fx.sealed);
+    exec(
+        &fx.env,
+        "UPDATE blocks SET payload = CAST('0ne' AS BLOB) WHERE pad_id = ?1 AND seq = 1",
+        [&fx.sealed.id],
+    );
+    let r = broken(&fx.env, &subject(&fx.sealed), "block 1 curr_hash");
+    assert_eq!(r["problem_count"], 1, "one problem, not one per block out of order: {r:#}");
+}
+
 #[test]
 fn test_verify_finds_an_altered_block_payload() {
     let fx = fixture();

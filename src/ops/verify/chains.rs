@@ -9,7 +9,7 @@ use crate::domain::chain::ChainChecker;
 use crate::domain::digest::Digest;
 use crate::domain::event::subject;
 use crate::ops::{OpResult, Progress};
-use crate::store::{Flow, PadRow, Tx};
+use crate::store::{BlockRow, Flow, PadRow, Tx};
 
 use super::Findings;
 
@@ -51,43 +51,61 @@ pub(super) struct ChainWalk {
     problems: Vec<(Option<u64>, String)>,
 }
 
-/// Walks one pad's stored chain; `advance` is told of every block walked.
-fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<ChainWalk> {
-    let mut checker = ChainChecker::new();
-    let mut verified = 0u64;
-    let mut meta = Digest::ZERO;
-    let mut hashes = Digest::ZERO;
-    let mut pruned_seqs = Vec::new();
-    tx.for_each_block(&pad.id, &mut |b| {
+/// One pad's chain part-way through a walk, fed its stored blocks in sequence order.
+#[derive(Default)]
+struct Walking {
+    checker: ChainChecker,
+    verified: u64,
+    meta: Digest,
+    hashes: Digest,
+    pruned_seqs: Vec<u64>,
+}
+
+impl Walking {
+    fn feed(&mut self, b: &BlockRow) {
         let bytes = match b.pruned_bytes {
             Some(n) => {
-                if pruned_seqs.len() < super::MAX_LISTED_PROBLEMS {
-                    pruned_seqs.push(b.seq);
+                if self.pruned_seqs.len() < super::MAX_LISTED_PROBLEMS {
+                    self.pruned_seqs.push(b.seq);
                 }
-                checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n);
+                self.checker.pruned_block(b.seq, &b.prev_hash, &b.curr_hash, n);
                 n
             }
             None => {
-                checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+                self.checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
                 b.payload.len() as u64
             }
         };
-        if checker.is_clean() {
-            verified += 1;
+        if self.checker.is_clean() {
+            self.verified += 1;
         }
-        meta = meta_link(&meta, b.seq, &b.content_type, b.created_at);
-        hashes = hashes_link(&hashes, b.seq, &b.curr_hash, bytes);
+        self.meta = meta_link(&self.meta, b.seq, &b.content_type, b.created_at);
+        self.hashes = hashes_link(&self.hashes, b.seq, &b.curr_hash, bytes);
+    }
+
+    /// Compares what was fed with the pad's stored head, count and size.
+    fn finish(self, pad: &PadRow) -> ChainWalk {
+        let Walking { checker, verified, meta, hashes, pruned_seqs } = self;
+        let computed = checker.computed_head();
+        let pruned = checker.pruned();
+        let problems = checker
+            .finish(&pad.head_hash, pad.block_count, pad.current_bytes)
+            .into_iter()
+            .map(|p| (p.seq(), format!("pad {}: {p}", pad.id)))
+            .collect();
+        ChainWalk { verified, computed, meta, hashes, pruned, pruned_seqs, problems }
+    }
+}
+
+/// Walks one pad's stored chain; `advance` is told of every block walked.
+fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<ChainWalk> {
+    let mut walking = Walking::default();
+    tx.for_each_block(&pad.id, &mut |b| {
+        walking.feed(&b);
         advance();
         Flow::Continue(())
     })?;
-    let computed = checker.computed_head();
-    let pruned = checker.pruned();
-    let problems = checker
-        .finish(&pad.head_hash, pad.block_count, pad.current_bytes)
-        .into_iter()
-        .map(|p| (p.seq(), format!("pad {}: {p}", pad.id)))
-        .collect();
-    Ok(ChainWalk { verified, computed, meta, hashes, pruned, pruned_seqs, problems })
+    Ok(walking.finish(pad))
 }
 
 /// Records what a walk of `pad` found: its pruned blocks, unless the journal records the pad
@@ -128,25 +146,47 @@ pub(super) fn check_pad_chain(
     Ok(walk)
 }
 
-/// Walks every stored pad's chain, by pad id: the half of `locker verify` that runs on a
-/// second connection beside the journal's walk. `walked` counts the blocks, for progress.
+/// Walks every stored pad's chain: the half of `locker verify` that runs on a second
+/// connection beside the journal's walk. `walked` counts the blocks, for progress.
+///
+/// The blocks are read once in the order the store keeps them
+/// ([`crate::store::PadStore::for_each_stored_block`]: a table scan, each page read once),
+/// every pad's walk advanced as its blocks come. A pad whose blocks do not come in sequence
+/// order is left out of the result, and the caller walks it by its own index (`check_pads`),
+/// so the order only decides the speed, never a finding.
 pub(super) fn walk_chains(tx: &dyn Tx, walked: &AtomicU64) -> OpResult<HashMap<String, ChainWalk>> {
-    let mut out = HashMap::new();
-    let mut err = None;
-    tx.for_each_pad(&mut |pad| match walk_chain(tx, &pad, &mut || {
+    // Each pad's walk, and the last block number fed to it (`None` once out of order).
+    let mut walks: HashMap<String, (Walking, Option<u64>)> = HashMap::new();
+    tx.for_each_stored_block(&mut |b| {
         walked.fetch_add(1, Ordering::Relaxed);
-    }) {
-        Ok(walk) => {
-            out.insert(pad.id, walk);
-            Flow::Continue(())
+        match walks.get_mut(&b.pad_id) {
+            None => {
+                let mut w = Walking::default();
+                w.feed(&b);
+                walks.insert(b.pad_id, (w, Some(b.seq)));
+            }
+            Some((_, None)) => {}
+            Some((w, last @ Some(_))) => {
+                if last.is_some_and(|l| b.seq > l) {
+                    w.feed(&b);
+                    *last = Some(b.seq);
+                } else {
+                    *w = Walking::default();
+                    *last = None;
+                }
+            }
         }
-        Err(e) => {
-            err = Some(e);
-            Flow::Break(())
-        }
+        Flow::Continue(())
     })?;
-    match err {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
+    let mut out = HashMap::with_capacity(walks.len());
+    tx.for_each_pad(&mut |pad| {
+        let walk = match walks.remove(&pad.id) {
+            Some((w, Some(_))) => w.finish(&pad),
+            Some((_, None)) => return Flow::Continue(()),
+            None => Walking::default().finish(&pad),
+        };
+        out.insert(pad.id, walk);
+        Flow::Continue(())
+    })?;
+    Ok(out)
 }

@@ -23,12 +23,12 @@ pub(super) struct TreeWalk {
     /// `(position, hash)` of every hash the store should hold, digested in stored order.
     expected: Hasher,
     expected_count: u64,
-    checkpoints: Vec<CheckpointRow>,
 }
 
 impl TreeWalk {
-    /// Starts a walk, reading the stored checkpoints (their sizes are where roots are kept).
-    pub(super) fn start(tx: &dyn Tx, mark: Option<&Mark>) -> OpResult<Self> {
+    /// Starts a walk, reading the stored checkpoints (their sizes are where roots are kept):
+    /// the walk, and the checkpoints for [`check_merkle`].
+    pub(super) fn start(tx: &dyn Tx, mark: Option<&Mark>) -> OpResult<(Self, Vec<CheckpointRow>)> {
         let mut checkpoints = Vec::new();
         tx.for_each_checkpoint(&mut |c| {
             checkpoints.push(c);
@@ -41,14 +41,8 @@ impl TreeWalk {
         if wanted.contains(&0) {
             roots.insert(0, frontier.root());
         }
-        Ok(Self {
-            frontier,
-            wanted,
-            roots,
-            expected: Hasher::default(),
-            expected_count: 0,
-            checkpoints,
-        })
+        let walk = Self { frontier, wanted, roots, expected: Hasher::default(), expected_count: 0 };
+        Ok((walk, checkpoints))
     }
 
     /// The next journal entry's bytes.
@@ -90,11 +84,30 @@ fn digest_stored(h: &mut Hasher, idx: u64, hash: &Digest) {
     h.update(&hash.0);
 }
 
-/// Compares every stored hash and every signed checkpoint with the tree the journal walk
-/// recomputed, and the journal with the log key's high-water mark.
+/// What is wrong with each checkpoint's signature by `key`, in order (`None`: it verifies):
+/// the one costly part of checking the checkpoints (one Ed25519 verification each, and a busy
+/// server signs one every 50 ms), so `locker verify` runs it beside the journal's walk.
+pub(super) fn check_signatures(
+    checkpoints: &[CheckpointRow],
+    key: &crate::domain::note::Verifier,
+) -> Vec<Option<String>> {
+    use crate::domain::note::SignedCheckpoint;
+    checkpoints
+        .iter()
+        .map(|c| SignedCheckpoint::verify(&c.note, key).err().map(|e| e.to_string()))
+        .collect()
+}
+
+/// Compares every stored hash and every signed checkpoint (`checkpoints`, from
+/// [`TreeWalk::start`]) with the tree the journal walk recomputed, and the journal with the log
+/// key's high-water mark. `signatures` is [`check_signatures`]' verdict on `checkpoints` with
+/// `key` (empty without a key).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn check_merkle(
     tx: &dyn Tx,
     tree: TreeWalk,
+    checkpoints: &[CheckpointRow],
+    signatures: &[Option<String>],
     stored: Option<StoredTree>,
     key: Option<&crate::domain::note::Verifier>,
     mark: Option<&Mark>,
@@ -102,7 +115,7 @@ pub(super) fn check_merkle(
 ) -> OpResult<(MerkleSummary, MarkSummary)> {
     use crate::domain::note::SignedCheckpoint;
     let before = f.count;
-    let TreeWalk { frontier, roots, expected, expected_count, checkpoints, .. } = tree;
+    let TreeWalk { frontier, roots, expected, expected_count, .. } = tree;
     let n = frontier.size;
     let count = tx.merkle_count()?;
     let mut s = MerkleSummary {
@@ -155,7 +168,7 @@ pub(super) fn check_merkle(
             locate_stored_mismatch(tx, f)?;
         }
     }
-    for c in &checkpoints {
+    for (i, c) in checkpoints.iter().enumerate() {
         let subject = format!("checkpoint:{}", c.size);
         let claimed = match SignedCheckpoint::parse_unverified(&c.note) {
             Ok(claimed) => claimed,
@@ -175,10 +188,8 @@ pub(super) fn check_merkle(
                 ),
             );
         }
-        if let Some(k) = key {
-            if let Err(e) = SignedCheckpoint::verify(&c.note, k) {
-                f.add("checkpoint", &subject, None, format!("its signature: {e}"));
-            }
+        if let Some(Some(e)) = signatures.get(i) {
+            f.add("checkpoint", &subject, None, format!("its signature: {e}"));
         }
         match roots.get(&c.size) {
             None => f.add(

@@ -374,30 +374,21 @@ fn check_entry(
     Some((e, event))
 }
 
-/// What is read on a second connection beside the walk of the journal: every pad's chain, and
-/// the stored Merkle tree's hashes.
-struct Beside {
-    chains: HashMap<String, chains::ChainWalk>,
-    tree: merkle::StoredTree,
-}
-
-/// Reads [`Beside`] on a second connection to the store (`store`): `None` unless that
-/// connection reads the same snapshot as the first (the same journal head and row counts:
-/// every change to pads, blocks and the tree comes with a journal entry in its transaction)
-/// and every read succeeds; the caller then reads it all itself.
-fn read_beside(
+/// Runs `read` on another connection to the store (`store`), beside the walk of the journal:
+/// `None` unless that connection reads the same snapshot as the first (the same journal head
+/// and row counts: every change to pads, blocks and the tree comes with a journal entry in its
+/// transaction) and the read succeeds; the caller then reads it itself.
+fn read_beside<T>(
     mut store: Box<dyn Store>,
     head: Option<JournalHead>,
     counts: Counts,
-    walked: &AtomicU64,
-) -> Option<Beside> {
+    read: impl FnOnce(&dyn crate::store::Tx) -> OpResult<T>,
+) -> Option<T> {
     let tx = store.read().ok()?;
     if tx.journal_head().ok()? != head || tx.counts().ok()? != counts {
         return None;
     }
-    let chains = chains::walk_chains(tx.as_ref(), walked).ok()?;
-    let tree = merkle::StoredTree::read(tx.as_ref()).ok()?;
-    Some(Beside { chains, tree })
+    read(tx.as_ref()).ok()
 }
 
 /// Verifies the whole repository.
@@ -476,9 +467,10 @@ fn walk(
         Some(home) => crate::repo::mark::load(home)?,
         None => None,
     };
-    // The pads' chains are walked on a second connection while this one reads the journal,
-    // when the store offers one.
-    let reader = ctx.store.parallel_reader();
+    // The pads' chains are walked, and the stored tree read, on connections of their own
+    // while this one reads the journal, when the store offers them.
+    let chains_reader = ctx.store.parallel_reader();
+    let tree_reader = ctx.store.parallel_reader();
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
     let head_at_start = tx.journal_head()?;
@@ -489,11 +481,12 @@ fn walk(
     signatures.require_all = require_signed;
     signatures.require_self = require.self_keys;
 
-    // 1. The journal (and, beside it, every pad's chain and the stored tree: `read_beside`).
+    // 1. The journal; beside it, every pad's chain, the stored tree (`read_beside`) and the
+    // checkpoints' signatures.
     let mut expected = 1u64;
     let mut prev = Digest::ZERO;
     let mut entries = 0u64;
-    let tree = merkle::TreeWalk::start(tx.as_ref(), high.as_ref())?;
+    let (tree, checkpoints) = merkle::TreeWalk::start(tx.as_ref(), high.as_ref())?;
     let blocks_walked = AtomicU64::new(0);
     let mut blocks_shown = 0u64;
     let mut show_blocks = || {
@@ -501,10 +494,19 @@ fn walk(
         progress.advance(n - blocks_shown);
         blocks_shown = n;
     };
-    let (beside, tree, journal) = std::thread::scope(|scope| {
-        let worker = reader.map(|store| {
+    let (walked, stored_tree, checkpoint_signatures, tree, journal) = std::thread::scope(|scope| {
+        let chains = chains_reader.map(|store| {
             let walked = &blocks_walked;
-            scope.spawn(move || read_beside(store, head_at_start, counts, walked))
+            scope.spawn(move || {
+                read_beside(store, head_at_start, counts, |tx| chains::walk_chains(tx, walked))
+            })
+        });
+        let stored_tree = tree_reader.map(|store| {
+            scope.spawn(move || read_beside(store, head_at_start, counts, merkle::StoredTree::read))
+        });
+        let checkpoint_signatures = key.map(|key| {
+            let checkpoints = &checkpoints;
+            scope.spawn(move || merkle::check_signatures(checkpoints, key))
         });
         // The tree is recomputed on a thread of its own, from the entries this walk has read,
         // handed over in batches.
@@ -562,13 +564,16 @@ fn walk(
             Ok(tree) => tree,
             Err(panic) => std::panic::resume_unwind(panic),
         };
+        let checkpoint_signatures =
+            checkpoint_signatures.map_or_else(Vec::new, |s| match s.join() {
+                Ok(s) => s,
+                Err(panic) => std::panic::resume_unwind(panic),
+            });
         // What failed beside, or saw another snapshot, is read again below, here.
-        (worker.and_then(|w| w.join().ok().flatten()), tree, journal)
+        let walked = chains.and_then(|w| w.join().ok().flatten()).unwrap_or_default();
+        let stored_tree = stored_tree.and_then(|w| w.join().ok().flatten());
+        (walked, stored_tree, checkpoint_signatures, tree, journal)
     });
-    let (walked, stored_tree) = match beside {
-        Some(b) => (b.chains, Some(b.tree)),
-        None => (HashMap::new(), None),
-    };
     journal?;
     show_blocks();
     let last_seq = expected - 1;
@@ -587,8 +592,16 @@ fn walk(
         None => f.add("journal", "journal", None, "the journal head is missing".into()),
     }
     let journal_ok = !f.first.contains_key("journal");
-    let (merkle, mark) =
-        merkle::check_merkle(tx.as_ref(), tree, stored_tree, key, high.as_ref(), &mut f)?;
+    let (merkle, mark) = merkle::check_merkle(
+        tx.as_ref(),
+        tree,
+        &checkpoints,
+        &checkpoint_signatures,
+        stored_tree,
+        key,
+        high.as_ref(),
+        &mut f,
+    )?;
 
     // 2. Every pad's chain, and against the journal.
     let pads = pads::check_pads(tx.as_ref(), &replay.pads, walked, &mut f, progress)?;
@@ -802,16 +815,18 @@ mod tests {
             (tx.journal_head().unwrap(), tx.counts().unwrap())
         };
         let walked = AtomicU64::new(0);
-        // At the same snapshot: every pad's chain and the stored tree.
-        let beside = read_beside(repo.store.parallel_reader().unwrap(), head, counts, &walked)
+        let walk = |tx: &dyn crate::store::Tx| chains::walk_chains(tx, &walked);
+        // At the same snapshot: every pad's chain.
+        let chains = read_beside(repo.store.parallel_reader().unwrap(), head, counts, walk)
             .expect("the same snapshot is read beside");
-        assert_eq!(beside.chains.len(), 2);
+        assert_eq!(chains.len(), 2);
         assert_eq!(walked.load(Ordering::Relaxed), counts.blocks);
         // The journal grew after the first connection's snapshot: nothing is read beside
         // (the caller reads it all itself).
         let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
         pad::create(&mut ctx, PadLimits::new(86_400, 64).unwrap()).unwrap();
-        assert!(read_beside(repo.store.parallel_reader().unwrap(), head, counts, &walked).is_none());
+        let reader = repo.store.parallel_reader().unwrap();
+        assert!(read_beside(reader, head, counts, merkle::StoredTree::read).is_none());
     }
 
     #[test]

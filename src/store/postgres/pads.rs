@@ -109,6 +109,12 @@ impl PadStore for PgTx<'_> {
         self.stream(&sql, block_row, f)
     }
 
+    fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
+        // The primary key's order: every pad's blocks in sequence, from one index scan.
+        let sql = format!("SELECT {BLOCK_COLS} FROM blocks ORDER BY pad_id, seq");
+        self.stream(&sql, block_row, f)
+    }
+
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {
         let sql = format!("SELECT {TICKET_COLS} FROM tickets WHERE digest = $1");
         self.one(&sql, &[&digest.to_hex()], ticket_row)

@@ -51,6 +51,12 @@ impl PadStore for SqliteTx<'_> {
         self.stream(&sql, &[&pad], block_row, f)
     }
 
+    fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
+        // Row id order: the table's own b-tree, walked once page after page.
+        let sql = format!("SELECT {BLOCK_COLS} FROM blocks ORDER BY id");
+        self.stream(&sql, &[], block_row, f)
+    }
+
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {
         let sql = format!("SELECT {TICKET_COLS} FROM tickets WHERE digest = ?1");
         self.one(&sql, [digest.to_hex()], ticket_row)
