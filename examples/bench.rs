@@ -919,6 +919,16 @@ fn run_verify(a: &Args, dir: &Path) -> Res<(f64, u64, u64)> {
     Ok((secs, report["pads"]["blocks"].as_u64().unwrap_or(0), rss))
 }
 
+/// [`run_verify`] three times: the median time (a run takes a fifth of a second, where one
+/// scheduling hiccup of a shared machine moves a single run by a tenth), the largest RSS.
+fn median_verify(a: &Args, dir: &Path) -> Res<(f64, u64, u64)> {
+    let mut runs = (0..3).map(|_| run_verify(a, dir)).collect::<Res<Vec<_>>>()?;
+    let rss = runs.iter().map(|r| r.2).max().unwrap_or(0);
+    runs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let (secs, blocks, _) = runs[1];
+    Ok((secs, blocks, rss))
+}
+
 /// A pad in a local repository, appended to through the library.
 struct LocalPad {
     id: String,
@@ -1499,14 +1509,14 @@ fn run(a: &Args) -> Res<()> {
             thousands(n.request_blocks as f64)
         );
         let server = build_by_requests(a, &dir, n.request_blocks, 8)?;
-        eprintln!("bench: locker verify beside the running server (once to warm, then measured)");
+        eprintln!("bench: locker verify beside the running server (once to warm, then 3 runs)");
         run_verify(a, &dir)?;
-        let (secs, blocks, rss) = run_verify(a, &dir)?;
+        let (secs, blocks, rss) = median_verify(a, &dir)?;
         let entries = journal_entries(&dir)?;
         drop(server);
         eprintln!("bench: locker verify after the server was killed");
         run_verify(a, &dir)?;
-        let (ksecs, kblocks, _) = run_verify(a, &dir)?;
+        let (ksecs, kblocks, _) = median_verify(a, &dir)?;
         let rate = blocks as f64 / secs;
         let krate = kblocks as f64 / ksecs;
         raw.insert(
