@@ -165,16 +165,14 @@ pub(super) fn walk_chains(tx: &dyn Tx, walked: &AtomicU64) -> OpResult<HashMap<S
                 w.feed(&b);
                 walks.insert(b.pad_id, (w, Some(b.seq)));
             }
+            // Out of order already: left to the caller.
             Some((_, None)) => {}
-            Some((w, last @ Some(_))) => {
-                if last.is_some_and(|l| b.seq > l) {
-                    w.feed(&b);
-                    *last = Some(b.seq);
-                } else {
-                    *w = Walking::default();
-                    *last = None;
-                }
+            Some((w, Some(last))) if b.seq > *last => {
+                w.feed(&b);
+                *last = b.seq;
             }
+            // Out of order now: what was fed is dropped, the caller walks the pad.
+            Some(walk) => *walk = (Walking::default(), None),
         }
         Flow::Continue(())
     })?;

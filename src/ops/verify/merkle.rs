@@ -98,16 +98,14 @@ pub(super) fn check_signatures(
         .collect()
 }
 
-/// Compares every stored hash and every signed checkpoint (`checkpoints`, from
-/// [`TreeWalk::start`]) with the tree the journal walk recomputed, and the journal with the log
-/// key's high-water mark. `signatures` is [`check_signatures`]' verdict on `checkpoints` with
-/// `key` (empty without a key).
-#[allow(clippy::too_many_arguments)]
+/// Compares every stored hash and every signed checkpoint with the tree the journal walk
+/// recomputed, and the journal with the log key's high-water mark. `checkpoints` are the
+/// stored checkpoints ([`TreeWalk::start`]), each with what is wrong with its signature by
+/// `key` ([`check_signatures`]; `None` when it verifies or there is no key).
 pub(super) fn check_merkle(
     tx: &dyn Tx,
     tree: TreeWalk,
-    checkpoints: &[CheckpointRow],
-    signatures: &[Option<String>],
+    checkpoints: &[(CheckpointRow, Option<String>)],
     stored: Option<StoredTree>,
     key: Option<&crate::domain::note::Verifier>,
     mark: Option<&Mark>,
@@ -122,7 +120,7 @@ pub(super) fn check_merkle(
         leaves: n,
         stored_hashes: count,
         checkpoints: checkpoints.len() as u64,
-        latest_checkpoint: checkpoints.last().map(|c| c.size),
+        latest_checkpoint: checkpoints.last().map(|(c, _)| c.size),
         signatures_checked: key.is_some(),
         root: Some(frontier.root()),
         ..MerkleSummary::default()
@@ -168,7 +166,7 @@ pub(super) fn check_merkle(
             locate_stored_mismatch(tx, f)?;
         }
     }
-    for (i, c) in checkpoints.iter().enumerate() {
+    for (c, bad_signature) in checkpoints {
         let subject = format!("checkpoint:{}", c.size);
         let claimed = match SignedCheckpoint::parse_unverified(&c.note) {
             Ok(claimed) => claimed,
@@ -188,7 +186,7 @@ pub(super) fn check_merkle(
                 ),
             );
         }
-        if let Some(Some(e)) = signatures.get(i) {
+        if let Some(e) = bad_signature {
             f.add("checkpoint", &subject, None, format!("its signature: {e}"));
         }
         match roots.get(&c.size) {
