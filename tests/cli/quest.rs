@@ -284,7 +284,14 @@ fn test_quest_processes_are_found_by_the_leftover_check() {
         .env("HOME", &home)
         .spawn()
         .unwrap();
-    let seen = processes_under(&tmp_dir(&env));
+    // `spawn` returns once the child's exec has begun, but the kernel fills in its environment
+    // later in the exec; until then `/proc/PID/environ` reads empty. Wait for it, bounded.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut seen = processes_under(&tmp_dir(&env));
+    while seen.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        seen = processes_under(&tmp_dir(&env));
+    }
     let _ = child.kill();
     let _ = child.wait();
     assert_eq!(seen.len(), 1, "{seen:?}");
