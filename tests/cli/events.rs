@@ -124,13 +124,17 @@ fn test_verify_golden_fixture_is_intact() {
 }
 
 /// The golden fixture is a schema-8 repository: the first open by this locker moves its Merkle
-/// hashes into the journal rows and drops the head row (schema 10), and the result verifies with
-/// the same tree and head.
+/// hashes into the journal rows and drops the head row (schema 10) and the journal's subject
+/// index (schema 11), and the result verifies with the same tree and head, and answers a query
+/// by subject with every entry about it.
 #[test]
 fn test_golden_fixture_migrates_to_the_append_layout() {
     let Some(env) = golden_copy() else { return };
     let db = env.db_path();
     assert_eq!(int(&db, "PRAGMA user_version"), 8);
+    assert_eq!(int(&db, SUBJECT_INDEX), 1);
+    let job_entries = int(&db, "SELECT COUNT(*) FROM journal WHERE subject = 'work:job'");
+    assert!(job_entries > 1);
     let hashes = int(&db, "SELECT COUNT(*) FROM merkle_hashes");
     assert!(hashes > 0);
     let head: String = rusqlite::Connection::open(&db)
@@ -144,10 +148,25 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
     assert_eq!(v["merkle"]["pending"], false);
     assert_eq!(v["merkle"]["stored_hashes"], hashes, "every hash moved");
     assert_eq!(v["journal"]["head_hash"], head.as_str());
-    assert_eq!(int(&db, "PRAGMA user_version"), 10);
+    assert_eq!(int(&db, "PRAGMA user_version"), 11);
     assert_eq!(int(&db, OLD_TABLES), 0);
+    assert_eq!(int(&db, SUBJECT_INDEX), 0);
     assert_eq!(int(&db, "SELECT SUM(length(merkle)) FROM journal"), hashes * 32);
+
+    let out = env.locker().args(["--json", "log", "--subject", "work:job", "-n", "100"]).output();
+    let out = out.unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let subjects: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["subject"].to_string())
+        .collect();
+    assert_eq!(subjects.len() as i64, job_entries, "{subjects:?}");
+    assert!(subjects.iter().all(|s| s == "\"work:job\""), "{subjects:?}");
 }
+
+/// Whether a database has the journal's subject index (schema 11 dropped it on SQLite).
+const SUBJECT_INDEX: &str = "SELECT COUNT(*) FROM sqlite_master WHERE name = 'journal_subject'";
 
 /// How many of schema 8's `merkle_hashes` and `journal_head` tables a database has.
 const OLD_TABLES: &str =

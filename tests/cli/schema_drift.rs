@@ -38,6 +38,11 @@ const INTENDED: &[(&str, &str)] = &[
     ("primary key of blocks: (id) in SQLite, (pad_id, seq) in PostgreSQL", "as blocks.id"),
     ("unique (pad_id, seq) on blocks: only in SQLite", "as blocks.id: the primary key there"),
     (
+        "index journal_subject on journal (subject, seq): only in PostgreSQL",
+        "SQLite's planner never used it (its journal query filters a subject in a form that \
+         walks the journal by seq) while every append wrote to it; schema 11 dropped it there",
+    ),
+    (
         "column blobs.data: NOT NULL only in PostgreSQL",
         "SQLite keeps a large blob's bytes in objects/ and its data NULL; PostgreSQL keeps every \
          blob in its row",

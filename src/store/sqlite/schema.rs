@@ -30,6 +30,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0010_merkle_in_journal.sql"),
         data: Some(append_layout),
     },
+    sql(include_str!("migrations/0011_no_subject_index.sql")),
 ];
 
 /// Migration 10's data step: the Merkle hashes into the journal rows, and no head row.
