@@ -75,6 +75,7 @@ pub fn run(ctx: &mut CommandCtx, a: &LogArgs) -> CmdResult {
         before: a.before,
         ascending: a.reverse,
         limit: a.limit,
+        skip_appends: false,
     };
     if a.follow {
         return follow(ctx, q);

@@ -33,6 +33,7 @@ pub async fn page(
             until: q.int("until")?,
             ascending: q.flag("reverse"),
             limit: q.unsigned("limit")?.unwrap_or(50),
+            skip_appends: false,
         })
     })();
     let query = match query {

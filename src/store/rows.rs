@@ -177,6 +177,24 @@ pub struct JournalQuery {
     /// Oldest first instead of newest first.
     pub ascending: bool,
     pub limit: u64,
+    /// Leave `pad.append` entries out, as a reader of a pad's other entries (its tickets) may:
+    /// its blocks are in the blocks table. SQLite can then answer a query by a pad's subject
+    /// from its subject index, which holds no `pad.append` entry (schema 11).
+    pub skip_appends: bool,
+}
+
+impl JournalQuery {
+    /// Whether no `pad.append` entry can be among the answers: they are left out, the subject
+    /// is not a pad's (every `pad.append` entry's is), or the kind filter excludes them.
+    pub fn excludes_appends(&self) -> bool {
+        use crate::domain::event::{kind, subject};
+        self.skip_appends
+            || self.subject.as_deref().is_some_and(|s| !subject::is_any_pad(s))
+            || self.kind.as_deref().is_some_and(|k| match k.strip_suffix('.') {
+                Some(_) => !kind::PAD_APPEND.starts_with(k),
+                None => k != kind::PAD_APPEND,
+            })
+    }
 }
 
 /// Filters for listing pads.

@@ -38,9 +38,11 @@ const INTENDED: &[(&str, &str)] = &[
     ("primary key of blocks: (id) in SQLite, (pad_id, seq) in PostgreSQL", "as blocks.id"),
     ("unique (pad_id, seq) on blocks: only in SQLite", "as blocks.id: the primary key there"),
     (
-        "index journal_subject on journal (subject, seq): only in PostgreSQL",
-        "SQLite's planner never used it (its journal query filters a subject in a form that \
-         walks the journal by seq) while every append wrote to it; schema 11 dropped it there",
+        "index journal_subject on journal: Index { columns: [\"subject\", \"seq\"], unique: false, \
+         partial: true } in SQLite, Index { columns: [\"subject\", \"seq\"], unique: false, \
+         partial: false } in PostgreSQL",
+        "SQLite's leaves pad.append entries out (schema 11): every append wrote into it, and a \
+         query for a pad's appends walks the journal anyway; PostgreSQL's holds every entry",
     ),
     (
         "column blobs.data: NOT NULL only in PostgreSQL",

@@ -119,6 +119,11 @@ pub mod subject {
         format!("pad:{pad_id}")
     }
 
+    /// Whether `subject` is a pad's, of any pad.
+    pub fn is_any_pad(subject: &str) -> bool {
+        subject.starts_with("pad:")
+    }
+
     /// Whether `subject` is [`pad`]`(pad_id)` (without building it).
     pub fn is_pad(subject: &str, pad_id: &str) -> bool {
         subject.strip_prefix("pad:") == Some(pad_id)

@@ -289,6 +289,7 @@ fn log(call: &Call<'_>, a: LogIn) -> OpResult<LogPage> {
         until: a.until,
         ascending: a.reverse,
         limit: a.limit,
+        skip_appends: false,
     };
     call.run(|l| l.journal(&q))
 }

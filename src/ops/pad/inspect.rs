@@ -114,6 +114,8 @@ pub fn inspect(ctx: &mut Ctx<'_>, pad_id: &str) -> OpResult<PadInspection> {
         subject: Some(subject::pad(&pad.id)),
         ascending: true,
         limit: 1000,
+        // No append mints a ticket; without them, the subject index answers.
+        skip_appends: true,
         ..JournalQuery::default()
     };
     loop {

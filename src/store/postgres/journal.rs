@@ -35,7 +35,8 @@ impl JournalStore for PgTx<'_> {
              AND ($3::TEXT IS NULL OR subject = $3) AND ($4::TEXT IS NULL OR actor = $4) \
              AND ($5::TEXT IS NULL OR scope = $5) AND ($6::BIGINT IS NULL OR seq > $6) \
              AND ($7::BIGINT IS NULL OR seq < $7) AND ($9::BIGINT IS NULL OR time >= $9) \
-             AND ($10::BIGINT IS NULL OR time < $10) ORDER BY seq {order} LIMIT $8"
+             AND ($10::BIGINT IS NULL OR time < $10) AND (NOT $11 OR kind <> 'pad.append') \
+             ORDER BY seq {order} LIMIT $8"
         );
         self.all(
             &sql,
@@ -50,6 +51,7 @@ impl JournalStore for PgTx<'_> {
                 &sql_i64(q.limit),
                 &q.since,
                 &q.until,
+                &q.skip_appends,
             ],
             journal_row,
         )

@@ -30,7 +30,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0010_merkle_in_journal.sql"),
         data: Some(append_layout),
     },
-    sql(include_str!("migrations/0011_no_subject_index.sql")),
+    sql(include_str!("migrations/0011_subject_index_without_appends.sql")),
 ];
 
 /// Migration 10's data step: the Merkle hashes into the journal rows, and no head row.
