@@ -33,8 +33,9 @@ impl JournalStore for PgTx<'_> {
             "SELECT {JOURNAL_COLS} FROM journal WHERE ($1::TEXT IS NULL OR kind = $1) \
              AND ($2::TEXT IS NULL OR substr(kind, 1, length($2)) = $2) \
              AND ($3::TEXT IS NULL OR subject = $3) AND ($4::TEXT IS NULL OR actor = $4) \
-             AND ($5::TEXT IS NULL OR scope = $5) AND ($6::BIGINT IS NULL OR seq > $6) \
-             AND ($7::BIGINT IS NULL OR seq < $7) AND ($9::BIGINT IS NULL OR time >= $9) \
+             AND ($5::TEXT IS NULL OR scope = $5) AND seq > COALESCE($6::BIGINT, -1) \
+             AND seq < COALESCE($7::BIGINT, 9223372036854775807) \
+             AND ($9::BIGINT IS NULL OR time >= $9) \
              AND ($10::BIGINT IS NULL OR time < $10) AND (NOT $11 OR kind <> 'pad.append') \
              ORDER BY seq {order} LIMIT $8"
         );

@@ -142,11 +142,13 @@ impl JournalStore for SqliteTx<'_> {
     }
 }
 
-/// The journal's one query: each filter of [`JournalQuery`] a parameter, NULL when unset, in a
-/// form (`?N IS NULL OR column = ?N`) that SQLite answers by walking the journal by `seq`;
-/// but a subject is named plainly, and when the answer can hold no `pad.append` entry the
-/// query says so in the words of the subject index's own condition (schema 11), so that SQLite
-/// answers from that index instead of walking the journal.
+/// The journal's one query: each filter of [`JournalQuery`] a parameter, NULL when unset. A
+/// filter in the form `?N IS NULL OR column = ?N` is checked row by row as SQLite walks the
+/// journal, so the ones an index or the rowid can answer are worded otherwise: the `seq`
+/// bounds as a range (`seq > COALESCE(?6, -1)`: a page after the last one, or `log --follow`'s
+/// poll, starts where it left off instead of walking from the first entry), and a subject
+/// plainly, with the subject index's own condition (schema 11) when no `pad.append` entry can
+/// be in the answer, so that SQLite answers from that index.
 fn query_sql(q: &JournalQuery) -> String {
     let order = if q.ascending { "ASC" } else { "DESC" };
     let subject = if q.subject.is_some() { "subject = ?3" } else { "?3 IS NULL" };
@@ -155,7 +157,7 @@ fn query_sql(q: &JournalQuery) -> String {
         "SELECT {JOURNAL_COLS} FROM journal WHERE {subject}{appends} AND (?1 IS NULL OR kind = ?1) \
          AND (?2 IS NULL OR substr(kind, 1, length(?2)) = ?2) \
          AND (?4 IS NULL OR actor = ?4) AND (?5 IS NULL OR scope = ?5) \
-         AND (?6 IS NULL OR seq > ?6) AND (?7 IS NULL OR seq < ?7) \
+         AND seq > COALESCE(?6, -1) AND seq < COALESCE(?7, 9223372036854775807) \
          AND (?9 IS NULL OR time >= ?9) AND (?10 IS NULL OR time < ?10) \
          ORDER BY seq {order} LIMIT ?8"
     )
@@ -238,23 +240,39 @@ mod tests {
     fn plan(conn: &Connection, q: &JournalQuery) -> String {
         let sql = format!("EXPLAIN QUERY PLAN {}", query_sql(q));
         let mut stmt = conn.prepare(&sql).unwrap();
-        let args: [Option<&str>; 10] =
-            [None, None, q.subject.as_deref(), None, None, None, None, Some("1000"), None, None];
+        let (after, before) = (q.after.map(|n| n.to_string()), q.before.map(|n| n.to_string()));
+        let args: [Option<&str>; 10] = [
+            None,
+            None,
+            q.subject.as_deref(),
+            None,
+            None,
+            after.as_deref(),
+            before.as_deref(),
+            Some("1000"),
+            None,
+            None,
+        ];
         let rows = stmt.query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(3));
         rows.unwrap().map(Result::unwrap).collect::<Vec<_>>().join("; ")
     }
 
-    const BY_INDEX: &str = "SEARCH journal USING INDEX journal_subject (subject=?)";
+    const BY_INDEX: &str =
+        "SEARCH journal USING INDEX journal_subject (subject=? AND seq>? AND seq<?)";
+    const BY_SEQ: &str = "SEARCH journal USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)";
 
     /// Schema 11: the subject index holds every entry but `pad.append` ones, and a query that
     /// can have no `pad.append` entry in its answer is answered from it; one that can walks
-    /// the journal (as every query by subject did before: the index was never used).
+    /// the journal (as every query by subject did before: the index was never used), and
+    /// every walk starts and stops at the `seq` bounds rather than at the journal's ends.
     #[test]
     fn queries_by_subject_use_the_index_when_no_append_can_answer() {
         let conn = Connection::open_in_memory().unwrap();
         schema::create_at(&conn, 11).unwrap();
-        let scan = "SCAN journal";
+        let scan = BY_SEQ;
         assert_eq!(plan(&conn, &JournalQuery { limit: 10, ..JournalQuery::default() }), scan);
+        let page = JournalQuery { after: Some(5), before: Some(9), ..JournalQuery::default() };
+        assert_eq!(plan(&conn, &page), BY_SEQ);
         assert_eq!(plan(&conn, &query("work:job", None, false)), BY_INDEX);
         assert_eq!(plan(&conn, &query("artifact:a", None, false)), BY_INDEX);
         assert_eq!(plan(&conn, &query("pad:p", None, true)), BY_INDEX);
@@ -319,6 +337,15 @@ mod tests {
         q.ascending = true;
         q.after = Some(1);
         assert_eq!(seqs(&q), [4, 7]);
+        q.before = Some(7);
+        assert_eq!(seqs(&q), [4]);
+        let mut q = query("pad:p", None, false);
+        q.after = Some(1);
+        q.before = Some(7);
+        assert_eq!(seqs(&q), [5, 4, 2]);
+        let page =
+            JournalQuery { after: Some(2), before: Some(6), limit: 2, ..JournalQuery::default() };
+        assert_eq!(seqs(&page), [5, 4]);
         let all = JournalQuery { skip_appends: true, limit: 100, ..JournalQuery::default() };
         assert_eq!(seqs(&all), [8, 7, 4, 3, 1]);
     }
