@@ -7,6 +7,7 @@ use super::merkle;
 use super::rows::{checkpoint_row, journal_head_row, journal_row, signer_row};
 use super::tx::SqliteTx;
 use crate::domain::digest::Digest;
+use crate::domain::event::kind;
 use crate::store::sql::{sql_i64, CHECKPOINT_COLS, JOURNAL_COLS, SIGNER_COLS};
 use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
@@ -142,19 +143,29 @@ impl JournalStore for SqliteTx<'_> {
     }
 }
 
+/// The kinds schema 11's `journal_rare_kinds` index holds, and its condition, word for word:
+/// SQLite uses a partial index only for a query that states its condition.
+const RARE_KINDS: [&str; 3] = [kind::REPO_GC, kind::KEY_REGISTER, kind::KEY_REVOKE];
+const RARE_KINDS_SQL: &str = "kind IN ('repo.gc', 'key.register', 'key.revoke')";
+
 /// The journal's one query: each filter of [`JournalQuery`] a parameter, NULL when unset. A
 /// filter in the form `?N IS NULL OR column = ?N` is checked row by row as SQLite walks the
 /// journal, so the ones an index or the rowid can answer are worded otherwise: the `seq`
 /// bounds as a range (`seq > COALESCE(?6, -1)`: a page after the last one, or `log --follow`'s
 /// poll, starts where it left off instead of walking from the first entry), and a subject
 /// plainly, with the subject index's own condition (schema 11) when no `pad.append` entry can
-/// be in the answer, so that SQLite answers from that index.
+/// be in the answer, so that SQLite answers from that index; and a rare kind (`RARE_KINDS`)
+/// plainly, with its index's condition.
 fn query_sql(q: &JournalQuery) -> String {
     let order = if q.ascending { "ASC" } else { "DESC" };
     let subject = if q.subject.is_some() { "subject = ?3" } else { "?3 IS NULL" };
     let appends = if q.excludes_appends() { " AND kind <> 'pad.append'" } else { "" };
+    let kind = match q.kind.as_deref() {
+        Some(k) if RARE_KINDS.contains(&k) => format!("kind = ?1 AND {RARE_KINDS_SQL}"),
+        _ => "(?1 IS NULL OR kind = ?1)".to_owned(),
+    };
     format!(
-        "SELECT {JOURNAL_COLS} FROM journal WHERE {subject}{appends} AND (?1 IS NULL OR kind = ?1) \
+        "SELECT {JOURNAL_COLS} FROM journal WHERE {subject}{appends} AND {kind} \
          AND (?2 IS NULL OR substr(kind, 1, length(?2)) = ?2) \
          AND (?4 IS NULL OR actor = ?4) AND (?5 IS NULL OR scope = ?5) \
          AND seq > COALESCE(?6, -1) AND seq < COALESCE(?7, 9223372036854775807) \
@@ -281,6 +292,22 @@ mod tests {
         assert_eq!(plan(&conn, &query("pad:p", None, false)), scan);
         assert_eq!(plan(&conn, &query("pad:p", Some("pad.append"), false)), scan);
         assert_eq!(plan(&conn, &query("pad:p", Some("pad."), false)), scan);
+        for k in super::RARE_KINDS {
+            let q = JournalQuery { kind: Some(k.to_owned()), ..JournalQuery::default() };
+            assert_eq!(
+                plan(&conn, &q),
+                "SEARCH journal USING INDEX journal_rare_kinds (kind=? AND seq>? AND seq<?)"
+            );
+            assert!(super::RARE_KINDS_SQL.contains(&format!("'{k}'")));
+        }
+        let rare: String = conn
+            .query_row("SELECT sql FROM sqlite_master WHERE name = 'journal_rare_kinds'", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(rare.ends_with(&format!("WHERE {}", super::RARE_KINDS_SQL)), "{rare}");
+        let other = JournalQuery { kind: Some("lease.acquire".into()), ..JournalQuery::default() };
+        assert_eq!(plan(&conn, &other), scan);
         let index: String = conn
             .query_row("SELECT sql FROM sqlite_master WHERE name = 'journal_subject'", [], |r| {
                 r.get(0)
@@ -304,6 +331,8 @@ mod tests {
             ("pad.append", "pad:q"),
             ("pad.seal", "pad:p"),
             ("work.release", "work:job"),
+            ("repo.gc", "repo"),
+            ("key.register", "agent:a"),
         ];
         let mut tx = store.write().unwrap();
         for (i, (kind, subject)) in entries.iter().enumerate() {
@@ -347,6 +376,15 @@ mod tests {
             JournalQuery { after: Some(2), before: Some(6), limit: 2, ..JournalQuery::default() };
         assert_eq!(seqs(&page), [5, 4]);
         let all = JournalQuery { skip_appends: true, limit: 100, ..JournalQuery::default() };
-        assert_eq!(seqs(&all), [8, 7, 4, 3, 1]);
+        assert_eq!(seqs(&all), [10, 9, 8, 7, 4, 3, 1]);
+        let kind =
+            |k: &str| JournalQuery { kind: Some(k.into()), limit: 9, ..JournalQuery::default() };
+        assert_eq!(seqs(&kind("repo.gc")), [9]);
+        assert_eq!(seqs(&kind("key.register")), [10]);
+        assert_eq!(seqs(&kind("key.revoke")), Vec::<u64>::new());
+        assert_eq!(seqs(&kind("work.claim")), [3]);
+        let mut gc = kind("repo.gc");
+        gc.before = Some(9);
+        assert_eq!(seqs(&gc), Vec::<u64>::new());
     }
 }

@@ -12,3 +12,10 @@
 -- Migrations are append-only: never edit a released one.
 DROP INDEX journal_subject;
 CREATE INDEX journal_subject ON journal(subject, seq) WHERE kind <> 'pad.append';
+
+-- The kinds a reader looks up across the whole journal, each written rarely: `locker gc`'s
+-- runs (a pad's verify and a work item's history replay them) and agents' signing keys (a
+-- pad's signers are checked against them). Only their entries are in this index, so no other
+-- write pays for it; a query for one of them states the index's condition (sqlite/journal.rs).
+CREATE INDEX journal_rare_kinds ON journal(kind, seq)
+    WHERE kind IN ('repo.gc', 'key.register', 'key.revoke');
