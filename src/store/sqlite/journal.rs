@@ -277,7 +277,7 @@ mod tests {
     /// the journal (as every query by subject did before: the index was never used), and
     /// every walk starts and stops at the `seq` bounds rather than at the journal's ends.
     #[test]
-    fn queries_by_subject_use_the_index_when_no_append_can_answer() {
+    fn journal_queries_use_an_index_or_walk_only_the_seq_range() {
         let conn = Connection::open_in_memory().unwrap();
         schema::create_at(&conn, 11).unwrap();
         let scan = BY_SEQ;
@@ -319,7 +319,7 @@ mod tests {
     /// The answers are the same whichever way SQLite finds them: every entry the filters
     /// match, `pad.append` ones included unless left out, newest first or oldest first.
     #[test]
-    fn queries_by_subject_answer_every_matching_entry() {
+    fn journal_queries_answer_every_matching_entry() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = create(&dir.path().join("locker.db")).unwrap();
         let entries = [
