@@ -114,19 +114,22 @@ pub mod subject {
     /// The repository itself (`repo.*`).
     pub const REPO: &str = "repo";
 
+    /// What a pad's subject starts with.
+    const PAD: &str = "pad:";
+
     /// A pad (`pad.*`).
     pub fn pad(pad_id: &str) -> String {
-        format!("pad:{pad_id}")
+        format!("{PAD}{pad_id}")
     }
 
     /// Whether `subject` is a pad's, of any pad.
     pub fn is_any_pad(subject: &str) -> bool {
-        subject.starts_with("pad:")
+        subject.starts_with(PAD)
     }
 
     /// Whether `subject` is [`pad`]`(pad_id)` (without building it).
     pub fn is_pad(subject: &str, pad_id: &str) -> bool {
-        subject.strip_prefix("pad:") == Some(pad_id)
+        subject.strip_prefix(PAD) == Some(pad_id)
     }
 
     /// A work item, with its leases, plans and steps (`lease.*`, `manifest.commit`,

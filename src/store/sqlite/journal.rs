@@ -316,6 +316,25 @@ mod tests {
         assert!(index.ends_with("WHERE kind <> 'pad.append'"), "{index}");
     }
 
+    /// Migration 11 takes a journal whose subject index is gone (dropped by hand) and makes
+    /// both of its indexes.
+    #[test]
+    fn migration_11_takes_a_journal_without_its_subject_index() {
+        let conn = Connection::open_in_memory().unwrap();
+        schema::create_at(&conn, 10).unwrap();
+        conn.execute_batch("DROP INDEX journal_subject").unwrap();
+        schema::run_one(&conn, 11).unwrap();
+        let n: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master \
+                 WHERE name IN ('journal_subject', 'journal_rare_kinds')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 2);
+    }
+
     /// The answers are the same whichever way SQLite finds them: every entry the filters
     /// match, `pad.append` ones included unless left out, newest first or oldest first.
     #[test]

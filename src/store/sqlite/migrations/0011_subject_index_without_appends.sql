@@ -9,8 +9,9 @@
 -- Without the appends in it, a sequential 200-byte append writes 27 KB instead of 33, and 16
 -- clients' appends 12 KB each instead of 18 (docs/performance.md). PostgreSQL keeps its index
 -- whole.
+-- A journal whose index was dropped by hand is not refused for it.
 -- Migrations are append-only: never edit a released one.
-DROP INDEX journal_subject;
+DROP INDEX IF EXISTS journal_subject;
 CREATE INDEX journal_subject ON journal(subject, seq) WHERE kind <> 'pad.append';
 
 -- The kinds a reader looks up across the whole journal, each written rarely: `locker gc`'s
