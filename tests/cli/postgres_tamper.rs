@@ -96,3 +96,109 @@ fn test_postgres_verify_finds_a_forged_lease_ticket_and_token() {
     sql(&env, "UPDATE tickets SET revoked_at = NULL; UPDATE agents SET scope = 'other'");
     broken(&env, "token", "agent-a");
 }
+
+/// What PostgreSQL holds of the journal and of each pad in `pads`: the number of `pad.append`
+/// entries, and each pad's block count and stored blocks.
+fn stored(env: &TestEnv, pads: &[&str]) -> (i64, Vec<(i64, i64)>) {
+    let url = env.pg.as_deref().expect("a PostgreSQL repository");
+    let mut c = postgres::Client::connect(url, postgres::NoTls).expect("connects");
+    let journal: i64 = c
+        .query_one("SELECT COUNT(*) FROM journal WHERE kind = 'pad.append'", &[])
+        .expect("count")
+        .get(0);
+    let pads = pads
+        .iter()
+        .map(|p| {
+            let row = c
+                .query_one(
+                    "SELECT block_count, (SELECT COUNT(*) FROM blocks WHERE pad_id = $1) \
+                     FROM pads WHERE id = $1",
+                    &[p],
+                )
+                .expect("the pad's row");
+            (row.get(0), row.get(1))
+        })
+        .collect();
+    (journal, pads)
+}
+
+/// An append's block and journal entry reach PostgreSQL after its checks, in the round trip
+/// that ends its transaction (or its savepoint in a group): a block row planted behind
+/// locker's back where the next append goes makes that append fail there, as its own error,
+/// and keeps nothing of it; on its own (the CLI) and among other requests of `locker serve`'s
+/// group commits, which are kept whole.
+#[test]
+fn test_postgres_an_append_failing_at_its_commit_fails_alone_and_keeps_nothing() {
+    if !on_postgres() {
+        return;
+    }
+    let env = TestEnv::init();
+    let victim = env.pad_with_envelope(&["--max-blocks", "64"]);
+    let good: Vec<_> = (0..3).map(|_| env.pad_with_envelope(&["--max-blocks", "64"])).collect();
+    sql(
+        &env,
+        &format!(
+            "INSERT INTO blocks (pad_id, seq, prev_hash, curr_hash, content_type, payload, \
+             created_at, pruned_bytes) SELECT pad_id, 1, prev_hash, curr_hash, content_type, \
+             payload, created_at, pruned_bytes FROM blocks WHERE pad_id = '{}' AND seq = 0",
+            victim.id
+        ),
+    );
+    let ids: Vec<&str> =
+        std::iter::once(victim.id.as_str()).chain(good.iter().map(|p| p.id.as_str())).collect();
+    let (journal, pads) = stored(&env, &ids);
+    assert_eq!(pads[0], (1, 2), "the planted row is there, the pad's count is not moved");
+
+    // On its own: the CLI's transaction.
+    let out = env.run(&["append", &victim.id, "--key", &victim.key, "--data", "x"]);
+    assert_ne!(out.status.code(), Some(0), "the append fails");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("duplicate key"), "the failure is named: {err}");
+    assert_eq!(stored(&env, &ids), (journal, pads.clone()), "nothing of it is kept");
+
+    // Among others: appends to the good pads and to the victim at once, through one server.
+    let server = env.serve(&[]);
+    let addr = server.addr;
+    let statuses: Vec<(usize, u16)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                let pad = if t % 2 == 0 { &victim } else { &good[(t / 2) % 3] };
+                s.spawn(move || {
+                    (0..6)
+                        .map(|n| {
+                            let (status, v) = crate::common::server::append_block(
+                                addr,
+                                &pad.id,
+                                &pad.key,
+                                &format!("client {t} append {n}"),
+                            );
+                            if t % 2 == 0 {
+                                // The server does not show a stranger its storage's words.
+                                assert_eq!(v["error"], "internal", "{v}");
+                            }
+                            (t, status)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a client")).collect()
+    });
+    for (t, status) in &statuses {
+        let want = if t % 2 == 0 { 500 } else { 201 };
+        assert_eq!(*status, want, "client {t}");
+    }
+    drop(server);
+    let (journal_after, pads_after) = stored(&env, &ids);
+    assert_eq!(journal_after, journal + 24, "one entry per acknowledged append, and no other");
+    assert_eq!(pads_after[0], pads[0], "nothing of the failed appends is kept");
+    let per_pad: Vec<i64> = pads_after[1..]
+        .iter()
+        .map(|(count, rows)| {
+            assert_eq!(count, rows, "each good pad's count is its rows");
+            *count
+        })
+        .collect();
+    // Clients 1, 3, 5, 7 append 6 blocks each to good pads 0, 1, 2, 0 (block 0 is the envelope).
+    assert_eq!(per_pad, vec![13, 7, 7]);
+}

@@ -5,12 +5,18 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
-use postgres::types::ToSql;
-use postgres::{Client, NoTls, Row, Statement};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
+
+use tokio::task::JoinHandle;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Error as PgError, NoTls, Row, Statement};
 
 use super::known::Known;
 use super::url::{parse_url, redact, resolve_password, user_of};
 use super::{JOURNAL_LOCK, LOCK_TIMEOUT_MS};
+use crate::store::sql::{journal_head_row, setting_row, Columns as _};
 use crate::store::{Result, StoreError};
 
 /// Runs `f` on a thread of its own when called from inside a Tokio runtime (the MCP server's
@@ -29,11 +35,12 @@ fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-/// Connects to the database a URL names.
-pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
+/// Connects to the database a URL names: a client, and a runtime of its own that drives the
+/// connection whenever the client waits for an answer (see [`Conn`]).
+pub(super) fn connect(url: &str, password_file: Option<&Path>) -> Result<Conn> {
     let mut cfg = parse_url(url)?;
     if cfg.get_user().is_none() {
-        cfg.user(&user_of(&cfg));
+        cfg.user(user_of(&cfg));
     }
     if let Some(p) = resolve_password(&cfg, password_file)? {
         cfg.password(p);
@@ -50,14 +57,22 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
         cfg.application_name("locker");
     }
     let (_, tls) = super::tls::split_url(url)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StoreError::Io(format!("cannot start PostgreSQL's client runtime: {e}")))?;
     let connected = match super::tls::client_config(&tls)? {
-        None => off_runtime(|| cfg.connect(NoTls)),
+        None => off_runtime(|| {
+            rt.block_on(cfg.connect(NoTls)).map(|(client, c)| (client, rt.spawn(drive(c))))
+        }),
         Some(c) => {
             let tls = tokio_postgres_rustls::MakeRustlsConnect::new(c);
-            off_runtime(|| cfg.connect(tls))
+            off_runtime(|| {
+                rt.block_on(cfg.connect(tls)).map(|(client, c)| (client, rt.spawn(drive(c))))
+            })
         }
     };
-    connected.map_err(|e| {
+    let (client, driver) = connected.map_err(|e| {
         let detail = format!("cannot connect to PostgreSQL at {}: {}", redact(url), error_text(&e));
         // Nobody answered (refused, reset, timed out, shutting down): the database is
         // unavailable, and locker connects again later. Anything else (a password, a
@@ -67,10 +82,23 @@ pub fn connect(url: &str, password_file: Option<&Path>) -> Result<Client> {
         } else {
             StoreError::Io(detail)
         }
-    })
+    })?;
+    Ok(Conn::new(client, rt, driver))
 }
 
-fn error_text(e: &postgres::Error) -> String {
+/// Runs a connection until it closes (its client dropped, or the server gone); notices are
+/// logged.
+async fn drive<S, T>(connection: tokio_postgres::Connection<S, T>)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    if let Err(e) = connection.await {
+        tracing::debug!(target: "locker::store", "the PostgreSQL connection ended: {e}");
+    }
+}
+
+fn error_text(e: &tokio_postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => db.message().to_owned(),
         None => {
@@ -88,7 +116,7 @@ fn error_text(e: &postgres::Error) -> String {
 /// Whether `e` means the connection is gone (closed, reset, or the server shutting down or
 /// restarting): the next transaction needs a new connection, and one that failed at its first
 /// statement can run again on it.
-fn is_connection_loss(e: &postgres::Error) -> bool {
+fn is_connection_loss(e: &tokio_postgres::Error) -> bool {
     if e.is_closed() {
         return true;
     }
@@ -105,7 +133,7 @@ fn is_connection_loss(e: &postgres::Error) -> bool {
 
 /// Whether `e` comes from the TLS handshake (rustls reports through an `InvalidData` I/O
 /// error): a certificate refused is no outage.
-fn is_tls_failure(e: &postgres::Error) -> bool {
+fn is_tls_failure(e: &tokio_postgres::Error) -> bool {
     let mut src = std::error::Error::source(e);
     while let Some(inner) = src {
         if let Some(io) = inner.downcast_ref::<std::io::Error>() {
@@ -122,7 +150,7 @@ fn is_tls_failure(e: &postgres::Error) -> bool {
 }
 
 /// Maps PostgreSQL failures that a user can act on to their own variants.
-fn pg(e: postgres::Error) -> StoreError {
+fn pg(e: tokio_postgres::Error) -> StoreError {
     if is_connection_loss(&e) {
         return StoreError::Unreachable(format!(
             "the connection to PostgreSQL was lost: {}",
@@ -162,10 +190,104 @@ pub(super) fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
 }
 
+/// How long closing a connection waits for the server to see it closed.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Most statements waiting for a round trip (see [`Conn::defer`]).
+const MAX_PENDING: usize = 64;
+
+/// A statement not sent yet: it goes out in the round trip of the next statement whose answer
+/// is needed, before it and in order (see [`Conn`]).
+enum Deferred {
+    /// `SAVEPOINT name`: a savepoint that has sent nothing yet.
+    Savepoint(String),
+    /// `RELEASE SAVEPOINT name`: a savepoint committed inside a group.
+    Release(String),
+    /// A write whose only answer is whether it failed (an append's block and journal entry).
+    Write(Statement, Vec<Box<dyn ToSql + Sync + Send>>),
+}
+
+/// One statement of a round trip.
+enum Req<'a> {
+    /// Sent as a simple query (one or more statements, no parameters).
+    Text(String),
+    /// A prepared statement, answered by its row count.
+    Exec(&'a Statement, Vec<&'a (dyn ToSql + Sync)>),
+    /// A prepared statement, answered by its rows.
+    Query(&'a Statement, Params<'a>),
+    /// Prepared and run at once (two messages apart): only ever the last of a round trip.
+    Unprepared(&'a str),
+}
+
+/// The answer to one [`Req`].
+enum Out {
+    Done,
+    Count(u64),
+    Rows(Vec<Row>),
+}
+
+/// Sends every request of `reqs` at once, in order, and waits for all their answers: one round
+/// trip however many there are. `tokio_postgres` sends a request when its future is first
+/// polled, and the futures are first polled in order.
+async fn in_order(client: &Client, reqs: &[Req<'_>]) -> Vec<std::result::Result<Out, PgError>> {
+    type Answer<'f> = Pin<Box<dyn Future<Output = std::result::Result<Out, PgError>> + 'f>>;
+    let mut futures: Vec<Answer<'_>> = reqs
+        .iter()
+        .map(|r| -> Answer<'_> {
+            match r {
+                Req::Text(sql) => {
+                    Box::pin(async move { client.batch_execute(sql).await.map(|()| Out::Done) })
+                }
+                Req::Exec(st, p) => {
+                    Box::pin(async move { client.execute(*st, p).await.map(Out::Count) })
+                }
+                Req::Query(st, p) => {
+                    Box::pin(async move { client.query(*st, p).await.map(Out::Rows) })
+                }
+                Req::Unprepared(sql) => {
+                    Box::pin(async move { client.query(*sql, &[]).await.map(Out::Rows) })
+                }
+            }
+        })
+        .collect();
+    let mut outs: Vec<Option<std::result::Result<Out, PgError>>> =
+        futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut waiting = false;
+        for (f, out) in futures.iter_mut().zip(outs.iter_mut()) {
+            if out.is_none() {
+                match f.as_mut().poll(cx) {
+                    Poll::Ready(r) => *out = Some(r),
+                    Poll::Pending => waiting = true,
+                }
+            }
+        }
+        if waiting {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    outs.into_iter().map(|o| o.expect("every request was answered")).collect()
+}
+
 /// One connection with its prepared statements.
+///
+/// The client is `tokio_postgres`'s, driven by a single-threaded runtime of the connection's
+/// own while it waits for an answer, so that several statements can share one round trip
+/// (pipelining): statements whose answer is not needed at once wait in `pending` and go out
+/// with the next statement whose answer is. Within a group commit a request's `SAVEPOINT`
+/// goes out with its first read, the previous request's `RELEASE` before it, and an append's
+/// block and journal entry together when its savepoint ends: two round trips per append
+/// instead of four, with every failure still reported to the request that caused it.
 pub(super) struct Conn {
     /// `None` only while being dropped.
-    pub(super) client: Option<Client>,
+    client: Option<Client>,
+    /// Drives the connection (`None` only while being dropped).
+    rt: Option<tokio::runtime::Runtime>,
+    /// The task running the connection, awaited when closing.
+    driver: Option<tokio::task::JoinHandle<()>>,
     pub(super) cache: HashMap<String, Statement>,
     /// Cursors open in the current transaction (their names are `lc0`, `lc1`…).
     pub(super) cursors: usize,
@@ -180,19 +302,18 @@ pub(super) struct Conn {
     pub(super) clock_offset: i64,
     /// What the open write transaction has read or written (see [`Known`]).
     pub(super) known: Known,
-    /// A savepoint committed but not yet released: its `RELEASE` goes in the same round trip
-    /// as the next statement sent as text (the next `SAVEPOINT`), or before the next prepared
-    /// one, and a `COMMIT` releases it with the rest. A failed release fails that statement,
-    /// and with it the group (nothing of it is acknowledged before the group commits).
-    pub(super) unreleased: Option<String>,
+    /// Statements not sent yet, in order (see [`Deferred`]).
+    pending: Vec<Deferred>,
 }
 
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 impl Conn {
-    pub(super) fn new(client: Client) -> Self {
+    fn new(client: Client, rt: tokio::runtime::Runtime, driver: JoinHandle<()>) -> Self {
         Self {
             client: Some(client),
+            rt: Some(rt),
+            driver: Some(driver),
             cache: HashMap::new(),
             cursors: 0,
             savepoints: 0,
@@ -200,31 +321,82 @@ impl Conn {
             lost: false,
             clock_offset: 0,
             known: Known::default(),
-            unreleased: None,
+            pending: Vec::new(),
         }
-    }
-
-    fn client(&mut self) -> &mut Client {
-        self.client.as_mut().expect("the client lives as long as its connection")
     }
 
     fn stmt(&mut self, sql: &str) -> Result<Statement> {
-        if self.unreleased.is_some() {
-            self.batch("")?;
-        }
         if let Some(s) = self.cache.get(sql) {
             return Ok(s.clone());
         }
-        let client = self.client();
-        let s = off_runtime(|| client.prepare(sql)).map_err(|e| self.fail(e))?;
+        // Preparing changes nothing, so it need not wait for what is pending.
+        let (client, rt) = self.parts();
+        let s = off_runtime(|| rt.block_on(client.prepare(sql))).map_err(|e| self.fail(e))?;
         self.cache.insert(sql.to_owned(), s.clone());
         Ok(s)
     }
 
-    fn fail(&mut self, e: postgres::Error) -> StoreError {
+    fn parts(&self) -> (&Client, &tokio::runtime::Runtime) {
+        match (&self.client, &self.rt) {
+            (Some(c), Some(rt)) => (c, rt),
+            _ => unreachable!("the client lives as long as its connection"),
+        }
+    }
+
+    fn fail(&mut self, e: PgError) -> StoreError {
         self.failed = true;
         self.lost |= is_connection_loss(&e);
         pg(e)
+    }
+
+    /// Sends what is pending, then `now`, in one round trip, and returns the answers to `now`.
+    /// The first failure in order is the error (a statement after a failed one fails only
+    /// because the transaction is aborted).
+    fn round_trip(&mut self, now: Vec<Req<'_>>) -> Result<Vec<Out>> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut reqs: Vec<Req<'_>> = Vec::with_capacity(pending.len() + now.len());
+        let mut text = String::new();
+        for d in &pending {
+            match d {
+                Deferred::Savepoint(name) => text.push_str(&format!("SAVEPOINT {name}; ")),
+                Deferred::Release(name) => text.push_str(&format!("RELEASE SAVEPOINT {name}; ")),
+                Deferred::Write(st, params) => {
+                    if !text.is_empty() {
+                        reqs.push(Req::Text(std::mem::take(&mut text)));
+                    }
+                    reqs.push(Req::Exec(st, params.iter().map(|p| &**p as _).collect()));
+                }
+            }
+        }
+        // A text statement now goes in the same simple query as trailing savepoints' text.
+        let mut now = now.into_iter().peekable();
+        let merged = matches!(now.peek(), Some(Req::Text(_)));
+        if let (true, Some(Req::Text(sql))) = (merged, now.peek()) {
+            text.push_str(sql);
+        }
+        if merged {
+            now.next();
+        }
+        let ahead = reqs.len() + usize::from(!text.is_empty() && !merged);
+        if !text.is_empty() {
+            reqs.push(Req::Text(text));
+        }
+        reqs.extend(now);
+        if reqs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (client, rt) = self.parts();
+        let answers = off_runtime(|| rt.block_on(in_order(client, &reqs)));
+        drop(reqs);
+        let mut outs = Vec::with_capacity(answers.len().saturating_sub(ahead));
+        for (i, a) in answers.into_iter().enumerate() {
+            match a {
+                Err(e) => return Err(self.fail(e)),
+                Ok(out) if i >= ahead => outs.push(out),
+                Ok(_) => {}
+            }
+        }
+        Ok(outs)
     }
 
     /// Measures how far the server's clock is from this host's (against the midpoint of the
@@ -250,85 +422,211 @@ impl Conn {
 
     pub(super) fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
         let st = self.stmt(sql)?;
-        let client = self.client();
-        off_runtime(|| client.query(&st, params)).map_err(|e| self.fail(e))
+        rows(self.round_trip(vec![Req::Query(&st, params)])?)
     }
 
     pub(super) fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>> {
-        let st = self.stmt(sql)?;
-        let client = self.client();
-        off_runtime(|| client.query_opt(&st, params)).map_err(|e| self.fail(e))
+        let mut rows = self.query(sql, params)?;
+        if rows.len() > 1 {
+            self.failed = true;
+            return Err(StoreError::Io(format!(
+                "PostgreSQL: a query answered {} rows where at most one was expected",
+                rows.len()
+            )));
+        }
+        Ok(rows.pop())
     }
 
     pub(super) fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row> {
-        let st = self.stmt(sql)?;
-        let client = self.client();
-        off_runtime(|| client.query_one(&st, params)).map_err(|e| self.fail(e))
+        self.query_opt(sql, params)?.ok_or_else(|| {
+            self.failed = true;
+            StoreError::Io("PostgreSQL: a query answered no row where one was expected".into())
+        })
     }
 
     /// Runs a statement that is not worth preparing once for all (a cursor's `FETCH`, whose
     /// row type depends on the cursor).
     pub(super) fn query_unprepared(&mut self, sql: &str) -> Result<Vec<Row>> {
-        let client = self.client();
-        off_runtime(|| client.query(sql, &[])).map_err(|e| self.fail(e))
+        rows(self.round_trip(vec![Req::Unprepared(sql)])?)
     }
 
     pub(super) fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64> {
         let st = self.stmt(sql)?;
-        let client = self.client();
-        off_runtime(|| client.execute(&st, params)).map_err(|e| self.fail(e))
+        let params = params.to_vec();
+        match self.round_trip(vec![Req::Exec(&st, params)])?.pop() {
+            Some(Out::Count(n)) => Ok(n),
+            _ => Ok(0),
+        }
     }
 
-    /// Runs `sql` as text (after the release of an unreleased savepoint, in one round trip).
+    /// Queues a write to go out with the next statement sent, at the latest when the
+    /// transaction or savepoint it belongs to ends; its failure is reported then, and fails
+    /// the transaction.
+    pub(super) fn defer(
+        &mut self,
+        sql: &str,
+        params: Vec<Box<dyn ToSql + Sync + Send>>,
+    ) -> Result<()> {
+        let st = self.stmt(sql)?;
+        self.pending.push(Deferred::Write(st, params));
+        // A bulk load (`store copy`) does not pile its rows up: a round trip at most every
+        // so many writes.
+        if self.pending.len() >= MAX_PENDING {
+            self.round_trip(Vec::new())?;
+        }
+        Ok(())
+    }
+
+    /// Runs `sql` as text (after what is pending, in one round trip).
     pub(super) fn batch(&mut self, sql: &str) -> Result<()> {
-        let sql = match self.unreleased.take() {
-            Some(name) => format!("RELEASE SAVEPOINT {name}; {sql}"),
-            None => sql.to_owned(),
-        };
-        let client = self.client();
-        off_runtime(|| client.batch_execute(&sql)).map_err(|e| self.fail(e))
+        self.round_trip(vec![Req::Text(sql.to_owned())]).map(drop)
     }
 
-    /// Runs `sql` ignoring failures (a rollback on a connection that may be gone); a savepoint
-    /// not yet released is rolled back with the rest.
+    /// Runs `sql` ignoring failures (a rollback on a connection that may be gone); nothing
+    /// pending is sent: a rollback undoes it anyway.
     pub(super) fn quietly(&mut self, sql: &str) -> bool {
-        self.unreleased = None;
-        let client = self.client();
-        off_runtime(|| client.batch_execute(sql)).is_ok()
+        self.pending.clear();
+        self.round_trip(vec![Req::Text(sql.to_owned())]).is_ok()
+    }
+
+    /// Begins savepoint `name`: its `SAVEPOINT` goes out with its first statement.
+    pub(super) fn begin_savepoint(&mut self, name: &str) {
+        self.pending.push(Deferred::Savepoint(name.to_owned()));
+    }
+
+    /// Ends savepoint `name`, keeping what it did: its writes are sent now, so that a failure
+    /// is its own; its `RELEASE` goes out with the next statement (a `COMMIT` releases it with
+    /// the rest). A savepoint that sent nothing and wrote nothing simply never existed.
+    pub(super) fn end_savepoint(&mut self, name: &str) -> Result<()> {
+        let unsent = self.unsent(name);
+        if let Some(at) = unsent {
+            if at + 1 == self.pending.len() {
+                self.pending.pop();
+                return Ok(());
+            }
+        }
+        if self.pending.iter().any(|d| matches!(d, Deferred::Write(..))) {
+            self.round_trip(Vec::new())?;
+        }
+        self.pending.push(Deferred::Release(name.to_owned()));
+        Ok(())
+    }
+
+    /// Undoes savepoint `name` and what it did: the transaction it was in is usable again,
+    /// unless this fails. Nothing of it that is still pending is sent.
+    pub(super) fn undo_savepoint(&mut self, name: &str) -> Result<()> {
+        if let Some(at) = self.unsent(name) {
+            self.pending.truncate(at);
+            // Nothing of it reached the server: a failure before it is the transaction's.
+            if self.failed {
+                return Err(StoreError::Io(
+                    "a statement of the transaction failed, so nothing was committed".into(),
+                ));
+            }
+            return Ok(());
+        }
+        // Sent: so is everything before it, and what is pending is its own.
+        self.pending.clear();
+        self.batch(&format!("ROLLBACK TO SAVEPOINT {name}; RELEASE SAVEPOINT {name}"))?;
+        self.failed = false;
+        Ok(())
+    }
+
+    /// Where savepoint `name`'s `SAVEPOINT` waits, if it was not sent yet.
+    fn unsent(&self, name: &str) -> Option<usize> {
+        self.pending.iter().rposition(|d| matches!(d, Deferred::Savepoint(n) if n == name))
+    }
+
+    /// Commits the open transaction, with what is pending in the same round trip (a
+    /// savepoint's `RELEASE` is not sent: `COMMIT` releases it). A pending write that fails
+    /// makes PostgreSQL roll the transaction back, and its error is the commit's.
+    pub(super) fn commit(&mut self) -> Result<()> {
+        self.pending.retain(|d| !matches!(d, Deferred::Release(_)));
+        self.batch("COMMIT")
     }
 
     /// Starts a read-only transaction on one snapshot.
     pub(super) fn begin_read(&mut self) -> Result<()> {
         self.failed = false;
         self.cursors = 0;
-        self.unreleased = None;
+        self.pending.clear();
         self.known.begin(false);
         self.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
-    /// Starts a write transaction holding the journal's lock.
+    /// Starts a write transaction holding the journal's lock, and reads what every write
+    /// reads first (the journal's head, the Merkle tree's size and the settings) in the same
+    /// round trip.
     pub(super) fn begin_write(&mut self) -> Result<()> {
         self.failed = false;
         self.cursors = 0;
-        self.unreleased = None;
+        self.pending.clear();
         self.known.begin(true);
-        let r = self.batch(&format!(
-            "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"
-        ));
+        let r = self.begin_write_reading();
         if r.is_err() {
             self.quietly("ROLLBACK");
         }
         r
     }
+
+    fn begin_write_reading(&mut self) -> Result<()> {
+        let head = self.stmt("SELECT seq, hash FROM journal_head WHERE id = 1")?;
+        let count = self.stmt("SELECT MAX(idx) FROM merkle_hashes")?;
+        let settings = self.stmt("SELECT name, value FROM repo_settings")?;
+        let begin = format!(
+            "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"
+        );
+        let mut outs = self
+            .round_trip(vec![
+                Req::Text(begin),
+                Req::Query(&head, &[]),
+                Req::Query(&count, &[]),
+                Req::Query(&settings, &[]),
+            ])?
+            .into_iter()
+            .skip(1);
+        let mut next = || rows(outs.next().into_iter().collect());
+        let head = next()?.first().map(journal_head_row).transpose()?;
+        let count = next()?;
+        let settings = next()?;
+        self.known.set_head(head);
+        let count = match count.first() {
+            Some(r) => r.opt_int(0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0),
+            None => 0,
+        };
+        self.known.set_merkle_count(count);
+        let settings = settings.iter().map(setting_row).collect::<Result<Vec<_>>>()?;
+        self.known.set_all_settings(settings);
+        Ok(())
+    }
+}
+
+/// The rows of a round trip's one answer.
+fn rows(mut outs: Vec<Out>) -> Result<Vec<Row>> {
+    match outs.pop() {
+        Some(Out::Rows(rows)) => Ok(rows),
+        _ => Err(StoreError::Io("PostgreSQL: a query answered no rows".into())),
+    }
 }
 
 impl Drop for Conn {
     fn drop(&mut self) {
-        // Closing the client blocks on its own runtime: not inside another one.
-        if tokio::runtime::Handle::try_current().is_ok() {
-            if let Some(client) = self.client.take() {
-                let _ = std::thread::spawn(move || drop(client)).join();
+        // Statements are closed and the connection told to end (the client dropped), then
+        // the connection's task is run until it has said goodbye.
+        self.pending.clear();
+        self.cache.clear();
+        let (client, rt, driver) = (self.client.take(), self.rt.take(), self.driver.take());
+        let close = move || {
+            drop(client);
+            if let (Some(rt), Some(driver)) = (rt, driver) {
+                let _ = rt.block_on(async { tokio::time::timeout(CLOSE_WAIT, driver).await });
             }
+        };
+        // Blocking on a runtime is not allowed inside another one.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let _ = std::thread::spawn(close).join();
+        } else {
+            close();
         }
     }
 }

@@ -1,8 +1,6 @@
 //! A PostgreSQL group commit: one write transaction shared by several operations, each
 //! operation's transaction a savepoint inside it.
 
-use postgres::Client;
-
 use super::conn::Conn;
 use super::tx::PgTx;
 use crate::store::{Group, Result, Savepoints, Store, StoreError, Tx};
@@ -44,7 +42,8 @@ impl Savepoints for PgGroup<'_> {
         }
         self.conn.savepoints += 1;
         let name = format!("ls{}", self.conn.savepoints);
-        self.conn.batch(&format!("SAVEPOINT {name}"))?;
+        // Sent with the savepoint's first statement (see `Conn`).
+        self.conn.begin_savepoint(&name);
         Ok(Box::new(PgTx::nested(self.conn, writable, name)))
     }
 }
@@ -55,19 +54,16 @@ impl Group for PgGroup<'_> {
     }
 
     fn is_open(&self) -> bool {
-        !self.finished
-            && !self.conn.failed
-            && !self.conn.client.as_ref().is_none_or(Client::is_closed)
+        !self.finished && !self.conn.failed && !self.conn.is_lost()
     }
 
     fn commit(mut self: Box<Self>) -> Result<()> {
         if !self.is_open() {
             return Err(StoreError::Io("the group's transaction was rolled back".into()));
         }
-        // `COMMIT` releases every savepoint: a release still waiting for a round trip (see
-        // `Conn::unreleased`) is not sent, so a failure can only be the commit's.
-        self.conn.unreleased = None;
-        let r = self.conn.batch("COMMIT");
+        // Every savepoint's writes were sent when it ended, and `COMMIT` releases them all:
+        // a failure can only be the commit's.
+        let r = self.conn.commit();
         self.finished = true;
         r.map_err(|e| super::conn::commit_outcome_unknown(self.conn, e))
     }

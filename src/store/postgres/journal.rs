@@ -1,5 +1,7 @@
 //! [`JournalStore`] on PostgreSQL: the journal, its Merkle hashes and signed checkpoints.
 
+use tokio_postgres::types::ToSql;
+
 use super::tx::{placeholders, PgTx};
 use crate::domain::digest::Digest;
 use crate::store::sql::{
@@ -8,7 +10,7 @@ use crate::store::sql::{
 };
 use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
-    SignerRow, StoreError,
+    SignerRow,
 };
 
 impl JournalStore for PgTx<'_> {
@@ -78,43 +80,40 @@ impl JournalStore for PgTx<'_> {
 
     fn append_journal(&mut self, j: &JournalRow, start: u64, hashes: &[Digest]) -> Result<()> {
         // The row, the head and the leaf's hashes (none from `insert_journal`) in one
-        // statement; the hashes go in only with the row.
+        // statement, sent with the transaction's next statement or when it (or its savepoint)
+        // ends. An entry that exists already fails it, as `StoreError::Duplicate`, then: the
+        // journal's lock, held since BEGIN, excludes every other writer, so only a damaged
+        // store can have one.
         let sql = format!(
-            "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) \
-             ON CONFLICT DO NOTHING RETURNING seq, hash), \
+            "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) RETURNING seq, hash), \
              h AS (INSERT INTO journal_head (id, seq, hash) SELECT 1, seq, hash FROM j \
              ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash), \
              m AS (INSERT INTO merkle_hashes (idx, hash) SELECT * FROM \
-             UNNEST($10::BIGINT[], $11::TEXT[]) WHERE EXISTS (SELECT 1 FROM j)) \
+             UNNEST($10::BIGINT[], $11::TEXT[])) \
              SELECT COUNT(*) FROM j",
             placeholders(9)
         );
         let idx: Vec<i64> = (start..).take(hashes.len()).map(sql_i64).collect();
         let hex: Vec<String> = hashes.iter().map(Digest::to_hex).collect();
         self.check_writable()?;
-        let row = self.conn.get_mut().query_one(
-            &sql,
-            &[
-                &sql_i64(j.seq),
-                &j.prev_hash.to_hex(),
-                &j.hash.to_hex(),
-                &j.entry,
-                &j.time,
-                &j.kind,
-                &j.actor,
-                &j.scope,
-                &j.subject,
-                &idx,
-                &hex,
-            ],
-        )?;
-        if row.int(0)? == 0 {
-            return Err(StoreError::Duplicate(format!("journal entry {} exists", j.seq)));
-        }
-        let known = &mut self.conn.get_mut().known;
-        known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
+        let params: Vec<Box<dyn ToSql + Sync + Send>> = vec![
+            Box::new(sql_i64(j.seq)),
+            Box::new(j.prev_hash.to_hex()),
+            Box::new(j.hash.to_hex()),
+            Box::new(j.entry.clone()),
+            Box::new(j.time),
+            Box::new(j.kind.clone()),
+            Box::new(j.actor.clone()),
+            Box::new(j.scope.clone()),
+            Box::new(j.subject.clone()),
+            Box::new(idx),
+            Box::new(hex),
+        ];
+        let conn = self.conn.get_mut();
+        conn.defer(&sql, params)?;
+        conn.known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
         if !hashes.is_empty() {
-            known.stored_merkle_hashes(start, hashes);
+            conn.known.stored_merkle_hashes(start, hashes);
         }
         Ok(())
     }

@@ -31,6 +31,8 @@ pub(super) struct Known {
     merkle: HashMap<u64, Digest>,
     /// Repository settings by name, as read or written (`None`: no such setting).
     settings: HashMap<String, Option<String>>,
+    /// Every setting was read: one not in `settings` does not exist.
+    all_settings: bool,
 }
 
 impl Known {
@@ -92,7 +94,19 @@ impl Known {
     }
 
     pub(super) fn setting(&self, name: &str) -> Option<Option<String>> {
-        self.settings.get(name).cloned()
+        match self.settings.get(name) {
+            Some(v) => Some(v.clone()),
+            None if self.all_settings => Some(None),
+            None => None,
+        }
+    }
+
+    /// Every setting there is, as just read.
+    pub(super) fn set_all_settings(&mut self, settings: Vec<(String, String)>) {
+        if self.locked {
+            self.settings = settings.into_iter().map(|(n, v)| (n, Some(v))).collect();
+            self.all_settings = true;
+        }
     }
 
     pub(super) fn set_setting(&mut self, name: &str, value: Option<String>) {
@@ -118,6 +132,7 @@ mod tests {
         k.set_merkle_count(1);
         k.add_merkle_hash(0, Digest::ZERO);
         k.set_setting("a", Some("b".into()));
+        k.set_all_settings(vec![("c".into(), "d".into())]);
         assert_eq!(k.head(), None);
         assert_eq!(k.merkle_count(), None);
         assert_eq!(k.merkle_hash(0), None);
@@ -139,6 +154,20 @@ mod tests {
         assert_eq!(k.head(), Some(None), "still locked after forgetting");
         k.begin(true);
         assert_eq!(k.head(), None);
+    }
+
+    #[test]
+    fn once_every_setting_was_read_a_missing_one_is_known_missing() {
+        let mut k = Known::default();
+        k.begin(true);
+        assert_eq!(k.setting("absent"), None, "not known before they were read");
+        k.set_all_settings(vec![("repo.id".into(), "r".into())]);
+        assert_eq!(k.setting("repo.id"), Some(Some("r".into())));
+        assert_eq!(k.setting("absent"), Some(None));
+        k.set_setting("absent", Some("now".into()));
+        assert_eq!(k.setting("absent"), Some(Some("now".into())));
+        k.forget();
+        assert_eq!(k.setting("repo.id"), None, "forgotten with the rest");
     }
 
     #[test]

@@ -17,7 +17,10 @@
 //! [`StoreError::Duplicate`] without aborting the caller's
 //! transaction (the peer's `InFailedSQLTransaction`, A.9 #3); a statement that fails anyway
 //! marks the transaction failed, and committing it is an error, never PostgreSQL's silent
-//! `ROLLBACK`.
+//! `ROLLBACK`. An append's block and journal entry, which only a damaged store can find
+//! taken (the journal's lock excludes every other writer), are the exception: they wait to
+//! share the round trip that ends their transaction or savepoint (`conn`), and a row found
+//! there fails that transaction or savepoint as [`StoreError::Duplicate`].
 //!
 //! Blobs live in the database (`BYTEA`), whatever their size. The schema is versioned by
 //! append-only migrations recorded in `locker_schema`.
@@ -49,12 +52,11 @@ mod work;
 
 use std::path::Path;
 
-pub use conn::connect;
+use conn::{connect, Conn};
 pub use schema::{inspect, ScratchSchema, SCHEMA_VERSION};
 pub use url::{is_url, parse_url, redact, resolve_password};
 
 use crate::store::{Group, Maintenance, Result, Seal, Store, StoreError, Tx};
-use conn::Conn;
 
 /// How many times a transaction refused as busy when it began is begun again, and the first
 /// pause (doubled each time: at most 0.62 s in all).
@@ -88,7 +90,7 @@ impl PgStore {
     /// Connects to the database `url` names, which must hold a repository, and brings its
     /// schema up to date. A database with no schema is refused, never initialised.
     pub fn open(url: &str, password_file: Option<&Path>) -> Result<Self> {
-        let mut conn = Conn::new(connect(url, password_file)?);
+        let mut conn = connect(url, password_file)?;
         conn.measure_clock()?;
         schema::migrate_existing(&mut conn)?;
         Ok(Self {
@@ -102,7 +104,7 @@ impl PgStore {
     /// Connects to the database `url` names and creates its schema if it has none (`locker
     /// init --store`, `locker store copy --to`), or brings it up to date.
     pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
-        let mut conn = Conn::new(connect(url, password_file)?);
+        let mut conn = connect(url, password_file)?;
         conn.measure_clock()?;
         schema::migrate(&mut conn)?;
         Ok(Self {
@@ -158,7 +160,7 @@ impl PgStore {
     /// Replaces the connection with a new one.
     fn reconnect(&mut self) -> Result<()> {
         crate::obs::metrics::metrics().store_reconnects.inc(&[]);
-        let mut conn = Conn::new(connect(&self.url, self.password_file.as_deref())?);
+        let mut conn = connect(&self.url, self.password_file.as_deref())?;
         conn.measure_clock()?;
         self.conn = conn;
         Ok(())
@@ -206,7 +208,7 @@ impl Store for PgStore {
 
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {
         // The schema is the one this connection brought up to date; nothing is migrated.
-        let conn = Conn::new(connect(&self.url, self.password_file.as_deref()).ok()?);
+        let conn = connect(&self.url, self.password_file.as_deref()).ok()?;
         Some(Box::new(Self {
             conn,
             url: self.url.clone(),

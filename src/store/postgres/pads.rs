@@ -1,6 +1,6 @@
 //! [`PadStore`] on PostgreSQL: pads, blocks and read tickets.
 
-use postgres::types::ToSql;
+use tokio_postgres::types::ToSql;
 
 use super::tx::{literal, PgTx};
 use super::PAD_LOCK_CLASS;
@@ -11,52 +11,18 @@ use crate::store::sql::{
 use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
 
 impl PgTx<'_> {
-    /// Inserts `b`, then (`pad`: its pad's new fields, counted with it) updates its pad in the
-    /// same statement, only if the block went in. The pad's own chain lock is taken in the
-    /// statement too (no extra round trip); the journal's lock, held since BEGIN, already
-    /// excludes every other writer.
-    fn put_block(&self, b: &BlockRow, pad: Option<&PadRow>) -> Result<()> {
-        let insert = format!(
+    /// Inserts `b` (a block copied in, `store copy`). The pad's own chain lock is taken in the
+    /// statement; the journal's lock, held since BEGIN, already excludes every other writer.
+    fn put_block(&self, b: &BlockRow) -> Result<()> {
+        let sql = format!(
             "INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
              FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
              ON CONFLICT DO NOTHING"
         );
         let (seq, prev, curr) = (sql_i64(b.seq), b.prev_hash.to_hex(), b.curr_hash.to_hex());
         let pruned = b.pruned_bytes.map(sql_i64);
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![
-            &b.pad_id,
-            &seq,
-            &prev,
-            &curr,
-            &b.content_type,
-            &b.payload,
-            &b.created_at,
-            &pruned,
-        ];
-        let fields;
-        let sql = match pad {
-            None => insert,
-            Some(p) => {
-                fields = (
-                    sql_i64(p.block_count),
-                    sql_i64(p.current_bytes),
-                    p.state.as_str(),
-                    p.head_hash.to_hex(),
-                );
-                params.extend([
-                    &fields.0 as &(dyn ToSql + Sync),
-                    &fields.1,
-                    &fields.2,
-                    &fields.3,
-                    &p.sealed_at,
-                ]);
-                format!(
-                    "WITH b AS ({insert} RETURNING pad_id) UPDATE pads SET block_count = $9, \
-                     current_bytes = $10, state = $11, head_hash = $12, sealed_at = $13 \
-                     WHERE id = (SELECT pad_id FROM b)"
-                )
-            }
-        };
+        let params: [&(dyn ToSql + Sync); 8] =
+            [&b.pad_id, &seq, &prev, &curr, &b.content_type, &b.payload, &b.created_at, &pruned];
         if self.exec(&sql, &params)? == 0 {
             return Err(StoreError::Duplicate(format!(
                 "block {} of pad {} exists",
@@ -163,11 +129,40 @@ impl PadStore for PgTx<'_> {
     }
 
     fn insert_block(&mut self, b: &BlockRow) -> Result<()> {
-        self.put_block(b, None)
+        self.put_block(b)
     }
 
+    /// Inserts `b` and updates its pad to `p` (its new fields, counted with it) in one
+    /// statement, taking the pad's own chain lock in it too. Sent with the transaction's next
+    /// statement, or when it (or its savepoint) ends: a block that exists already fails the
+    /// statement, as [`StoreError::Duplicate`], then (the journal's lock, held since BEGIN,
+    /// excludes every other writer, so only a damaged store can have one).
     fn append_block(&mut self, b: &BlockRow, p: &PadRow) -> Result<()> {
-        self.put_block(b, Some(p))
+        self.check_writable()?;
+        let sql = format!(
+            "WITH b AS (INSERT INTO blocks ({BLOCK_COLS}) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
+             RETURNING pad_id) \
+             UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, head_hash = $12, \
+             sealed_at = $13 WHERE id = (SELECT pad_id FROM b)"
+        );
+        let params: Vec<Box<dyn ToSql + Sync + Send>> = vec![
+            Box::new(b.pad_id.clone()),
+            Box::new(sql_i64(b.seq)),
+            Box::new(b.prev_hash.to_hex()),
+            Box::new(b.curr_hash.to_hex()),
+            Box::new(b.content_type.clone()),
+            Box::new(b.payload.clone()),
+            Box::new(b.created_at),
+            Box::new(b.pruned_bytes.map(sql_i64)),
+            Box::new(sql_i64(p.block_count)),
+            Box::new(sql_i64(p.current_bytes)),
+            Box::new(p.state.as_str()),
+            Box::new(p.head_hash.to_hex()),
+            Box::new(p.sealed_at),
+        ];
+        self.conn.get_mut().defer(&sql, params)
     }
 
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {

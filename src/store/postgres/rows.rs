@@ -2,7 +2,7 @@
 //! through [`Columns`] for [`Row`]; a value of the wrong type or range is
 //! [`StoreError::Corrupt`].
 
-use postgres::Row;
+use tokio_postgres::Row;
 
 use super::conn::corrupt;
 use crate::domain::digest::Digest;

@@ -102,7 +102,7 @@ pub(super) fn migrate(conn: &mut Conn) -> Result<()> {
 
 /// Reads the schema version and the newest journal time without migrating anything.
 pub fn inspect(url: &str, password_file: Option<&Path>) -> Result<StoreInfo> {
-    let mut conn = Conn::new(connect(url, password_file)?);
+    let mut conn = connect(url, password_file)?;
     let schema_version = version(&mut conn)?;
     let has_journal: bool = conn
         .query_one("SELECT to_regclass('journal') IS NOT NULL", &[])?
@@ -193,7 +193,7 @@ pub struct ScratchSchema {
 impl ScratchSchema {
     /// Creates one on the database `url` names.
     pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
-        let mut admin = Conn::new(connect(url, password_file)?);
+        let mut admin = connect(url, password_file)?;
         let mut bytes = [0u8; 6];
         getrandom::fill(&mut bytes).map_err(|e| StoreError::Io(e.to_string()))?;
         let name: String = std::iter::once("locker_check_".to_owned())

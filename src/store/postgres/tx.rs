@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use postgres::Row;
+use tokio_postgres::Row;
 
 use super::conn::{Conn, Params};
 use super::FETCH;
@@ -31,10 +31,10 @@ impl Drop for PgTx<'_> {
                 conn.quietly("ROLLBACK");
             }
             Some(name) => {
-                let undo = format!("ROLLBACK TO SAVEPOINT {name}; RELEASE SAVEPOINT {name}");
                 // Once undone, the group's transaction is usable again; what it had read or
                 // written may be undone too.
-                conn.failed = !conn.quietly(&undo);
+                // (A failure marks the connection's transaction failed.)
+                let _ = conn.undo_savepoint(name);
                 conn.known.forget();
             }
         }
@@ -164,28 +164,27 @@ impl Tx for PgTx<'_> {
             ));
         }
         if let Some(seal) = self.seal.take() {
-            conn.batch("SAVEPOINT seal")?;
+            conn.begin_savepoint("seal");
             let keep = seal(self.as_mut());
             let conn = self.conn.get_mut();
             if keep && !conn.failed {
-                conn.batch("RELEASE SAVEPOINT seal")?;
+                conn.end_savepoint("seal")?;
             } else {
                 // What the seal read or wrote is undone; the transaction is usable again.
-                conn.batch("ROLLBACK TO SAVEPOINT seal; RELEASE SAVEPOINT seal")?;
-                conn.failed = false;
+                conn.undo_savepoint("seal")?;
                 conn.known.forget();
             }
         }
         let conn = self.conn.get_mut();
-        if let Some(name) = self.savepoint.take() {
-            // Released in the round trip of the group's next statement (see `Conn::unreleased`).
-            conn.unreleased = Some(name);
+        if let Some(name) = &self.savepoint {
+            // Its writes are sent now, its release with the group's next statement; if they
+            // fail, dropping this undoes the savepoint.
+            conn.end_savepoint(name)?;
             self.done = true;
             return Ok(());
         }
-        let sql = "COMMIT";
         let started = std::time::Instant::now();
-        conn.batch(sql).map_err(|e| super::conn::commit_outcome_unknown(conn, e))?;
+        conn.commit().map_err(|e| super::conn::commit_outcome_unknown(conn, e))?;
         self.done = true;
         tracing::debug!(
             target: "locker::store",

@@ -12,7 +12,7 @@ pub fn is_url(url: &str) -> bool {
 
 /// Parses a store URL; a password in it is refused (it would end up in `config.json`,
 /// process listings and shell histories).
-pub fn parse_url(url: &str) -> Result<postgres::Config> {
+pub fn parse_url(url: &str) -> Result<tokio_postgres::Config> {
     if !is_url(url) {
         return Err(StoreError::Io(format!(
             "`{}` is not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)",
@@ -21,13 +21,13 @@ pub fn parse_url(url: &str) -> Result<postgres::Config> {
     }
     // TLS settings the driver does not know are read by `tls::split_url` when connecting.
     let (plain, tls) = super::tls::split_url(url)?;
-    let mut cfg: postgres::Config = plain.parse().map_err(|e| {
+    let mut cfg: tokio_postgres::Config = plain.parse().map_err(|e| {
         StoreError::Io(format!("the PostgreSQL URL `{}` is malformed: {e}", redact(url)))
     })?;
     cfg.ssl_mode(match tls.mode {
-        super::tls::SslMode::Disable => postgres::config::SslMode::Disable,
-        super::tls::SslMode::Prefer => postgres::config::SslMode::Prefer,
-        _ => postgres::config::SslMode::Require,
+        super::tls::SslMode::Disable => tokio_postgres::config::SslMode::Disable,
+        super::tls::SslMode::Prefer => tokio_postgres::config::SslMode::Prefer,
+        _ => tokio_postgres::config::SslMode::Require,
     });
     if cfg.get_password().is_some() {
         return Err(StoreError::Io(format!(
@@ -57,7 +57,7 @@ pub fn redact(url: &str) -> String {
 /// The password to connect with: from `password_file` (its first line), else `PGPASSWORD`,
 /// else the `PGPASSFILE` or `~/.pgpass` entry matching the connection, as libpq does.
 pub fn resolve_password(
-    cfg: &postgres::Config,
+    cfg: &tokio_postgres::Config,
     password_file: Option<&Path>,
 ) -> Result<Option<Vec<u8>>> {
     if let Some(path) = password_file {
@@ -76,7 +76,7 @@ pub fn resolve_password(
     let Some(passfile) = passfile else { return Ok(None) };
     let Ok(text) = std::fs::read_to_string(&passfile) else { return Ok(None) };
     let host = match cfg.get_hosts().first() {
-        Some(postgres::config::Host::Tcp(h)) => h.clone(),
+        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
         _ => "localhost".to_owned(),
     };
     let port = cfg.get_ports().first().copied().unwrap_or(5432).to_string();
@@ -116,7 +116,7 @@ fn split_pgpass(line: &str) -> Vec<String> {
     out
 }
 
-pub(super) fn user_of(cfg: &postgres::Config) -> String {
+pub(super) fn user_of(cfg: &tokio_postgres::Config) -> String {
     cfg.get_user()
         .map(str::to_owned)
         .or_else(|| std::env::var("PGUSER").ok())
