@@ -202,3 +202,32 @@ fn test_postgres_an_append_failing_at_its_commit_fails_alone_and_keeps_nothing()
     // Clients 1, 3, 5, 7 append 6 blocks each to good pads 0, 1, 2, 0 (block 0 is the envelope).
     assert_eq!(per_pad, vec![13, 7, 7]);
 }
+
+/// `locker serve` keeps the pads it wrote from one write transaction to the next while no one
+/// else writes; a pad's row changed behind its back (sealed here, with no journal entry) makes
+/// the next append refuse itself and keep nothing, and the one after it reads the row afresh.
+#[test]
+fn test_postgres_a_pad_changed_behind_the_servers_back_is_not_appended_to() {
+    if !on_postgres() {
+        return;
+    }
+    let env = TestEnv::init();
+    let pad = env.pad_with_envelope(&["--max-blocks", "64"]);
+    let server = env.serve(&[]);
+    let append = |n: u32| {
+        crate::common::server::append_block(server.addr, &pad.id, &pad.key, &format!("n{n}"))
+    };
+    for n in 0..3 {
+        assert_eq!(append(n).0, 201);
+    }
+    let ids = [pad.id.as_str()];
+    let before = stored(&env, &ids);
+    sql(&env, &format!("UPDATE pads SET state = 'sealed' WHERE id = '{}'", pad.id));
+    let (status, v) = append(3);
+    assert_eq!(status, 503, "the append refuses itself: {v}");
+    assert_eq!(stored(&env, &ids), before, "nothing of it is kept");
+    let (status, v) = append(4);
+    assert_eq!(status, 409, "the next one sees the pad sealed: {v}");
+    assert_eq!(v["detail"], "pad is sealed", "{v}");
+    assert_eq!(stored(&env, &ids), before);
+}

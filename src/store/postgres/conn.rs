@@ -203,8 +203,9 @@ enum Deferred {
     Savepoint(String),
     /// `RELEASE SAVEPOINT name`: a savepoint committed inside a group.
     Release(String),
-    /// A write whose only answer is whether it failed (an append's block and journal entry).
-    Write(Statement, Vec<Box<dyn ToSql + Sync + Send>>),
+    /// A write whose only answer is whether it failed (an append's block and journal entry),
+    /// and what a division by zero in it means (a statement's way of refusing itself).
+    Write(Statement, Vec<Box<dyn ToSql + Sync + Send>>, Option<&'static str>),
 }
 
 /// One statement of a round trip.
@@ -355,15 +356,19 @@ impl Conn {
     fn round_trip(&mut self, now: Vec<Req<'_>>) -> Result<Vec<Out>> {
         let pending = std::mem::take(&mut self.pending);
         let mut reqs: Vec<Req<'_>> = Vec::with_capacity(pending.len() + now.len());
+        // What a request refusing itself means, by position.
+        let mut refusals: Vec<Option<&'static str>> = Vec::new();
         let mut text = String::new();
         for d in &pending {
             match d {
                 Deferred::Savepoint(name) => text.push_str(&format!("SAVEPOINT {name}; ")),
                 Deferred::Release(name) => text.push_str(&format!("RELEASE SAVEPOINT {name}; ")),
-                Deferred::Write(st, params) => {
+                Deferred::Write(st, params, refused) => {
                     if !text.is_empty() {
                         reqs.push(Req::Text(std::mem::take(&mut text)));
+                        refusals.push(None);
                     }
+                    refusals.push(*refused);
                     reqs.push(Req::Exec(st, params.iter().map(|p| &**p as _).collect()));
                 }
             }
@@ -391,7 +396,17 @@ impl Conn {
         let mut outs = Vec::with_capacity(answers.len().saturating_sub(ahead));
         for (i, a) in answers.into_iter().enumerate() {
             match a {
-                Err(e) => return Err(self.fail(e)),
+                Err(e) => {
+                    let e = self.fail(e);
+                    return Err(match (refusals.get(i).copied().flatten(), &e) {
+                        (Some(why), StoreError::Backend { detail, .. })
+                            if detail.starts_with("22012") =>
+                        {
+                            StoreError::Io(why.to_owned())
+                        }
+                        _ => e,
+                    });
+                }
                 Ok(out) if i >= ahead => outs.push(out),
                 Ok(_) => {}
             }
@@ -461,14 +476,16 @@ impl Conn {
 
     /// Queues a write to go out with the next statement sent, at the latest when the
     /// transaction or savepoint it belongs to ends; its failure is reported then, and fails
-    /// the transaction.
+    /// the transaction. `refused`: what the statement dividing by zero means (its way of
+    /// refusing itself).
     pub(super) fn defer(
         &mut self,
         sql: &str,
         params: Vec<Box<dyn ToSql + Sync + Send>>,
+        refused: Option<&'static str>,
     ) -> Result<()> {
         let st = self.stmt(sql)?;
-        self.pending.push(Deferred::Write(st, params));
+        self.pending.push(Deferred::Write(st, params, refused));
         // A bulk load (`store copy`) does not pile its rows up: a round trip at most every
         // so many writes.
         if self.pending.len() >= MAX_PENDING {
@@ -542,7 +559,9 @@ impl Conn {
     /// makes PostgreSQL roll the transaction back, and its error is the commit's.
     pub(super) fn commit(&mut self) -> Result<()> {
         self.pending.retain(|d| !matches!(d, Deferred::Release(_)));
-        self.batch("COMMIT")
+        self.batch("COMMIT")?;
+        self.known.committed();
+        Ok(())
     }
 
     /// Starts a read-only transaction on one snapshot.
@@ -589,7 +608,7 @@ impl Conn {
         let head = next()?.first().map(journal_head_row).transpose()?;
         let count = next()?;
         let settings = next()?;
-        self.known.set_head(head);
+        self.known.confirm(head);
         let count = match count.first() {
             Some(r) => r.opt_int(0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0),
             None => 0,

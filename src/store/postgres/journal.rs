@@ -110,7 +110,7 @@ impl JournalStore for PgTx<'_> {
             Box::new(hex),
         ];
         let conn = self.conn.get_mut();
-        conn.defer(&sql, params)?;
+        conn.defer(&sql, params, None)?;
         conn.known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
         if !hashes.is_empty() {
             conn.known.stored_merkle_hashes(start, hashes);

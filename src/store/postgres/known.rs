@@ -1,22 +1,34 @@
 //! What the open write transaction has read or written of the journal's head, the journal's
-//! Merkle tree and the repository's settings, kept so that the next operation of the same
-//! transaction (the next request of a group commit) need not ask PostgreSQL again.
+//! Merkle tree, the repository's settings and pads, kept so that the next operation of the
+//! same transaction (the next request of a group commit) need not ask PostgreSQL again; and,
+//! of the Merkle hashes and the pads, what the connection's last write transaction left, for
+//! the next one.
 //!
-//! It is true only while the journal's lock is held, and only of what this transaction did:
-//! every write transaction takes that lock before its first statement (`Conn::begin_write`), so
-//! no other process writes these rows until it ends. [`Known::begin`] empties it when any
-//! transaction begins (another process may have written since the last one), and
-//! [`Known::forget`] when a savepoint is rolled back (what it wrote is undone, what it read
-//! may be too). A read transaction keeps nothing: it holds no lock.
+//! It is true only while the journal's lock is held: every write transaction takes that lock
+//! before its first statement (`Conn::begin_write`), so no other process writes these rows
+//! until it ends. [`Known::begin`] empties what is the transaction's own (head, tree size,
+//! settings) when any transaction begins, and [`Known::forget`] everything when a savepoint is
+//! rolled back (what it wrote is undone, what it read may be too). A read transaction is served
+//! nothing: it holds no lock.
+//!
+//! The Merkle hashes and pads outlive a write transaction that committed, and are served to
+//! the connection's next one only if the journal's head is then still the one that commit left
+//! ([`Known::confirm`]): every write to those rows, by any process, appends to the journal in
+//! the same transaction (a pad's append, seal or pruning; a Merkle hash only with its entry),
+//! so an unmoved head means no one else wrote them. (An append's own statement checks the
+//! pad's row as well, see `PadStore::append_block`, so a row changed behind locker's back
+//! fails that append instead of forking its chain.)
 
 use std::collections::HashMap;
 
 use crate::domain::digest::Digest;
-use crate::store::JournalHead;
+use crate::store::{JournalHead, PadRow};
 
 /// Most Merkle hashes kept at once: one append reads and writes a few (its height's worth), so
 /// this covers any group; a bulk load (`store copy`) goes over it and is simply not kept.
 const MAX_HASHES: usize = 4096;
+/// Most pads kept at once.
+const MAX_PADS: usize = 4096;
 
 /// What the open write transaction knows (see the module's documentation).
 #[derive(Debug, Default)]
@@ -33,18 +45,56 @@ pub(super) struct Known {
     settings: HashMap<String, Option<String>>,
     /// Every setting was read: one not in `settings` does not exist.
     all_settings: bool,
+    /// Pads by id, as read or written.
+    pads: HashMap<String, PadRow>,
+    /// `merkle` and `pads` may be served: true of this transaction.
+    current: bool,
+    /// The journal's head that the connection's last write transaction left when it
+    /// committed (`None`: none did since, or one did not commit).
+    committed: Option<Option<JournalHead>>,
 }
 
 impl Known {
-    /// A transaction begins: nothing is known, and what it reads is kept only if it holds the
-    /// journal's lock (`locked`).
+    /// A transaction begins: nothing of its own is known, and what it reads is kept only if it
+    /// holds the journal's lock (`locked`). The Merkle hashes and pads an earlier write
+    /// transaction left are kept, not served until [`Known::confirm`].
     pub(super) fn begin(&mut self, locked: bool) {
-        *self = Self { locked, ..Self::default() };
+        let merkle = std::mem::take(&mut self.merkle);
+        let pads = std::mem::take(&mut self.pads);
+        let committed = self.committed.take();
+        *self = Self { locked, merkle, pads, committed, ..Self::default() };
+    }
+
+    /// The write transaction just begun read the journal's head `head`: what the last one left
+    /// is served if that is the head it committed, and dropped otherwise.
+    pub(super) fn confirm(&mut self, head: Option<JournalHead>) {
+        if self.committed.take() != Some(head) {
+            self.merkle.clear();
+            self.pads.clear();
+        }
+        self.current = self.locked;
+        self.set_head(head);
+    }
+
+    /// The write transaction committed: what it knows stays true for the next one, while the
+    /// journal's head stays where it left it.
+    pub(super) fn committed(&mut self) {
+        if self.locked && self.current {
+            self.committed = self.head;
+        }
     }
 
     /// Forgets everything (a savepoint was rolled back); the transaction still holds its lock.
     pub(super) fn forget(&mut self) {
+        self.merkle.clear();
+        self.pads.clear();
+        let current = self.current;
         self.begin(self.locked);
+        self.current = current;
+    }
+
+    fn serves(&self) -> bool {
+        self.locked && self.current
     }
 
     pub(super) fn head(&self) -> Option<Option<JournalHead>> {
@@ -68,11 +118,11 @@ impl Known {
     }
 
     pub(super) fn merkle_hash(&self, idx: u64) -> Option<Digest> {
-        self.merkle.get(&idx).copied()
+        self.serves().then(|| self.merkle.get(&idx).copied()).flatten()
     }
 
     pub(super) fn add_merkle_hash(&mut self, idx: u64, hash: Digest) {
-        if !self.locked {
+        if !self.serves() {
             return;
         }
         if self.merkle.len() >= MAX_HASHES {
@@ -113,6 +163,26 @@ impl Known {
         if self.locked {
             self.settings.insert(name.to_owned(), value);
         }
+    }
+
+    pub(super) fn pad(&self, id: &str) -> Option<PadRow> {
+        self.serves().then(|| self.pads.get(id).cloned()).flatten()
+    }
+
+    /// `pad` is the pad's row as just read or written.
+    pub(super) fn set_pad(&mut self, pad: &PadRow) {
+        if !self.serves() {
+            return;
+        }
+        if self.pads.len() >= MAX_PADS {
+            self.pads.clear();
+        }
+        self.pads.insert(pad.id.clone(), pad.clone());
+    }
+
+    /// Pad `id`'s row was changed by a statement that did not say how.
+    pub(super) fn forget_pad(&mut self, id: &str) {
+        self.pads.remove(id);
     }
 }
 
@@ -174,6 +244,7 @@ mod tests {
     fn stored_hashes_move_a_known_count_and_are_kept() {
         let mut k = Known::default();
         k.begin(true);
+        k.confirm(None);
         let hs = [Digest::of(b"a"), Digest::of(b"b")];
         k.stored_merkle_hashes(4, &hs);
         assert_eq!(k.merkle_count(), None, "an unknown count stays unknown");
@@ -183,5 +254,76 @@ mod tests {
         assert_eq!(k.merkle_count(), Some(8));
         k.stored_merkle_hashes(9, &hs);
         assert_eq!(k.merkle_count(), None, "a gap makes the count unknown");
+    }
+
+    fn pad(id: &str, blocks: u64) -> PadRow {
+        PadRow {
+            id: id.into(),
+            scope: "default".into(),
+            created_at: 1,
+            expires_at: 2,
+            max_blocks: 8,
+            max_bytes: 1024,
+            block_count: blocks,
+            current_bytes: 0,
+            state: crate::domain::pad::StoredState::Open,
+            write_key_hash: Digest::ZERO,
+            head_hash: Digest::of(&blocks.to_be_bytes()),
+            sealed_at: None,
+            pruned_at: None,
+        }
+    }
+
+    /// One write transaction that wrote pad `p` and Merkle hash 7, and (`commit`) committed
+    /// with the journal's head at `head`.
+    fn write(k: &mut Known, head: u64, commit: bool) {
+        k.begin(true);
+        k.confirm(Some(self::head(head - 1)));
+        k.set_pad(&pad("p", head));
+        k.add_merkle_hash(7, Digest::of(b"h"));
+        k.set_head(Some(self::head(head)));
+        if commit {
+            k.committed();
+        }
+    }
+
+    #[test]
+    fn pads_and_hashes_outlive_a_commit_while_the_head_stays_where_it_left_it() {
+        let mut k = Known::default();
+        write(&mut k, 5, true);
+        // A read transaction in between is served nothing, and changes nothing.
+        k.begin(false);
+        assert_eq!(k.pad("p"), None);
+        assert_eq!(k.merkle_hash(7), None);
+        // Not served before the head is confirmed.
+        k.begin(true);
+        assert_eq!(k.pad("p"), None);
+        k.confirm(Some(head(5)));
+        assert_eq!(k.pad("p").map(|p| p.block_count), Some(5));
+        assert_eq!(k.merkle_hash(7), Some(Digest::of(b"h")));
+        assert_eq!(k.head(), Some(Some(head(5))));
+    }
+
+    #[test]
+    fn another_writer_or_an_uncommitted_transaction_drops_what_was_kept() {
+        let mut k = Known::default();
+        write(&mut k, 5, true);
+        k.begin(true);
+        k.confirm(Some(head(6)));
+        assert_eq!(k.pad("p"), None, "someone else moved the head");
+        assert_eq!(k.merkle_hash(7), None);
+
+        write(&mut k, 5, false);
+        k.begin(true);
+        k.confirm(Some(head(5)));
+        assert_eq!(k.pad("p"), None, "the last transaction did not commit");
+
+        write(&mut k, 5, true);
+        k.forget();
+        assert_eq!(k.pad("p"), None, "a savepoint rolled back forgets them too");
+        k.set_pad(&pad("q", 1));
+        assert!(k.pad("q").is_some(), "and the transaction goes on keeping what it reads");
+        k.forget_pad("q");
+        assert_eq!(k.pad("q"), None);
     }
 }

@@ -35,7 +35,14 @@ impl PgTx<'_> {
 
 impl PadStore for PgTx<'_> {
     fn pad(&self, id: &str) -> Result<Option<PadRow>> {
-        self.one(&format!("SELECT {PAD_COLS} FROM pads WHERE id = $1"), &[&id], pad_row)
+        if let Some(p) = self.conn.borrow().known.pad(id) {
+            return Ok(Some(p));
+        }
+        let p = self.one(&format!("SELECT {PAD_COLS} FROM pads WHERE id = $1"), &[&id], pad_row)?;
+        if let Some(p) = &p {
+            self.conn.borrow_mut().known.set_pad(p);
+        }
+        Ok(p)
     }
 
     fn pads(&self, q: &PadQuery) -> Result<Vec<PadRow>> {
@@ -91,6 +98,7 @@ impl PadStore for PgTx<'_> {
     }
 
     fn insert_pad(&mut self, p: &PadRow) -> Result<()> {
+        self.conn.get_mut().known.forget_pad(&p.id);
         self.insert(
             "pads",
             PAD_COLS,
@@ -113,6 +121,7 @@ impl PadStore for PgTx<'_> {
     }
 
     fn update_pad(&mut self, p: &PadRow) -> Result<()> {
+        self.conn.get_mut().known.forget_pad(&p.id);
         self.exec(
             "UPDATE pads SET block_count = $2, current_bytes = $3, state = $4, head_hash = $5, \
              sealed_at = $6 WHERE id = $1",
@@ -133,19 +142,23 @@ impl PadStore for PgTx<'_> {
     }
 
     /// Inserts `b` and updates its pad to `p` (its new fields, counted with it) in one
-    /// statement, taking the pad's own chain lock in it too. Sent with the transaction's next
-    /// statement, or when it (or its savepoint) ends: a block that exists already fails the
-    /// statement, as [`StoreError::Duplicate`], then (the journal's lock, held since BEGIN,
-    /// excludes every other writer, so only a damaged store can have one).
+    /// statement, taking the pad's own chain lock in it too. The update holds only if the
+    /// pad's row is still the one `b` continues (its count, head and state): a row changed
+    /// behind locker's back since it was read (or kept from an earlier transaction, see
+    /// `Known`) refuses the statement instead of forking the chain. Sent with the
+    /// transaction's next statement, or when it (or its savepoint) ends; a block that exists
+    /// already fails it as [`StoreError::Duplicate`] then (the journal's lock, held since
+    /// BEGIN, excludes every other writer, so only a damaged store can have one).
     fn append_block(&mut self, b: &BlockRow, p: &PadRow) -> Result<()> {
         self.check_writable()?;
         let sql = format!(
-            "WITH b AS (INSERT INTO blocks ({BLOCK_COLS}) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+            "WITH p AS (UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, \
+             head_hash = $12, sealed_at = $13 \
              FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
-             RETURNING pad_id) \
-             UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, head_hash = $12, \
-             sealed_at = $13 WHERE id = (SELECT pad_id FROM b)"
+             WHERE id = $1 AND block_count = $2 AND head_hash = $3 AND state = $11 RETURNING id), \
+             b AS (INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+             FROM p RETURNING pad_id) \
+             SELECT 1 / COUNT(*)::INT FROM b"
         );
         let params: Vec<Box<dyn ToSql + Sync + Send>> = vec![
             Box::new(b.pad_id.clone()),
@@ -162,7 +175,16 @@ impl PadStore for PgTx<'_> {
             Box::new(p.head_hash.to_hex()),
             Box::new(p.sealed_at),
         ];
-        self.conn.get_mut().defer(&sql, params)
+        let conn = self.conn.get_mut();
+        conn.defer(
+            &sql,
+            params,
+            Some(
+                "the pad's row changed while this append was prepared; nothing was written, retry",
+            ),
+        )?;
+        conn.known.set_pad(p);
+        Ok(())
     }
 
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {

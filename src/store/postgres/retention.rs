@@ -14,6 +14,7 @@ impl RetentionStore for PgTx<'_> {
             &[&pad_id],
         )?;
         self.exec("UPDATE pads SET pruned_at = $2 WHERE id = $1", &[&pad_id, &now])?;
+        self.conn.get_mut().known.forget_pad(pad_id);
         Ok(n)
     }
 

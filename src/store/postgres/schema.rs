@@ -97,6 +97,8 @@ pub(super) fn migrate(conn: &mut Conn) -> Result<()> {
     }
     // Statements prepared before the schema changed are stale.
     conn.cache.clear();
+    // Nothing kept from before the migrations is known to hold after them.
+    conn.known = super::known::Known::default();
     result
 }
 
