@@ -280,8 +280,9 @@ async fn in_order(client: &Client, reqs: &[Req<'_>]) -> Vec<std::result::Result<
 /// (pipelining): statements whose answer is not needed at once wait in `pending` and go out
 /// with the next statement whose answer is. Within a group commit a request's `SAVEPOINT`
 /// goes out with its first read, the previous request's `RELEASE` before it, and an append's
-/// block and journal entry together when its savepoint ends: two round trips per append
-/// instead of four, with every failure still reported to the request that caused it.
+/// block and journal entry together when its savepoint ends, so that every failure is still
+/// reported to the request that caused it: two round trips per append instead of four, and
+/// one when its pad's row is known from an earlier transaction (see [`Known`]).
 pub(super) struct Conn {
     /// `None` only while being dropped.
     client: Option<Client>,
