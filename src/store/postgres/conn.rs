@@ -203,9 +203,18 @@ enum Deferred {
     Savepoint(String),
     /// `RELEASE SAVEPOINT name`: a savepoint committed inside a group.
     Release(String),
-    /// A write whose only answer is whether it failed (an append's block and journal entry),
-    /// and what a division by zero in it means (a statement's way of refusing itself).
-    Write(Statement, Vec<Box<dyn ToSql + Sync + Send>>, Option<&'static str>),
+    /// A write whose only answer is whether it failed (an append's block and journal entry).
+    Write(Write),
+}
+
+/// A write waiting for a round trip.
+pub(super) struct Write {
+    st: Statement,
+    params: OwnedParams,
+    /// What a division by zero in it means (a statement's way of refusing itself).
+    refused: Option<&'static str>,
+    /// What it is, for [`Conn::take_deferred`].
+    tag: &'static str,
 }
 
 /// One statement of a round trip.
@@ -310,6 +319,9 @@ pub(super) struct Conn {
 
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
+/// The parameters of a statement sent later.
+pub(super) type OwnedParams = Vec<Box<dyn ToSql + Sync + Send>>;
+
 impl Conn {
     fn new(client: Client, rt: tokio::runtime::Runtime, driver: JoinHandle<()>) -> Self {
         Self {
@@ -364,13 +376,13 @@ impl Conn {
             match d {
                 Deferred::Savepoint(name) => text.push_str(&format!("SAVEPOINT {name}; ")),
                 Deferred::Release(name) => text.push_str(&format!("RELEASE SAVEPOINT {name}; ")),
-                Deferred::Write(st, params, refused) => {
+                Deferred::Write(w) => {
                     if !text.is_empty() {
                         reqs.push(Req::Text(std::mem::take(&mut text)));
                         refusals.push(None);
                     }
-                    refusals.push(*refused);
-                    reqs.push(Req::Exec(st, params.iter().map(|p| &**p as _).collect()));
+                    refusals.push(w.refused);
+                    reqs.push(Req::Exec(&w.st, w.params.iter().map(|p| &**p as _).collect()));
                 }
             }
         }
@@ -478,21 +490,39 @@ impl Conn {
     /// Queues a write to go out with the next statement sent, at the latest when the
     /// transaction or savepoint it belongs to ends; its failure is reported then, and fails
     /// the transaction. `refused`: what the statement dividing by zero means (its way of
-    /// refusing itself).
+    /// refusing itself); `tag`: what it is, for [`Conn::take_deferred`].
     pub(super) fn defer(
         &mut self,
         sql: &str,
-        params: Vec<Box<dyn ToSql + Sync + Send>>,
+        params: OwnedParams,
         refused: Option<&'static str>,
+        tag: &'static str,
     ) -> Result<()> {
         let st = self.stmt(sql)?;
-        self.pending.push(Deferred::Write(st, params, refused));
+        self.pending.push(Deferred::Write(Write { st, params, refused, tag }));
         // A bulk load (`store copy`) does not pile its rows up: a round trip at most every
         // so many writes.
         if self.pending.len() >= MAX_PENDING {
             self.round_trip(Vec::new())?;
         }
         Ok(())
+    }
+
+    /// Takes back the parameters of the last write queued, if it was queued as `tag` and
+    /// nothing was queued after it: the caller sends them in a statement of its own instead
+    /// (an append's block with its journal entry, one statement for both).
+    pub(super) fn take_deferred(
+        &mut self,
+        tag: &str,
+    ) -> Option<(OwnedParams, Option<&'static str>)> {
+        match self.pending.last() {
+            Some(Deferred::Write(w)) if w.tag == tag => {}
+            _ => return None,
+        }
+        match self.pending.pop() {
+            Some(Deferred::Write(w)) => Some((w.params, w.refused)),
+            _ => None,
+        }
     }
 
     /// Runs `sql` as text (after what is pending, in one round trip).
@@ -523,7 +553,7 @@ impl Conn {
                 return Ok(());
             }
         }
-        if self.pending.iter().any(|d| matches!(d, Deferred::Write(..))) {
+        if self.pending.iter().any(|d| matches!(d, Deferred::Write(_))) {
             self.round_trip(Vec::new())?;
         }
         self.pending.push(Deferred::Release(name.to_owned()));

@@ -1,8 +1,7 @@
 //! [`JournalStore`] on PostgreSQL: the journal, its Merkle hashes and signed checkpoints.
-
-use tokio_postgres::types::ToSql;
-
-use super::tx::{placeholders, PgTx};
+use super::conn::OwnedParams;
+use super::pads::{append_block_ctes, APPEND_BLOCK, APPEND_BLOCK_PARAMS};
+use super::tx::PgTx;
 use crate::domain::digest::Digest;
 use crate::store::sql::{
     checkpoint_row, journal_head_row, journal_row, merkle_row, signer_row, sql_i64, Columns as _,
@@ -12,6 +11,24 @@ use crate::store::{
     CheckpointRow, Counts, Flow, JournalHead, JournalQuery, JournalRow, JournalStore, Result,
     SignerRow,
 };
+
+/// The common table expressions of a journal entry: `j` inserts the row ($1–$9 after the
+/// first `offset` parameters), `h` moves the head to it, `m` inserts the Merkle hashes its leaf
+/// adds (positions and hashes as two arrays, the next two parameters).
+fn journal_ctes(offset: usize) -> String {
+    let at = |i: usize| format!("${}", i + offset);
+    let row: Vec<String> = (1..=9).map(at).collect();
+    format!(
+        "j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) RETURNING seq, hash), \
+         h AS (INSERT INTO journal_head (id, seq, hash) SELECT 1, seq, hash FROM j \
+         ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash), \
+         m AS (INSERT INTO merkle_hashes (idx, hash) SELECT * FROM \
+         UNNEST({}::BIGINT[], {}::TEXT[]))",
+        row.join(", "),
+        at(10),
+        at(11)
+    )
+}
 
 impl JournalStore for PgTx<'_> {
     fn journal_head(&self) -> Result<Option<JournalHead>> {
@@ -81,22 +98,13 @@ impl JournalStore for PgTx<'_> {
     fn append_journal(&mut self, j: &JournalRow, start: u64, hashes: &[Digest]) -> Result<()> {
         // The row, the head and the leaf's hashes (none from `insert_journal`) in one
         // statement, sent with the transaction's next statement or when it (or its savepoint)
-        // ends. An entry that exists already fails it, as `StoreError::Duplicate`, then: the
-        // journal's lock, held since BEGIN, excludes every other writer, so only a damaged
-        // store can have one.
-        let sql = format!(
-            "WITH j AS (INSERT INTO journal ({JOURNAL_COLS}) VALUES ({}) RETURNING seq, hash), \
-             h AS (INSERT INTO journal_head (id, seq, hash) SELECT 1, seq, hash FROM j \
-             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash), \
-             m AS (INSERT INTO merkle_hashes (idx, hash) SELECT * FROM \
-             UNNEST($10::BIGINT[], $11::TEXT[])) \
-             SELECT COUNT(*) FROM j",
-            placeholders(9)
-        );
+        // ends; with the append's block just before it, one statement for both. An entry that
+        // exists already fails it, as `StoreError::Duplicate`, then: the journal's lock, held
+        // since BEGIN, excludes every other writer, so only a damaged store can have one.
         let idx: Vec<i64> = (start..).take(hashes.len()).map(sql_i64).collect();
         let hex: Vec<String> = hashes.iter().map(Digest::to_hex).collect();
         self.check_writable()?;
-        let params: Vec<Box<dyn ToSql + Sync + Send>> = vec![
+        let params: OwnedParams = vec![
             Box::new(sql_i64(j.seq)),
             Box::new(j.prev_hash.to_hex()),
             Box::new(j.hash.to_hex()),
@@ -110,7 +118,21 @@ impl JournalStore for PgTx<'_> {
             Box::new(hex),
         ];
         let conn = self.conn.get_mut();
-        conn.defer(&sql, params, None)?;
+        match conn.take_deferred(APPEND_BLOCK) {
+            Some((mut block, refused)) => {
+                let sql = format!(
+                    "WITH {}, {} SELECT 1 / COUNT(*)::INT FROM b",
+                    append_block_ctes(),
+                    journal_ctes(APPEND_BLOCK_PARAMS)
+                );
+                block.extend(params);
+                conn.defer(&sql, block, refused, "")?;
+            }
+            None => {
+                let sql = format!("WITH {} SELECT COUNT(*) FROM j", journal_ctes(0));
+                conn.defer(&sql, params, None, "")?;
+            }
+        }
         conn.known.set_head(Some(JournalHead { seq: j.seq, hash: j.hash }));
         if !hashes.is_empty() {
             conn.known.stored_merkle_hashes(start, hashes);

@@ -2,6 +2,7 @@
 
 use tokio_postgres::types::ToSql;
 
+use super::conn::OwnedParams;
 use super::tx::{literal, PgTx};
 use super::PAD_LOCK_CLASS;
 use crate::domain::digest::Digest;
@@ -9,6 +10,32 @@ use crate::store::sql::{
     block_row, pad_row, sql_i64, ticket_row, Columns as _, BLOCK_COLS, PAD_COLS, TICKET_COLS,
 };
 use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
+
+/// The tag of an append's block write queued on the connection: the journal entry that follows
+/// it takes it back and sends both in one statement (see `JournalStore::append_journal`).
+pub(super) const APPEND_BLOCK: &str = "append_block";
+
+/// What the append's statement refusing itself means.
+const PAD_CHANGED: &str =
+    "the pad's row changed while this append was prepared; nothing was written, retry";
+
+/// The common table expressions of an append's block: `p` updates the pad to its new fields
+/// ($9–$13) only if its row is the one the block continues (count $2, head $3, state $11), `b`
+/// inserts the block ($1–$8) only if `p` did; the pad's own chain lock is taken in `p`. The
+/// statement ends with `SELECT 1 / COUNT(*)::INT FROM b`: no block inserted divides by zero.
+pub(super) fn append_block_ctes() -> String {
+    format!(
+        "p AS (UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, \
+         head_hash = $12, sealed_at = $13 \
+         FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
+         WHERE id = $1 AND block_count = $2 AND head_hash = $3 AND state = $11 RETURNING id), \
+         b AS (INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+         FROM p RETURNING pad_id)"
+    )
+}
+
+/// How many parameters [`append_block_ctes`] takes.
+pub(super) const APPEND_BLOCK_PARAMS: usize = 13;
 
 impl PgTx<'_> {
     /// Inserts `b` (a block copied in, `store copy`). The pad's own chain lock is taken in the
@@ -151,16 +178,8 @@ impl PadStore for PgTx<'_> {
     /// BEGIN, excludes every other writer, so only a damaged store can have one).
     fn append_block(&mut self, b: &BlockRow, p: &PadRow) -> Result<()> {
         self.check_writable()?;
-        let sql = format!(
-            "WITH p AS (UPDATE pads SET block_count = $9, current_bytes = $10, state = $11, \
-             head_hash = $12, sealed_at = $13 \
-             FROM (SELECT pg_advisory_xact_lock({PAD_LOCK_CLASS}, hashtext($1))) AS chain_lock \
-             WHERE id = $1 AND block_count = $2 AND head_hash = $3 AND state = $11 RETURNING id), \
-             b AS (INSERT INTO blocks ({BLOCK_COLS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
-             FROM p RETURNING pad_id) \
-             SELECT 1 / COUNT(*)::INT FROM b"
-        );
-        let params: Vec<Box<dyn ToSql + Sync + Send>> = vec![
+        let sql = format!("WITH {} SELECT 1 / COUNT(*)::INT FROM b", append_block_ctes());
+        let params: OwnedParams = vec![
             Box::new(b.pad_id.clone()),
             Box::new(sql_i64(b.seq)),
             Box::new(b.prev_hash.to_hex()),
@@ -176,13 +195,7 @@ impl PadStore for PgTx<'_> {
             Box::new(p.sealed_at),
         ];
         let conn = self.conn.get_mut();
-        conn.defer(
-            &sql,
-            params,
-            Some(
-                "the pad's row changed while this append was prepared; nothing was written, retry",
-            ),
-        )?;
+        conn.defer(&sql, params, Some(PAD_CHANGED), APPEND_BLOCK)?;
         conn.known.set_pad(p);
         Ok(())
     }
