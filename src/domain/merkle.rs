@@ -90,6 +90,19 @@ fn largest_size_within(count: u64, mut lo: u64, mut hi: u64) -> u64 {
     lo
 }
 
+/// The hashes a journal entry's row holds (a store that keeps them beside the entry: the
+/// 32-byte digests that appending leaf `seq - 1` stored, in order), each with its position. A
+/// torn trailing part that is not a whole digest gives nothing, so a reader comparing
+/// positions sees the gap.
+pub fn held_by_entry(seq: u64, hashes: &[u8]) -> impl Iterator<Item = (u64, Digest)> + '_ {
+    let start = stored_count(seq.saturating_sub(1));
+    (start..).zip(hashes.chunks_exact(32)).map(|(i, chunk)| {
+        let mut d = [0u8; 32];
+        d.copy_from_slice(chunk);
+        (i, Digest(d))
+    })
+}
+
 /// The leaf whose append stores position `pos`, and the position's offset among the hashes that
 /// append stores (the leaf hash is offset 0; see [`append_hashes`]).
 pub fn leaf_for_position(pos: u64) -> (u64, u64) {

@@ -113,6 +113,12 @@ pub trait Store: Send {
     fn parallel_reader(&self) -> Option<Box<dyn Store>> {
         None
     }
+    /// Whether this store keeps the journal's Merkle hashes in the journal's rows, so that
+    /// [`JournalStore::for_each_journal_with_tree`] reads them with the entries (SQLite) and a
+    /// second read of them is wasted.
+    fn journal_holds_tree(&self) -> bool {
+        false
+    }
     /// Runs `seal` in each write transaction of this store's own just before it commits, or
     /// stops with `None`. The store a group lends ignores it: the group's owner seals the
     /// group itself.

@@ -60,6 +60,18 @@ pub trait JournalStore {
     fn journal(&self, q: &JournalQuery) -> Result<Vec<JournalRow>>;
     /// Every journal entry in sequence order, one at a time.
     fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()>;
+    /// [`JournalStore::for_each_journal`], each entry with the Merkle hashes its own row holds
+    /// (32-byte digests, at positions `stored_count(seq - 1)..` of the tree's stored order),
+    /// in one read of the journal: `Ok(true)`. A backend that keeps the tree apart from the
+    /// journal gives every entry no hashes and answers `Ok(false)`; its hashes are read with
+    /// [`JournalStore::for_each_merkle_hash`].
+    fn for_each_journal_with_tree(
+        &self,
+        f: &mut dyn FnMut(JournalRow, &[u8]) -> Flow,
+    ) -> Result<bool> {
+        self.for_each_journal(&mut |row| f(row, &[]))?;
+        Ok(false)
+    }
     /// Journal entries, pads and blocks, roughly (for progress bars).
     fn counts(&self) -> Result<Counts>;
     /// Appends a journal row and moves the journal head to it.

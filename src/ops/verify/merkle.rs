@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::domain::digest::{Digest, Hasher};
-use crate::domain::merkle::{leaf_hash, stored_count, Frontier};
+use crate::domain::merkle::{held_by_entry, leaf_hash, stored_count, Frontier};
 use crate::ops::OpResult;
 use crate::store::{CheckpointRow, Flow, Tx};
 
@@ -23,6 +23,8 @@ pub(super) struct TreeWalk {
     /// `(position, hash)` of every hash the store should hold, digested in stored order.
     expected: Hasher,
     expected_count: u64,
+    /// The hashes the store holds, when they come with the entries ([`TreeWalk::push_held`]).
+    held: StoredDigest,
 }
 
 impl TreeWalk {
@@ -41,7 +43,14 @@ impl TreeWalk {
         if wanted.contains(&0) {
             roots.insert(0, frontier.root());
         }
-        let walk = Self { frontier, wanted, roots, expected: Hasher::default(), expected_count: 0 };
+        let walk = Self {
+            frontier,
+            wanted,
+            roots,
+            expected: Hasher::default(),
+            expected_count: 0,
+            held: StoredDigest::default(),
+        };
         Ok((walk, checkpoints))
     }
 
@@ -56,10 +65,24 @@ impl TreeWalk {
             self.roots.insert(self.frontier.size, self.frontier.root());
         }
     }
+
+    /// The Merkle hashes journal entry `seq`'s row holds, read with it (a store that keeps the
+    /// tree in the journal's rows): what [`StoredTree::read`] would read of that entry.
+    pub(super) fn push_held(&mut self, seq: u64, hashes: &[u8]) {
+        for (idx, hash) in held_by_entry(seq, hashes) {
+            self.held.add(idx, &hash);
+        }
+    }
+
+    /// The stored tree as pushed with the entries ([`TreeWalk::push_held`]).
+    pub(super) fn take_held(&mut self) -> StoredTree {
+        std::mem::take(&mut self.held).finish()
+    }
 }
 
 /// The stored tree's hashes, digested in stored order the way [`TreeWalk`] digests the ones the
 /// journal gives (read beside the journal's walk, on a second connection, when there is one).
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct StoredTree {
     digest: Digest,
     count: u64,
@@ -67,14 +90,30 @@ pub(super) struct StoredTree {
 
 impl StoredTree {
     pub(super) fn read(tx: &dyn Tx) -> OpResult<Self> {
-        let mut h = Hasher::default();
-        let mut count = 0u64;
+        let mut stored = StoredDigest::default();
         tx.for_each_merkle_hash(&mut |idx, hash| {
-            digest_stored(&mut h, idx, &hash);
-            count += 1;
+            stored.add(idx, &hash);
             Flow::Continue(())
         })?;
-        Ok(Self { digest: h.finish(), count })
+        Ok(stored.finish())
+    }
+}
+
+/// A [`StoredTree`] digested one stored hash at a time.
+#[derive(Default)]
+struct StoredDigest {
+    h: Hasher,
+    count: u64,
+}
+
+impl StoredDigest {
+    fn add(&mut self, idx: u64, hash: &Digest) {
+        digest_stored(&mut self.h, idx, hash);
+        self.count += 1;
+    }
+
+    fn finish(self) -> StoredTree {
+        StoredTree { digest: self.h.finish(), count: self.count }
     }
 }
 

@@ -38,6 +38,22 @@ use self::pads::PadReplay;
 const LEAF_BATCH: usize = 512;
 const LEAF_BATCHES: usize = 8;
 
+/// Journal entries handed to the Merkle tree's thread, with the Merkle hashes their rows hold
+/// where the store keeps them there (`held`: every entry's in one buffer; each entry's
+/// sequence number and where its hashes end).
+#[derive(Default)]
+struct LeafBatch {
+    entries: Vec<Vec<u8>>,
+    held: Vec<u8>,
+    held_ends: Vec<(u64, usize)>,
+}
+
+impl LeafBatch {
+    fn with_capacity() -> Self {
+        Self { entries: Vec::with_capacity(LEAF_BATCH), ..Self::default() }
+    }
+}
+
 /// Most problems listed in one report (the count is always exact).
 pub const MAX_LISTED_PROBLEMS: usize = 100;
 
@@ -295,6 +311,33 @@ impl Replay {
     }
 }
 
+/// Checks one journal row the walk read ([`check_entry`]) and replays it.
+fn decode_entry(
+    row: &mut JournalRow,
+    expected_seq: u64,
+    prev: &Digest,
+    f: &mut Findings,
+    replay: &mut Replay,
+    signatures: &mut signatures::Replay,
+) {
+    let Some((e, event)) = check_entry(row, expected_seq, prev, f) else { return };
+    match event {
+        Ok(ev) => {
+            if let Some(problem) = replay.apply(&e, &ev) {
+                f.add("journal", "journal", Some(row.seq), problem);
+            }
+            for problem in signatures.apply(&e, &ev).1 {
+                signatures.summary.broken += 1;
+                f.add("signature", &e.subject, Some(row.seq), problem);
+            }
+        }
+        Err(DecodeError::Malformed { .. }) => {
+            f.add("journal", "journal", Some(row.seq), malformed_body(&e));
+        }
+        Err(DecodeError::UnknownKind(_)) => {}
+    }
+}
+
 /// Checks one journal row against its predecessor; returns the decoded entry when its bytes
 /// are intact.
 fn check_entry(
@@ -468,9 +511,11 @@ fn walk(
         None => None,
     };
     // The pads' chains are walked, and the stored tree read, on connections of their own
-    // while this one reads the journal, when the store offers them.
+    // while this one reads the journal, when the store offers them; a store that keeps the
+    // tree in the journal's rows gives it with the journal instead.
     let chains_reader = ctx.store.parallel_reader();
-    let tree_reader = ctx.store.parallel_reader();
+    let tree_reader =
+        if ctx.store.journal_holds_tree() { None } else { ctx.store.parallel_reader() };
     let tx = ctx.store.read()?;
     let counts = tx.counts()?;
     let head_at_start = tx.journal_head()?;
@@ -510,43 +555,34 @@ fn walk(
         });
         // The tree is recomputed on a thread of its own, from the entries this walk has read,
         // handed over in batches.
-        let (leaves, batches) = std::sync::mpsc::sync_channel::<Vec<Vec<u8>>>(LEAF_BATCHES);
+        let (leaves, batches) = std::sync::mpsc::sync_channel::<LeafBatch>(LEAF_BATCHES);
         let tree = scope.spawn(move || {
             let mut tree = tree;
             for batch in batches {
-                for entry in &batch {
+                for entry in &batch.entries {
                     tree.push(entry);
+                }
+                let mut start = 0;
+                for &(seq, end) in &batch.held_ends {
+                    tree.push_held(seq, &batch.held[start..end]);
+                    start = end;
                 }
             }
             tree
         });
-        let mut batch = Vec::with_capacity(LEAF_BATCH);
-        let mut journal = tx.for_each_journal(&mut |mut row| {
+        let mut batch = LeafBatch::with_capacity();
+        let mut journal = tx.for_each_journal_with_tree(&mut |mut row, held| {
             entries += 1;
-            if let Some((e, event)) = check_entry(&mut row, expected, &prev, &mut f) {
-                match event {
-                    Ok(ev) => {
-                        if let Some(problem) = replay.apply(&e, &ev) {
-                            f.add("journal", "journal", Some(row.seq), problem);
-                        }
-                        for problem in signatures.apply(&e, &ev).1 {
-                            signatures.summary.broken += 1;
-                            f.add("signature", &e.subject, Some(row.seq), problem);
-                        }
-                    }
-                    Err(DecodeError::Malformed { .. }) => {
-                        f.add("journal", "journal", Some(row.seq), malformed_body(&e));
-                    }
-                    Err(DecodeError::UnknownKind(_)) => {}
-                }
-            }
+            decode_entry(&mut row, expected, &prev, &mut f, &mut replay, &mut signatures);
             prev = row.hash;
             expected = row.seq + 1;
-            batch.push(row.entry);
-            if batch.len() == LEAF_BATCH
-                && leaves
-                    .send(std::mem::replace(&mut batch, Vec::with_capacity(LEAF_BATCH)))
-                    .is_err()
+            if !held.is_empty() {
+                batch.held.extend_from_slice(held);
+                batch.held_ends.push((row.seq, batch.held.len()));
+            }
+            batch.entries.push(row.entry);
+            if batch.entries.len() == LEAF_BATCH
+                && leaves.send(std::mem::replace(&mut batch, LeafBatch::with_capacity())).is_err()
             {
                 return Flow::Break(());
             }
@@ -560,7 +596,7 @@ fn walk(
             journal = Err(StoreError::Io("the Merkle tree's thread stopped".into()));
         }
         drop(leaves);
-        let tree = match tree.join() {
+        let mut tree = match tree.join() {
             Ok(tree) => tree,
             Err(panic) => std::panic::resume_unwind(panic),
         };
@@ -571,7 +607,11 @@ fn walk(
             });
         // What failed beside, or saw another snapshot, is read again below, here.
         let walked = chains.and_then(|w| w.join().ok().flatten()).unwrap_or_default();
-        let stored_tree = stored_tree.and_then(|w| w.join().ok().flatten());
+        let stored_tree = match journal {
+            // The hashes came with the entries, from the journal's own snapshot.
+            Ok(true) => Some(tree.take_held()),
+            _ => stored_tree.and_then(|w| w.join().ok().flatten()),
+        };
         (walked, stored_tree, checkpoint_signatures, tree, journal)
     });
     journal?;
@@ -845,6 +885,43 @@ mod tests {
         let mut ctx = Ctx::new(group.store(), Actor::operator(), &CLOCK);
         let alone = repository(&mut ctx, None, &NoProgress).unwrap();
         assert_eq!(serde_json::to_value(&beside).unwrap(), serde_json::to_value(&alone).unwrap());
+    }
+
+    #[test]
+    fn the_tree_read_with_the_journal_is_the_tree_read_apart() {
+        let (dir, mut repo) = repo();
+        let db = rusqlite::Connection::open(dir.path().join(".locker/locker.db")).unwrap();
+        // Intact; a hash changed; a torn column; a column emptied.
+        let tampering = [
+            None,
+            Some("UPDATE journal SET merkle = randomblob(length(merkle)) WHERE seq = 3"),
+            Some("UPDATE journal SET merkle = substr(merkle, 1, 40) WHERE seq = 4"),
+            Some("UPDATE journal SET merkle = NULL WHERE seq = 5"),
+        ];
+        for sql in tampering {
+            if let Some(sql) = sql {
+                assert_eq!(db.execute(sql, []).unwrap(), 1, "{sql}");
+            }
+            let tx = repo.store.read().unwrap();
+            let (mut walk, _) = merkle::TreeWalk::start(tx.as_ref(), None).unwrap();
+            let held = tx
+                .for_each_journal_with_tree(&mut |row, hashes| {
+                    walk.push_held(row.seq, hashes);
+                    Flow::Continue(())
+                })
+                .unwrap();
+            assert!(held, "SQLite keeps the tree in the journal's rows");
+            assert_eq!(walk.take_held(), merkle::StoredTree::read(tx.as_ref()).unwrap(), "{sql:?}");
+        }
+        let mut ctx = Ctx::new(repo.store.as_mut(), Actor::operator(), &CLOCK);
+        let report = repository(&mut ctx, None, &NoProgress).unwrap();
+        assert!(!report.merkle.ok);
+        assert!(report.first_broken["merkle"].detail.contains("journal entry 3"), "{report:?}");
+        // A column that is not a blob: the store is damaged, read either way.
+        db.execute("UPDATE journal SET merkle = 'text' WHERE seq = 2", []).unwrap();
+        let tx = repo.store.read().unwrap();
+        assert!(tx.for_each_journal_with_tree(&mut |_, _| Flow::Continue(())).is_err());
+        assert!(merkle::StoredTree::read(tx.as_ref()).is_err());
     }
 
     #[test]

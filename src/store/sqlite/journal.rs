@@ -1,6 +1,7 @@
 //! [`JournalStore`] on SQLite: the journal, its Merkle hashes and signed checkpoints.
 
 use rusqlite::params;
+use rusqlite::types::ValueRef;
 
 use super::error::SqlResult as _;
 use super::merkle;
@@ -48,6 +49,32 @@ impl JournalStore for SqliteTx<'_> {
     fn for_each_journal(&self, f: &mut dyn FnMut(JournalRow) -> Flow) -> Result<()> {
         let sql = format!("SELECT {JOURNAL_COLS} FROM journal ORDER BY seq");
         self.stream(&sql, &[], journal_row, f)
+    }
+
+    fn for_each_journal_with_tree(
+        &self,
+        f: &mut dyn FnMut(JournalRow, &[u8]) -> Flow,
+    ) -> Result<bool> {
+        let sql = format!("SELECT {JOURNAL_COLS}, merkle FROM journal ORDER BY seq");
+        let mut stmt = self.tx.prepare_cached(&sql).db()?;
+        let mut rows = stmt.query([]).db()?;
+        while let Some(row) = rows.next().db()? {
+            let entry = journal_row(row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let hashes = match row.get_ref(9).db()? {
+                ValueRef::Null => &[][..],
+                ValueRef::Blob(b) => b,
+                _ => {
+                    return Err(StoreError::Corrupt(format!(
+                        "journal entry {}'s Merkle hashes are not a blob",
+                        entry.seq
+                    )))
+                }
+            };
+            if f(entry, hashes).is_break() {
+                break;
+            }
+        }
+        Ok(true)
     }
 
     fn counts(&self) -> Result<Counts> {

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension as _};
 
 use super::error::SqlResult as _;
 use crate::domain::digest::Digest;
-use crate::domain::merkle::{leaf_for_position, stored_count};
+use crate::domain::merkle::{held_by_entry, leaf_for_position, stored_count};
 use crate::store::sql::sql_i64;
 use crate::store::{Flow, Result, StoreError};
 
@@ -81,9 +81,7 @@ pub(super) fn for_each(conn: &Connection, f: &mut dyn FnMut(u64, Digest) -> Flow
         let seq = u64::try_from(seq).map_err(|_| {
             StoreError::Corrupt(format!("journal entry {seq} has a negative number"))
         })?;
-        let start = stored_count(seq.saturating_sub(1));
-        for (i, chunk) in (start..).zip(blob.chunks_exact(32)) {
-            let d = Digest(chunk.try_into().expect("32 bytes"));
+        for (i, d) in held_by_entry(seq, blob) {
             if f(i, d).is_break() {
                 return Ok(());
             }

@@ -146,6 +146,10 @@ impl Store for SqliteStore {
         Some(Box::new(Self::open_read_only(&self.path).ok()?))
     }
 
+    fn journal_holds_tree(&self) -> bool {
+        true
+    }
+
     fn set_seal(&mut self, seal: Option<Seal>) {
         self.seal = seal;
     }
