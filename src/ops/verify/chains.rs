@@ -6,63 +6,28 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::domain::chain::ChainChecker;
-use crate::domain::digest::{Digest, Hasher};
+use crate::domain::digest::Digest;
 use crate::domain::event::subject;
 use crate::ops::{OpResult, Progress};
 use crate::store::{BlockRow, Flow, PadRow, Tx};
 
 use super::Findings;
 
-/// Running digests of a pad's blocks, fed one block at a time in sequence order: by the walk of
-/// its stored chain and by the journal's record of it alike, so that two digests compare what
-/// the pad's hash chain does not cover.
-///
-/// Each is one SHA-256 stream over fixed-width or length-prefixed fields (a block costs about
-/// one and a half compressions for both, where a digest chained per block, finished and fed to
-/// the next, cost four).
-#[derive(Clone, Default)]
-pub(super) struct BlockDigests {
-    /// Every block's sequence number, content type and time.
-    meta: Hasher,
-    /// Every block's sequence number, hash and length: what stands in for a pruned payload.
-    hashes: Hasher,
+/// Folds one block's hash and length into a pad's running digest of them.
+pub(super) fn hashes_link(prev: &Digest, seq: u64, curr_hash: &Digest, bytes: u64) -> Digest {
+    Digest::of_parts(&[&prev.0, &seq.to_be_bytes(), &curr_hash.0, &bytes.to_be_bytes()])
 }
 
-/// What [`BlockDigests`] were fed, finished.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Finished {
-    pub(super) meta: Digest,
-    pub(super) hashes: Digest,
-}
-
-impl BlockDigests {
-    pub(super) fn feed(
-        &mut self,
-        seq: u64,
-        curr_hash: &Digest,
-        bytes: u64,
-        content_type: &str,
-        created_at: i64,
-    ) {
-        let seq = seq.to_be_bytes();
-        self.hashes.update(&seq);
-        self.hashes.update(&curr_hash.0);
-        self.hashes.update(&bytes.to_be_bytes());
-        self.meta.update(&seq);
-        self.meta.update(&(content_type.len() as u64).to_be_bytes());
-        self.meta.update(content_type.as_bytes());
-        self.meta.update(&created_at.to_be_bytes());
-    }
-
-    pub(super) fn finish(self) -> Finished {
-        Finished { meta: self.meta.finish(), hashes: self.hashes.finish() }
-    }
-}
-
-impl std::fmt::Debug for BlockDigests {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("BlockDigests")
-    }
+/// Folds one block's unhashed fields into a pad's running metadata digest.
+pub(super) fn meta_link(prev: &Digest, seq: u64, content_type: &str, created_at: i64) -> Digest {
+    let len = content_type.len() as u64;
+    Digest::of_parts(&[
+        &prev.0,
+        &seq.to_be_bytes(),
+        &len.to_be_bytes(),
+        content_type.as_bytes(),
+        &created_at.to_be_bytes(),
+    ])
 }
 
 /// What walking one pad's stored blocks found. The walk needs nothing from the journal, so
@@ -73,8 +38,10 @@ pub(super) struct ChainWalk {
     pub(super) verified: u64,
     /// The head recomputed from the payloads.
     pub(super) computed: Digest,
-    /// The digests of the blocks' unhashed fields, and of their hashes and lengths.
-    pub(super) digests: Finished,
+    /// The running digest of the blocks' unhashed fields (see [`meta_link`]).
+    pub(super) meta: Digest,
+    /// The running digest of the blocks' hashes and lengths (see [`hashes_link`]).
+    pub(super) hashes: Digest,
     /// Blocks whose payloads were pruned.
     pub(super) pruned: u64,
     /// The numbers of the first pruned blocks (as many as a report lists): a problem unless
@@ -89,7 +56,8 @@ pub(super) struct ChainWalk {
 struct Walking {
     checker: ChainChecker,
     verified: u64,
-    digests: BlockDigests,
+    meta: Digest,
+    hashes: Digest,
     pruned_seqs: Vec<u64>,
 }
 
@@ -111,12 +79,13 @@ impl Walking {
         if self.checker.is_clean() {
             self.verified += 1;
         }
-        self.digests.feed(b.seq, &b.curr_hash, bytes, &b.content_type, b.created_at);
+        self.meta = meta_link(&self.meta, b.seq, &b.content_type, b.created_at);
+        self.hashes = hashes_link(&self.hashes, b.seq, &b.curr_hash, bytes);
     }
 
     /// Compares what was fed with the pad's stored head, count and size.
     fn finish(self, pad: &PadRow) -> ChainWalk {
-        let Walking { checker, verified, digests, pruned_seqs } = self;
+        let Walking { checker, verified, meta, hashes, pruned_seqs } = self;
         let computed = checker.computed_head();
         let pruned = checker.pruned();
         let problems = checker
@@ -124,7 +93,7 @@ impl Walking {
             .into_iter()
             .map(|p| (p.seq(), format!("pad {}: {p}", pad.id)))
             .collect();
-        ChainWalk { verified, computed, digests: digests.finish(), pruned, pruned_seqs, problems }
+        ChainWalk { verified, computed, meta, hashes, pruned, pruned_seqs, problems }
     }
 }
 

@@ -14,7 +14,7 @@ use crate::ops::verify::work::WorkReplay;
 use crate::ops::{OpResult, Progress};
 use crate::store::{Flow, JournalQuery, JournalRow, PadRow, PaymentRow, TicketRow, Tx};
 
-use super::chains::{check_pad_chain, report_chain, BlockDigests, ChainWalk};
+use super::chains::{check_pad_chain, hashes_link, meta_link, report_chain, ChainWalk};
 use super::{Findings, GcSummary, PadsSummary, TicketsSummary};
 
 /// What the journal says a pad should look like.
@@ -29,10 +29,12 @@ pub(super) struct PadRecord {
     blocks: u64,
     bytes: u64,
     pub(super) head: Digest,
-    /// Digests of every block's sequence number, content type and time (the fields the pad's
-    /// hash chain does not cover), and of every block's hash and length (what stands in for a
-    /// pruned payload).
-    digests: BlockDigests,
+    /// A running digest of every block's sequence number, content type and time (the fields
+    /// the pad's hash chain does not cover).
+    meta: Digest,
+    /// A running digest of every block's sequence number, hash and length: what stands in for
+    /// a pruned payload.
+    hashes: Digest,
     sealed_at: Option<i64>,
     /// When a `repo.gc` entry pruned it.
     pub(super) pruned_at: Option<i64>,
@@ -50,7 +52,8 @@ impl PadRecord {
             blocks: 0,
             bytes: 0,
             head: Digest::ZERO,
-            digests: BlockDigests::default(),
+            meta: Digest::ZERO,
+            hashes: Digest::ZERO,
             sealed_at: None,
             pruned_at: None,
         }
@@ -67,7 +70,8 @@ impl PadRecord {
         self.bytes += b.bytes;
         self.head = *b.curr_hash;
         let time = b.created_at.unwrap_or(time);
-        self.digests.feed(seq, b.curr_hash, b.bytes, b.content_type, time);
+        self.meta = meta_link(&self.meta, seq, b.content_type, time);
+        self.hashes = hashes_link(&self.hashes, seq, b.curr_hash, b.bytes);
         None
     }
 }
@@ -545,8 +549,7 @@ pub(super) fn compare_with_journal(
         differ("write_key_hash", pad.write_key_hash.to_string(), h.to_string());
     }
     // A pruned block's hash cannot be recomputed: it must be the one the journal recorded.
-    let recorded = rec.digests.clone().finish();
-    if (walk.pruned > 0 || rec.pruned_at.is_some()) && walk.digests.hashes != recorded.hashes {
+    if (walk.pruned > 0 || rec.pruned_at.is_some()) && walk.hashes != rec.hashes {
         match locate_hash_mismatch(tx, pad)? {
             Some((seq, detail)) => f.add("pad", &subject, Some(seq), detail),
             None if pad.block_count == rec.blocks => f.add(
@@ -558,7 +561,7 @@ pub(super) fn compare_with_journal(
             None => {}
         }
     }
-    if walk.digests.meta != recorded.meta {
+    if walk.meta != rec.meta {
         match locate_meta_mismatch(tx, pad)? {
             Some((seq, detail)) => f.add("pad", &subject, Some(seq), detail),
             None if pad.block_count == rec.blocks => f.add(
