@@ -50,6 +50,7 @@ mod tickets;
 mod tlog;
 mod ui;
 pub mod wire;
+mod writes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

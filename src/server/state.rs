@@ -9,7 +9,7 @@ use tokio::sync::Semaphore;
 use super::admission::Peers;
 use super::guard::Policy;
 use crate::domain::secret::Secret;
-use crate::ops::group::{self, Job};
+use crate::ops::group;
 use crate::ops::{self, Actor, Clock, Env, OpError, OpResult};
 use crate::store::Store;
 
@@ -100,9 +100,6 @@ pub use super::publish::StoreOpener;
 /// (the process's clock, for its age; the operations' clock, to show) and what it found.
 pub type Verified = Mutex<Option<(std::time::Instant, i64, crate::ops::verify::RepoReport)>>;
 
-/// Most operations committed in one group.
-const MAX_GROUP: usize = 256;
-
 /// What every request handler shares.
 #[derive(Clone)]
 pub struct AppState(pub(super) Arc<Inner>);
@@ -122,11 +119,10 @@ pub(super) struct Inner {
     pub(super) policy: Policy,
     /// The store `/health` reads with, apart from the pool so that it never waits for a slot.
     health: tokio::sync::Mutex<Option<Box<dyn Store>>>,
-    /// The queue of the writer thread (see [`writer`]).
-    writes: std::sync::mpsc::Sender<Box<dyn Job>>,
+    /// Where writes are committed (see [`super::writes`]).
+    writes: super::writes::Writes,
     /// The signer: checkpoints as the journal grows (requests never sign).
     publisher: Arc<super::publish::Publisher>,
-    writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
     /// The MCP endpoint (`POST /mcp`).
     mcp: crate::mcp::http::Endpoint,
     /// The web view's newest whole-repository verification.
@@ -168,21 +164,8 @@ impl AppState {
             &env,
             opts.witnesses.clone(),
         ));
-        let (writes, queue) = std::sync::mpsc::channel();
-        let (kick, kicks) = std::sync::mpsc::sync_channel(1);
-        let writer = {
-            let (open, env, publisher) = (Arc::clone(&open), env.clone(), Arc::clone(&publisher));
-            std::thread::Builder::new()
-                .name("locker-writer".into())
-                .spawn(move || writer(&queue, &open, &env, &kick, &publisher))
-                .ok()
-        };
-        {
-            let open = Arc::clone(&open);
-            let _ = std::thread::Builder::new()
-                .name("locker-maintain".into())
-                .spawn(move || maintainer(&kicks, &open));
-        }
+        let inline = first.kind() == "sqlite";
+        let writes = super::writes::Writes::start(&open, &env, Arc::clone(&publisher), inline);
         let policy = Policy {
             allow_origins: opts.allow_origins.clone(),
             allow_hosts: opts.allow_hosts.clone(),
@@ -201,7 +184,6 @@ impl AppState {
             in_flight: Arc::new(Semaphore::new(in_flight)),
             writes,
             publisher,
-            writer: Arc::new(Mutex::new(writer)),
             verified: Arc::default(),
             opts,
         }))
@@ -235,7 +217,7 @@ impl AppState {
                 let _ = tx.send(r);
             },
         );
-        if self.0.writes.send(job).is_err() {
+        if self.0.writes.submit(job).is_err() {
             return Err(OpError::unavailable("the server is shutting down"));
         }
         rx.await.unwrap_or_else(|_| Err(OpError::internal("the writer thread stopped")))
@@ -305,12 +287,12 @@ impl AppState {
 
     /// Whether the writer thread is running (writes can be made).
     pub fn writer_alive(&self) -> bool {
-        self.0.writer.lock().is_ok_and(|w| w.as_ref().is_some_and(|h| !h.is_finished()))
+        self.0.writes.thread.lock().is_ok_and(|w| w.as_ref().is_some_and(|h| !h.is_finished()))
     }
 
     /// The writer thread, to wait for at shutdown.
     pub(super) fn writer_handle(&self) -> Arc<Mutex<Option<std::thread::JoinHandle<()>>>> {
-        Arc::clone(&self.0.writer)
+        Arc::clone(&self.0.writes.thread)
     }
 
     /// The signer thread, which stops (and gives up its turn to sign) after the writer.
@@ -406,109 +388,5 @@ impl AppState {
             f(ctx)
         })
         .await
-    }
-}
-
-/// The writer thread: takes the first queued write, then every other one already queued (up
-/// to [`MAX_GROUP`]), applies them in one group commit and answers them; repeats until every
-/// sender is gone. Writes that arrive while a group is being made durable wait for the next
-/// one, so under load each commit (each `fsync`) serves many writes, and a lone write is
-/// committed at once.
-fn writer(
-    queue: &std::sync::mpsc::Receiver<Box<dyn Job>>,
-    open: &StoreOpener,
-    env: &Env,
-    kick: &std::sync::mpsc::SyncSender<()>,
-    publisher: &super::publish::Publisher,
-) {
-    let mut store: Option<Box<dyn Store>> = None;
-    let mut pending: Vec<Box<dyn Job>> = Vec::new();
-    let mut last_signed: Option<std::time::Instant> = None;
-    loop {
-        if pending.is_empty() {
-            match queue.recv() {
-                Ok(j) => pending.push(j),
-                Err(_) => return,
-            }
-        }
-        while pending.len() < MAX_GROUP {
-            match queue.try_recv() {
-                Ok(j) => pending.push(j),
-                Err(_) => break,
-            }
-        }
-        let s = match store.as_mut() {
-            Some(s) => s,
-            None => match open().and_then(|mut s| {
-                // Checkpoints are left to the maintainer thread; a store without housekeeping
-                // (PostgreSQL) has none to defer.
-                if let Some(m) = s.maintenance() {
-                    m.defer_maintenance()?;
-                }
-                Ok(s)
-            }) {
-                Ok(s) => store.insert(s),
-                Err(e) => {
-                    for j in pending.drain(..) {
-                        j.finish(Some(e.clone()));
-                    }
-                    continue;
-                }
-            },
-        };
-        // The checkpoint of the journal the group grew is signed in the group, durable with
-        // its writes, when one is due (at most every `SIGN_EVERY`): an Ed25519 signature, two
-        // consistency proofs and a checkpoint row per append would more than double an
-        // append's CPU. What grows in between is signed by the publisher's next round, which a
-        // reader of checkpoints waits for; the high-water mark follows on that thread.
-        let mut seal = |store: &mut dyn Store| {
-            let Some(log) = env.log.as_ref() else { return };
-            if last_signed.is_some_and(|t| t.elapsed() < super::publish::SIGN_EVERY) {
-                return;
-            }
-            let mut ctx = env.ctx(store, ops::Actor::operator());
-            match ops::log::checkpoint::sign_in_group(&mut ctx, log) {
-                Ok(Some(_)) => last_signed = Some(std::time::Instant::now()),
-                Ok(None) => {}
-                Err(e) => {
-                    tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
-                }
-            }
-        };
-        let span = tracing::debug_span!("group", size = pending.len());
-        pending = span.in_scope(|| {
-            group::apply_sealed(s.as_mut(), env, std::mem::take(&mut pending), &mut seal)
-        });
-        if !pending.is_empty() {
-            // A storage failure ended the group early: start again on a fresh connection.
-            tracing::warn!(
-                left = pending.len(),
-                "a storage failure ended a group commit early; retrying the writes it did not \
-                 run on a fresh connection"
-            );
-            store = None;
-        }
-        // The journal may have grown: a checkpoint is due; and housekeeping (both coalesce
-        // kicks).
-        publisher.grew();
-        let _ = kick.try_send(());
-    }
-}
-
-/// The maintenance thread: after writes, runs the store's deferred housekeeping (SQLite's
-/// WAL checkpoints) on a connection of its own, at most every 50 ms, so that no write waits
-/// for it. Stops with the writer.
-fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
-    let mut store: Option<Box<dyn Store>> = None;
-    while kicks.recv().is_ok() {
-        if store.is_none() {
-            store = open().ok();
-        }
-        // A store without housekeeping (PostgreSQL) has nothing to run.
-        if let Some(m) = store.as_mut().and_then(|s| s.maintenance()) {
-            // A checkpoint that cannot run now (another is running) runs after the next write.
-            let _ = m.maintain();
-        }
-        std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -1,0 +1,352 @@
+//! The server's writes: group commits on the writer thread, or, on SQLite when no group is
+//! waiting, on the request's own thread; and the maintenance thread that folds SQLite's
+//! write-ahead log in after them.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::publish::{Publisher, StoreOpener};
+use crate::ops::group::{self, Job};
+use crate::ops::{self, Env, OpError};
+use crate::store::Store;
+
+/// Most operations committed in one group.
+const MAX_GROUP: usize = 256;
+
+/// Where the server's writes go: the writer thread's queue, or the committer itself.
+pub(super) struct Writes {
+    queue: std::sync::mpsc::Sender<Box<dyn Job>>,
+    /// Jobs sent to the queue and not yet taken by the writer thread.
+    queued: Arc<AtomicUsize>,
+    committer: Arc<Mutex<Committer>>,
+    /// Whether a request may commit on its own thread (SQLite: a commit is a local `fsync`;
+    /// PostgreSQL's client must not block a runtime's worker).
+    inline: bool,
+    after: Arc<AfterGroup>,
+    pub(super) thread: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
+}
+
+impl Writes {
+    /// Starts the writer and the maintenance threads on stores from `open`. `inline`: see
+    /// [`Writes::submit`].
+    pub(super) fn start(
+        open: &Arc<StoreOpener>,
+        env: &Env,
+        publisher: Arc<Publisher>,
+        inline: bool,
+    ) -> Self {
+        let (queue, jobs) = std::sync::mpsc::channel();
+        let (kick, kicks) = std::sync::mpsc::sync_channel(1);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let committer = Arc::new(Mutex::new(Committer {
+            open: Arc::clone(open),
+            env: env.clone(),
+            store: None,
+            last_signed: None,
+        }));
+        let after = Arc::new(AfterGroup { publisher, kick });
+        let thread = {
+            let (queued, committer, after) =
+                (Arc::clone(&queued), Arc::clone(&committer), Arc::clone(&after));
+            std::thread::Builder::new()
+                .name("locker-writer".into())
+                .spawn(move || writer(&jobs, &queued, &committer, &after))
+                .ok()
+        };
+        {
+            let open = Arc::clone(open);
+            let _ = std::thread::Builder::new()
+                .name("locker-maintain".into())
+                .spawn(move || maintainer(&kicks, &open));
+        }
+        Self { queue, queued, committer, inline, after, thread: Arc::new(Mutex::new(thread)) }
+    }
+
+    /// Commits `job` in a group: on this thread, as a group of one, when the store allows it
+    /// and no group is being made or waiting (the writer thread would take it at once, so the
+    /// hop to it and back is all it would add); otherwise in the writer thread's next group.
+    /// Either way `job` is finished once its group is durable. `Err` gives the job back when
+    /// the server is shutting down.
+    pub(super) fn submit(&self, job: Box<dyn Job>) -> Result<(), Box<dyn Job>> {
+        if self.inline && self.queued.load(Ordering::SeqCst) == 0 {
+            if let Ok(mut c) = self.committer.try_lock() {
+                let left = c.commit(vec![job]);
+                drop(c);
+                self.after.grew();
+                // A storage failure before the job ran: the writer thread runs it again on a
+                // fresh connection.
+                for j in left {
+                    self.enqueue(j)?;
+                }
+                return Ok(());
+            }
+        }
+        self.enqueue(job)
+    }
+
+    fn enqueue(&self, job: Box<dyn Job>) -> Result<(), Box<dyn Job>> {
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        self.queue.send(job).map_err(|e| {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            e.0
+        })
+    }
+}
+
+/// What follows a group commit: the signer and the maintainer are told (both coalesce).
+struct AfterGroup {
+    publisher: Arc<Publisher>,
+    kick: std::sync::mpsc::SyncSender<()>,
+}
+
+impl AfterGroup {
+    fn grew(&self) {
+        // The journal may have grown: a checkpoint is due; and housekeeping.
+        self.publisher.grew();
+        let _ = self.kick.try_send(());
+    }
+}
+
+/// The store every group commit runs on, and when a checkpoint was last signed in one.
+struct Committer {
+    open: Arc<StoreOpener>,
+    env: Env,
+    store: Option<Box<dyn Store>>,
+    last_signed: Option<Instant>,
+}
+
+impl Committer {
+    /// Applies `jobs` in one group commit and finishes them; gives back those a storage
+    /// failure kept from running (the connection is then dropped, and the next group opens a
+    /// fresh one).
+    fn commit(&mut self, jobs: Vec<Box<dyn Job>>) -> Vec<Box<dyn Job>> {
+        let s = match self.store.as_mut() {
+            Some(s) => s,
+            None => match (self.open)().and_then(|mut s| {
+                // Checkpoints are left to the maintainer thread; a store without housekeeping
+                // (PostgreSQL) has none to defer.
+                if let Some(m) = s.maintenance() {
+                    m.defer_maintenance()?;
+                }
+                Ok(s)
+            }) {
+                Ok(s) => self.store.insert(s),
+                Err(e) => {
+                    for j in jobs {
+                        j.finish(Some(e.clone()));
+                    }
+                    return Vec::new();
+                }
+            },
+        };
+        let (env, last_signed) = (&self.env, &mut self.last_signed);
+        // The checkpoint of the journal the group grew is signed in the group, durable with
+        // its writes, when one is due (at most every `SIGN_EVERY`): an Ed25519 signature, two
+        // consistency proofs and a checkpoint row per append would more than double an
+        // append's CPU. What grows in between is signed by the publisher's next round, which a
+        // reader of checkpoints waits for; the high-water mark follows on that thread.
+        let mut seal = |store: &mut dyn Store| {
+            let Some(log) = env.log.as_ref() else { return };
+            if last_signed.is_some_and(|t| t.elapsed() < super::publish::SIGN_EVERY) {
+                return;
+            }
+            let mut ctx = env.ctx(store, ops::Actor::operator());
+            match ops::log::checkpoint::sign_in_group(&mut ctx, log) {
+                Ok(Some(_)) => *last_signed = Some(Instant::now()),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!("the journal grew but no checkpoint was signed: {}", e.detail);
+                }
+            }
+        };
+        let span = tracing::debug_span!("group", size = jobs.len());
+        let left = span.in_scope(|| group::apply_sealed(s.as_mut(), env, jobs, &mut seal));
+        if !left.is_empty() {
+            tracing::warn!(
+                left = left.len(),
+                "a storage failure ended a group commit early; retrying the writes it did not \
+                 run on a fresh connection"
+            );
+            self.store = None;
+        }
+        left
+    }
+}
+
+/// The writer thread: takes the first queued write, then every other one already queued (up
+/// to [`MAX_GROUP`]), applies them in one group commit and answers them; repeats until every
+/// sender is gone. Writes that arrive while a group is being made durable wait for the next
+/// one, so under load each commit (each `fsync`) serves many writes, and a lone write is
+/// committed at once.
+fn writer(
+    jobs: &std::sync::mpsc::Receiver<Box<dyn Job>>,
+    queued: &AtomicUsize,
+    committer: &Mutex<Committer>,
+    after: &AfterGroup,
+) {
+    let mut pending: Vec<Box<dyn Job>> = Vec::new();
+    loop {
+        // Jobs taken from the queue still count as queued until this thread holds the
+        // committer: until then no request commits on its own thread ahead of them.
+        let mut taken = 0;
+        if pending.is_empty() {
+            match jobs.recv() {
+                Ok(j) => pending.push(j),
+                Err(_) => return,
+            }
+            taken += 1;
+        }
+        while pending.len() < MAX_GROUP {
+            match jobs.try_recv() {
+                Ok(j) => {
+                    pending.push(j);
+                    taken += 1;
+                }
+                Err(_) => break,
+            }
+        }
+        let c = committer.lock();
+        queued.fetch_sub(taken, Ordering::SeqCst);
+        let Ok(mut c) = c else {
+            // A panic while committing poisoned the committer: nothing more can be written.
+            for j in pending.drain(..) {
+                j.finish(Some(OpError::internal("the writer stopped")));
+            }
+            continue;
+        };
+        pending = c.commit(std::mem::take(&mut pending));
+        drop(c);
+        after.grew();
+    }
+}
+
+/// The maintenance thread: after writes, runs the store's deferred housekeeping (SQLite's
+/// WAL checkpoints) on a connection of its own, at most every 50 ms, so that no write waits
+/// for it. Stops with the writer.
+fn maintainer(kicks: &std::sync::mpsc::Receiver<()>, open: &StoreOpener) {
+    let mut store: Option<Box<dyn Store>> = None;
+    while kicks.recv().is_ok() {
+        if store.is_none() {
+            store = open().ok();
+        }
+        // A store without housekeeping (PostgreSQL) has nothing to run.
+        if let Some(m) = store.as_mut().and_then(|s| s.maintenance()) {
+            // A checkpoint that cannot run now (another is running) runs after the next write.
+            let _ = m.maintain();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::ops::{Actor, FixedClock, OpResult, Settings};
+
+    const CLOCK: FixedClock = FixedClock(1_800_000_000);
+
+    /// A repository and [`Writes`] on it (`inline` as given), with no log key (no signer).
+    fn writes(inline: bool) -> (tempfile::TempDir, Writes) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (_, repo) = crate::ops::admin::init::init(dir.path(), &CLOCK).expect("init");
+        let (url, dot) = (repo.config.store_location(), repo.dot.clone());
+        let open: Arc<StoreOpener> =
+            Arc::new(Box::new(move || Ok(crate::store::open(&url, &dot)?)));
+        let env = Env { clock: Arc::new(CLOCK), settings: Settings::default(), log: None };
+        let publisher = Arc::new(Publisher::start(Arc::clone(&open), &env, Vec::new()));
+        (dir, Writes::start(&open, &env, publisher, inline))
+    }
+
+    /// What a job saw: the thread it ran on and the journal's length after its own entry.
+    type Seen = (Option<String>, u64);
+
+    /// A gate a job stops at: it says it has started, then waits to be let through.
+    type Gate = (mpsc::Sender<()>, mpsc::Receiver<()>);
+
+    /// A job that appends a journal entry (creates a pad), stops at `gate` if given, and sends
+    /// where it ran once its group is durable.
+    fn job(gate: Option<Gate>, seen: mpsc::Sender<OpResult<Seen>>) -> Box<dyn Job> {
+        group::job(
+            Actor::operator(),
+            move |ctx| {
+                if let Some((started, through)) = gate {
+                    let _ = started.send(());
+                    let _ = through.recv();
+                }
+                let limits = crate::domain::limits::PadLimits::new(3600, 4).expect("limits");
+                crate::ops::pad::create(ctx, limits)?;
+                let len = ctx.store.read()?.journal_head()?.map_or(0, |h| h.seq);
+                Ok((std::thread::current().name().map(str::to_owned), len))
+            },
+            move |r| {
+                let _ = seen.send(r);
+            },
+        )
+    }
+
+    #[test]
+    fn a_lone_write_commits_on_its_own_thread_when_it_may() {
+        let (_dir, w) = writes(true);
+        let (tx, rx) = mpsc::channel();
+        assert!(w.submit(job(None, tx.clone())).is_ok());
+        // Finished before `submit` returned, on this thread.
+        let (thread, first) = rx.try_recv().expect("answered at once").expect("committed");
+        assert_eq!(thread.as_deref(), std::thread::current().name());
+        assert!(w.submit(job(None, tx)).is_ok());
+        let (_, second) = rx.try_recv().expect("answered at once").expect("committed");
+        assert_eq!(second, first + 1);
+
+        // Where the store must not block a request's thread, the writer thread commits.
+        let (_dir, w) = writes(false);
+        let (tx, rx) = mpsc::channel();
+        assert!(w.submit(job(None, tx)).is_ok());
+        let (thread, _) = rx.recv().expect("answered").expect("committed");
+        assert_eq!(thread.as_deref(), Some("locker-writer"));
+    }
+
+    #[test]
+    fn writes_that_come_while_one_commits_wait_for_the_writer_thread() {
+        let (_dir, w) = writes(true);
+        let w = Arc::new(w);
+        let (tx, rx) = mpsc::channel();
+        // A write held inside its commit on another thread (inline: it holds the committer).
+        let (open_gate, through) = mpsc::channel();
+        let (started, running) = mpsc::channel();
+        let held = {
+            let (w, tx) = (Arc::clone(&w), tx.clone());
+            std::thread::Builder::new()
+                .name("held".into())
+                .spawn(move || assert!(w.submit(job(Some((started, through)), tx)).is_ok()))
+                .expect("a thread")
+        };
+        running.recv().expect("the held write runs");
+        // Three more come meanwhile: none may commit on this thread, and none is lost.
+        for _ in 0..3 {
+            assert!(w.submit(job(None, tx.clone())).is_ok());
+        }
+        assert!(rx.try_recv().is_err(), "nothing is answered before its group is durable");
+        open_gate.send(()).expect("the held write waits");
+        held.join().expect("the held write's thread");
+        let mut seen: Vec<Seen> =
+            (0..4).map(|_| rx.recv().expect("answered").expect("committed")).collect();
+        seen.sort_by_key(|s| s.1);
+        assert_eq!(seen[0].0.as_deref(), Some("held"));
+        for s in &seen[1..] {
+            assert_eq!(s.0.as_deref(), Some("locker-writer"), "{seen:?}");
+        }
+        let lens: Vec<u64> = seen.iter().map(|s| s.1).collect();
+        assert_eq!(lens, (lens[0]..lens[0] + 4).collect::<Vec<_>>(), "one entry each, in turn");
+        // The queue is empty again: once the writer thread lets go of the committer (it
+        // answers before it does), the next lone write commits on its own thread.
+        assert_eq!(w.queued.load(Ordering::SeqCst), 0);
+        while w.committer.try_lock().is_err() {
+            std::thread::yield_now();
+        }
+        assert!(w.submit(job(None, tx)).is_ok());
+        let (thread, _) = rx.try_recv().expect("answered at once").expect("committed");
+        assert_eq!(thread.as_deref(), std::thread::current().name());
+    }
+}
