@@ -70,8 +70,9 @@ impl Writes {
     /// finished once its group is durable. `Err` gives the job back when the server is
     /// shutting down.
     ///
-    /// On this thread, a long write (a deposit of many blocks) holds this runtime worker until
-    /// it is durable, as it held the writer thread before; the runtime's other worker serves
+    /// On this thread, a long write (a deposit of many blocks, or one waiting for another
+    /// process's write lock) holds this runtime worker until it is durable, as it held the
+    /// writer thread before; the runtime's other worker serves
     /// every other connection meanwhile, and writes that come then wait for the writer thread,
     /// which waits for the committer. Measured (docs/performance.md, stop 38): sequential
     /// 200-byte appends cost about a sixth less server CPU this way; 16 clients the same.
@@ -241,11 +242,13 @@ fn writer(
             }
         }
         let Ok(mut c) = committer.lock() else {
-            // A panic while committing poisoned the committer: nothing more can be written.
+            // A panic while committing (here or on a request's thread) poisoned the committer:
+            // nothing more can be written. The writer stops as if it had panicked itself, so
+            // that `/health` says so and later writes are refused at once.
             for j in pending.drain(..) {
                 j.finish(Some(OpError::internal("the writer stopped")));
             }
-            continue;
+            return;
         };
         pending = c.commit(std::mem::take(&mut pending));
         drop(c);
@@ -380,5 +383,36 @@ mod tests {
         assert!(w.submit(job(None, tx)).is_ok());
         let (thread, _) = rx.try_recv().expect("answered at once").expect("committed");
         assert_eq!(thread.as_deref(), std::thread::current().name());
+    }
+
+    #[test]
+    fn a_panic_while_committing_stops_the_writer_and_refuses_later_writes() {
+        let (_dir, w) = writes(true);
+        let w = Arc::new(w);
+        let poison = Arc::clone(&w);
+        let panicked = std::thread::spawn(move || {
+            let _held = poison.committer.lock();
+            panic!("a commit went wrong");
+        })
+        .join();
+        assert!(panicked.is_err());
+        let (tx, rx) = mpsc::channel();
+        // The write cannot commit on this thread (the committer is poisoned): the writer
+        // thread refuses it and stops.
+        assert!(w.submit(job(None, tx.clone())).is_ok());
+        let e = rx.recv().expect("answered").expect_err("refused");
+        assert_eq!(e.kind, crate::ops::ErrorKind::Internal, "{e:?}");
+        let thread = w.thread.lock().expect("the handle").take().expect("a writer thread");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !thread.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(thread.is_finished(), "the writer thread stopped");
+        thread.join().expect("the writer stopped without a panic of its own");
+        // Later writes are given back at once (the server answers 503), and none stays
+        // counted as in flight.
+        assert!(w.submit(job(None, tx)).is_err());
+        assert_eq!(w.active.load(Ordering::SeqCst), 0);
+        assert!(rx.try_recv().is_err(), "a write given back is not answered as committed");
     }
 }
