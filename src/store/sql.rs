@@ -56,8 +56,15 @@ pub(super) fn pad_row<R: Columns>(r: &R) -> Result<PadRow, R::Error> {
     })
 }
 
-pub(super) const BLOCK_COLS: &str =
-    "pad_id, seq, prev_hash, curr_hash, content_type, payload, created_at, pruned_bytes";
+/// [`BLOCK_COLS`] as a literal, for SQL put together with `concat!`.
+macro_rules! block_cols {
+    () => {
+        "pad_id, seq, prev_hash, curr_hash, content_type, payload, created_at, pruned_bytes"
+    };
+}
+pub(super) use block_cols;
+
+pub(super) const BLOCK_COLS: &str = block_cols!();
 
 pub(super) fn block_row<R: Columns>(r: &R) -> Result<BlockRow, R::Error> {
     Ok(BlockRow {

@@ -141,6 +141,12 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
         .unwrap()
         .query_row("SELECT hash FROM journal_head", [], |r| r.get(0))
         .unwrap();
+    let pads_before = strings(
+        &db,
+        "SELECT id || ' ' || block_count || ' ' || current_bytes || ' ' || head_hash \
+         FROM pads ORDER BY id",
+    );
+    assert!(pads_before.len() > 1 && int(&db, "SELECT COUNT(*) FROM blocks") > 1);
 
     let (code, v) = env.verify();
     assert_eq!(code, 0, "{v:#}");
@@ -148,8 +154,30 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
     assert_eq!(v["merkle"]["pending"], false);
     assert_eq!(v["merkle"]["stored_hashes"], hashes, "every hash moved");
     assert_eq!(v["journal"]["head_hash"], head.as_str());
-    assert_eq!(int(&db, "PRAGMA user_version"), 11);
+    assert_eq!(int(&db, "PRAGMA user_version"), 12);
     assert_eq!(int(&db, OLD_TABLES), 0);
+    // Schema 12: every block at its pad's row `ord * 2^32 + seq`, and each pad's count, bytes
+    // and head read from its last block are what its row held.
+    assert_eq!(
+        int(
+            &db,
+            "SELECT COUNT(*) FROM blocks b JOIN pads p ON p.id = b.pad_id \
+             WHERE b.id <> p.ord * 4294967296 + b.seq"
+        ),
+        0
+    );
+    assert_eq!(
+        int(&db, "SELECT COUNT(*) FROM pragma_table_info('pads') WHERE name = 'head_hash'"),
+        0
+    );
+    let pads_after = strings(
+        &db,
+        "SELECT p.id || ' ' || COALESCE(b.seq + 1, 0) || ' ' || COALESCE(b.total_bytes, 0) \
+         || ' ' || COALESCE(b.curr_hash, printf('%.64d', 0)) FROM pads p LEFT JOIN blocks b \
+         ON b.pad_id = p.id AND b.seq = (SELECT MAX(seq) FROM blocks WHERE pad_id = p.id) \
+         ORDER BY p.id",
+    );
+    assert_eq!(pads_after, pads_before);
     assert_eq!(int(&db, SUBJECT_INDEX), 1);
     assert_eq!(int(&db, "SELECT SUM(length(merkle)) FROM journal"), hashes * 32);
 
@@ -172,6 +200,14 @@ const SUBJECT_INDEX: &str = "SELECT COUNT(*) FROM sqlite_master WHERE name = 'jo
 /// How many of schema 8's `merkle_hashes` and `journal_head` tables a database has.
 const OLD_TABLES: &str =
     "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('merkle_hashes', 'journal_head')";
+
+/// The strings a query on the SQLite file `db` gives, a row each.
+fn strings(db: &Path, sql: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare(sql).unwrap();
+    let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+    rows.map(Result::unwrap).collect()
+}
 
 /// One integer a query on the SQLite file `db` gives.
 fn int(db: &Path, sql: &str) -> i64 {
@@ -198,5 +234,29 @@ fn test_a_damaged_old_repository_is_not_migrated() {
     assert!(detail.contains("damaged before this upgrade, and nothing was changed"), "{detail}");
     assert_eq!(int(&db, "PRAGMA user_version"), 8, "nothing was migrated");
     assert_eq!(int(&db, OLD_TABLES), 2);
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the file is unchanged");
+}
+
+/// A schema-8 repository one of whose pads' rows disagrees with its blocks: moving the blocks
+/// by pad (schema 12) would lose the row's account, so the migration refuses it and changes
+/// nothing.
+#[test]
+fn test_an_old_repository_whose_pad_disagrees_with_its_blocks_is_not_migrated() {
+    let Some(env) = golden_copy() else { return };
+    let db = env.db_path();
+    let pad: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT pad_id FROM blocks ORDER BY pad_id LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE pads SET current_bytes = current_bytes + 1 WHERE id = ?1", [&pad])
+        .unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let e = env.json_err(&["verify"], 8);
+    let detail = e["detail"].as_str().unwrap();
+    assert!(detail.contains(&format!("pad {pad}'s row says")), "{detail}");
+    assert!(detail.contains("nothing was changed"), "{detail}");
+    assert_eq!(int(&db, "PRAGMA user_version"), 8, "nothing was migrated");
     assert_eq!(std::fs::read(&db).unwrap(), before, "the file is unchanged");
 }

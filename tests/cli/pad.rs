@@ -271,7 +271,7 @@ fn test_pad_append_quota_is_checked_before_the_envelope() {
     let env = TestEnv::init();
     let pad = env.create_pad(&[]);
     // No honest pad can be full before block 0; make one look full behind locker's back.
-    env.sql().execute("UPDATE pads SET current_bytes = 262144 WHERE id = ?1", [&pad.id]).unwrap();
+    env.sql().execute("UPDATE pads SET max_bytes = 0 WHERE id = ?1", [&pad.id]).unwrap();
     env.fails(
         &["append", &pad.id, "--key", &pad.key, "--data", "not an envelope"],
         4,
@@ -279,7 +279,7 @@ fn test_pad_append_quota_is_checked_before_the_envelope() {
         "byte quota exceeded",
     );
     env.sql()
-        .execute("UPDATE pads SET current_bytes = 0, max_blocks = 0 WHERE id = ?1", [&pad.id])
+        .execute("UPDATE pads SET max_bytes = 262144, max_blocks = 0 WHERE id = ?1", [&pad.id])
         .unwrap();
     env.fails(
         &["append", &pad.id, "--key", &pad.key, "--data", "not an envelope"],

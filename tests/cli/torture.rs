@@ -98,9 +98,12 @@ fn check_ledger(env: &TestEnv, ledger: &Ledger) {
     }
     for (pad, head) in &ledger.deposits {
         let (state, stored_head): (String, String) = conn
-            .query_row("SELECT state, head_hash FROM pads WHERE id = ?1", [pad], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
+            .query_row(
+                "SELECT state, (SELECT curr_hash FROM blocks WHERE pad_id = ?1 \
+                 ORDER BY seq DESC LIMIT 1) FROM pads WHERE id = ?1",
+                [pad],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .unwrap_or_else(|e| panic!("the acknowledged deposit {pad} is lost: {e}"));
         assert_eq!((state.as_str(), &stored_head), ("sealed", head), "deposit {pad}");
     }

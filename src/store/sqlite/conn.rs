@@ -78,5 +78,10 @@ pub(super) fn configure(conn: &mut Connection) -> Result<()> {
     // fsyncs for every short-lived CLI process) until the log has grown long (see
     // `SqliteStore`'s `Drop`); every commit is durable in it already.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+    // One plan per statement, whatever values are bound to it: without this SQLite plans
+    // some statements again whenever a bound value could change its choice (a block's `seq`
+    // going from 1 to 2, a `LIMIT ?`), which put a statement's parsing and planning back
+    // into every append (14% of the server's samples under sequential appends).
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     Ok(())
 }

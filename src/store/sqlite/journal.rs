@@ -86,7 +86,7 @@ impl JournalStore for SqliteTx<'_> {
                 .db()?;
             Ok(n.and_then(|n| u64::try_from(n).ok()).unwrap_or(0))
         };
-        Ok(Counts { journal: count("journal")?, pads: count("pads")?, blocks: count("blocks")? })
+        Ok(Counts { journal: count("journal")?, pads: count("pads")?, blocks: self.block_count()? })
     }
 
     fn insert_journal(&mut self, j: &JournalRow) -> Result<()> {

@@ -1,60 +1,186 @@
 //! [`PadStore`] on SQLite: pads, blocks and read tickets.
+//!
+//! Since schema 12 a pad's blocks are rows `ord * 2^32 + seq` of the `blocks` table (`ord`: the
+//! pad's number, given at its creation), so the table is its own index by pad, and a pad's
+//! count, byte total and head are read from its last block rather than kept in its row: an
+//! append writes its block's page and nothing else of the pad (migration 0012).
 
-use rusqlite::params;
+use rusqlite::{params, Connection, OptionalExtension as _};
 
 use super::error::SqlResult as _;
 use super::rows::{block_row, pad_row, ticket_row};
 use super::tx::SqliteTx;
 use crate::domain::digest::Digest;
-use crate::store::sql::{sql_i64, BLOCK_COLS, PAD_COLS, TICKET_COLS};
-use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, TicketRow};
+use crate::store::sql::{block_cols, sql_i64, TICKET_COLS};
+use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
+
+/// How many row ids of `blocks` each pad has: block `seq` of pad `ord` is row
+/// `ord * BLOCK_IDS + seq`.
+const BLOCK_IDS: u64 = 1 << 32;
+
+/// The pad `p`'s last block `b` (none for a pad without blocks): the last row of its range
+/// that names it; `$blocks` names the table.
+macro_rules! last_block {
+    ($blocks:literal) => {
+        concat!(
+            " LEFT JOIN ",
+            $blocks,
+            " b ON b.id = (SELECT id FROM ",
+            $blocks,
+            " WHERE id >= p.ord * 4294967296 AND id < (p.ord + 1) * 4294967296",
+            " AND pad_id = p.id ORDER BY id DESC LIMIT 1)"
+        )
+    };
+}
+
+/// A pad's columns in the order of `store::sql::PAD_COLS`, its count, bytes and head from
+/// its last block.
+macro_rules! select_pads {
+    () => {
+        concat!(
+            "SELECT p.id, p.scope, p.created_at, p.expires_at, p.max_blocks, p.max_bytes, \
+             COALESCE(b.seq + 1, 0), COALESCE(b.total_bytes, 0), p.state, p.write_key_hash, \
+             COALESCE(b.curr_hash, '0000000000000000000000000000000000000000000000000000000000000000'), \
+             p.sealed_at, p.pruned_at FROM pads p",
+            last_block!("blocks")
+        )
+    };
+}
+
+/// The blocks of pad `?1` from `?2` to `?3` (row ids relative to the pad's first), in order.
+macro_rules! select_blocks {
+    ($what:expr) => {
+        concat!(
+            "WITH p(base) AS (SELECT ord * 4294967296 FROM pads WHERE id = ?1) SELECT ",
+            $what,
+            " FROM blocks, p WHERE blocks.id BETWEEN p.base + ?2 AND p.base + ?3 \
+             AND blocks.pad_id = ?1 ORDER BY blocks.id"
+        )
+    };
+}
+
+/// `from..=to` as row ids relative to a pad's first block, `None` if no block can be in it.
+fn block_range(from: u64, to: u64) -> Option<(i64, i64)> {
+    let to = to.min(BLOCK_IDS - 1);
+    (from <= to).then(|| (sql_i64(from), sql_i64(to)))
+}
+
+/// Migration 12's data step, after its SQL copied the blocks into `blocks_by_pad`: checks
+/// that every block was copied and that every pad reads back through the new layout with the
+/// count, byte total and head its row holds, then drops the old table and those columns.
+/// Runs inside the migration's transaction: if anything differs, the migration fails and
+/// nothing changes.
+pub(super) fn move_blocks_by_pad(conn: &Connection) -> Result<()> {
+    let count = |table: &str| -> Result<i64> {
+        conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).db()
+    };
+    let (before, after) = (count("blocks")?, count("blocks_by_pad")?);
+    if before != after {
+        return Err(StoreError::Corrupt(format!(
+            "moving the blocks by pad copied {after} of {before} blocks (a block names no \
+             pad); nothing was changed"
+        )));
+    }
+    let differs = concat!(
+        "SELECT p.id, p.block_count, p.current_bytes, p.head_hash, COALESCE(b.seq + 1, 0), \
+         COALESCE(b.total_bytes, 0), \
+         COALESCE(b.curr_hash, '0000000000000000000000000000000000000000000000000000000000000000') \
+         FROM pads p",
+        last_block!("blocks_by_pad"),
+        " WHERE p.block_count IS NOT COALESCE(b.seq + 1, 0) \
+         OR p.current_bytes IS NOT COALESCE(b.total_bytes, 0) \
+         OR p.head_hash IS NOT COALESCE(b.curr_hash, \
+         '0000000000000000000000000000000000000000000000000000000000000000') \
+         ORDER BY p.ord LIMIT 1"
+    );
+    type Differs = (String, i64, i64, String, i64, i64, String);
+    let found: Option<Differs> = conn
+        .query_row(differs, [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+        })
+        .optional()
+        .db()?;
+    if let Some((id, count, bytes, head, blocks_count, blocks_bytes, blocks_head)) = found {
+        return Err(StoreError::Corrupt(format!(
+            "pad {id}'s row says {count} blocks, {bytes} bytes and head {head}, but its \
+             blocks say {blocks_count}, {blocks_bytes} and {blocks_head}; nothing was \
+             changed (run `locker verify` with the locker that wrote this repository)"
+        )));
+    }
+    conn.execute_batch(
+        "DROP TABLE blocks; ALTER TABLE blocks_by_pad RENAME TO blocks; \
+         ALTER TABLE pads DROP COLUMN block_count; ALTER TABLE pads DROP COLUMN current_bytes; \
+         ALTER TABLE pads DROP COLUMN head_hash;",
+    )
+    .db()?;
+    Ok(())
+}
+
+impl SqliteTx<'_> {
+    /// How many blocks the pads have: each pad's last `seq + 1`, one seek per pad.
+    pub(super) fn block_count(&self) -> Result<u64> {
+        let n: i64 = self
+            .tx
+            .prepare_cached(
+                "SELECT COALESCE(SUM((SELECT seq + 1 FROM blocks \
+                 WHERE id >= p.ord * 4294967296 AND id < (p.ord + 1) * 4294967296 \
+                 AND pad_id = p.id ORDER BY id DESC LIMIT 1)), 0) FROM pads p",
+            )
+            .db()?
+            .query_row([], |r| r.get(0))
+            .db()?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
 
 impl PadStore for SqliteTx<'_> {
     fn pad(&self, id: &str) -> Result<Option<PadRow>> {
-        self.one(&format!("SELECT {PAD_COLS} FROM pads WHERE id = ?1"), [id], pad_row)
+        self.one(concat!(select_pads!(), " WHERE p.id = ?1"), [id], pad_row)
     }
 
     fn pads(&self, q: &PadQuery) -> Result<Vec<PadRow>> {
-        let sql = format!(
-            "SELECT {PAD_COLS} FROM pads WHERE (?1 IS NULL OR scope = ?1) \
-             AND (?2 IS NULL OR id > ?2) ORDER BY id LIMIT ?3"
+        let sql = concat!(
+            select_pads!(),
+            " WHERE (?1 IS NULL OR p.scope = ?1) AND (?2 IS NULL OR p.id > ?2) \
+             ORDER BY p.id LIMIT ?3"
         );
-        self.all(&sql, params![q.scope, q.after, sql_i64(q.limit)], pad_row)
+        self.all(sql, params![q.scope, q.after, sql_i64(q.limit)], pad_row)
     }
 
     fn for_each_pad(&self, f: &mut dyn FnMut(PadRow) -> Flow) -> Result<()> {
-        let sql = format!("SELECT {PAD_COLS} FROM pads ORDER BY id");
-        self.stream(&sql, &[], pad_row, f)
+        self.stream(concat!(select_pads!(), " ORDER BY p.id"), &[], pad_row, f)
     }
 
     fn blocks(&self, pad: &str, from: u64, to: u64) -> Result<Vec<BlockRow>> {
-        let sql = format!(
-            "SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq"
-        );
-        self.all(&sql, params![pad, sql_i64(from), sql_i64(to)], block_row)
+        let Some((from, to)) = block_range(from, to) else { return Ok(Vec::new()) };
+        self.all(select_blocks!(block_cols!()), params![pad, from, to], block_row)
     }
 
     fn blocks_bytes(&self, pad: &str, from: u64, to: u64) -> Result<u64> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT COALESCE(SUM(length(payload)), 0) FROM blocks \
-                 WHERE pad_id = ?1 AND seq BETWEEN ?2 AND ?3",
-            )
-            .db()?;
-        let n: i64 = stmt.query_row(params![pad, sql_i64(from), sql_i64(to)], |r| r.get(0)).db()?;
+        let Some((from, to)) = block_range(from, to) else { return Ok(0) };
+        let sql = concat!(
+            "SELECT COALESCE(SUM(n), 0) FROM (",
+            select_blocks!("length(payload) AS n"),
+            ")"
+        );
+        let mut stmt = self.tx.prepare_cached(sql).db()?;
+        let n: i64 = stmt.query_row(params![pad, from, to], |r| r.get(0)).db()?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
     fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
-        let sql = format!("SELECT {BLOCK_COLS} FROM blocks WHERE pad_id = ?1 ORDER BY seq");
-        self.stream(&sql, &[&pad], block_row, f)
+        let (from, to) = (0i64, sql_i64(BLOCK_IDS - 1));
+        self.stream(select_blocks!(block_cols!()), &[&pad, &from, &to], block_row, f)
     }
 
     fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
-        // Row id order: the table's own b-tree, walked once page after page.
-        let sql = format!("SELECT {BLOCK_COLS} FROM blocks ORDER BY id");
-        self.stream(&sql, &[], block_row, f)
+        // Row id order: the table's own b-tree, walked once page after page (pad by pad).
+        self.stream(
+            concat!("SELECT ", block_cols!(), " FROM blocks ORDER BY id"),
+            &[],
+            block_row,
+            f,
+        )
     }
 
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {
@@ -67,13 +193,14 @@ impl PadStore for SqliteTx<'_> {
         self.stream(&sql, &[], ticket_row, f)
     }
 
+    /// Inserts the pad with the next number; its count, bytes and head are those of the
+    /// blocks inserted after it (`pad`'s are not stored).
     fn insert_pad(&mut self, p: &PadRow) -> Result<()> {
-        let sql = format!(
-            "INSERT INTO pads ({PAD_COLS}) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
-        );
         self.exec(
-            &sql,
+            "INSERT INTO pads (ord, id, scope, created_at, expires_at, max_blocks, max_bytes, \
+             state, write_key_hash, sealed_at, pruned_at) \
+             VALUES ((SELECT COALESCE(MAX(ord), 0) + 1 FROM pads), \
+             ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 p.id,
                 p.scope,
@@ -81,11 +208,8 @@ impl PadStore for SqliteTx<'_> {
                 p.expires_at,
                 p.max_blocks,
                 sql_i64(p.max_bytes),
-                sql_i64(p.block_count),
-                sql_i64(p.current_bytes),
                 p.state.as_str(),
                 p.write_key_hash.to_hex(),
-                p.head_hash.to_hex(),
                 p.sealed_at,
                 p.pruned_at
             ],
@@ -93,27 +217,34 @@ impl PadStore for SqliteTx<'_> {
         Ok(())
     }
 
+    /// Writes the pad's state and `sealed_at`; its count, bytes and head follow from its
+    /// blocks.
     fn update_pad(&mut self, p: &PadRow) -> Result<()> {
         self.exec(
-            "UPDATE pads SET block_count = ?2, current_bytes = ?3, state = ?4, head_hash = ?5, \
-             sealed_at = ?6 WHERE id = ?1",
-            params![
-                p.id,
-                sql_i64(p.block_count),
-                sql_i64(p.current_bytes),
-                p.state.as_str(),
-                p.head_hash.to_hex(),
-                p.sealed_at
-            ],
+            "UPDATE pads SET state = ?2, sealed_at = ?3 WHERE id = ?1",
+            params![p.id, p.state.as_str(), p.sealed_at],
         )?;
         Ok(())
     }
 
+    /// Inserts the block at its pad's row `seq`, with the pad's running byte total.
     fn insert_block(&mut self, b: &BlockRow) -> Result<()> {
-        let sql =
-            format!("INSERT INTO blocks ({BLOCK_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-        self.exec(
-            &sql,
+        if b.seq >= BLOCK_IDS {
+            return Err(StoreError::Unsupported(format!(
+                "block {} of pad {} is past the {BLOCK_IDS} blocks a pad can hold",
+                b.seq, b.pad_id
+            )));
+        }
+        let sql = concat!(
+            "WITH p(base) AS (SELECT ord * 4294967296 FROM pads WHERE id = ?1) \
+             INSERT INTO blocks (id, ",
+            block_cols!(),
+            ", total_bytes) SELECT p.base + ?2, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \
+             COALESCE((SELECT total_bytes FROM blocks WHERE id = p.base + ?2 - 1 AND ?2 > 0), 0) \
+             + COALESCE(?8, length(CAST(?6 AS BLOB))) FROM p"
+        );
+        let n = self.exec(
+            sql,
             params![
                 b.pad_id,
                 sql_i64(b.seq),
@@ -125,7 +256,18 @@ impl PadStore for SqliteTx<'_> {
                 b.pruned_bytes.map(sql_i64)
             ],
         )?;
+        if n == 0 {
+            return Err(StoreError::Backend {
+                backend: "SQLite",
+                detail: format!("block {} names no pad: `{}`", b.seq, b.pad_id),
+            });
+        }
         Ok(())
+    }
+
+    /// One row: the pad's count, bytes and head are its last block's.
+    fn append_block(&mut self, block: &BlockRow, _pad: &PadRow) -> Result<()> {
+        self.insert_block(block)
     }
 
     fn insert_ticket(&mut self, t: &TicketRow) -> Result<()> {

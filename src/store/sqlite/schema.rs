@@ -31,6 +31,10 @@ const MIGRATIONS: &[Migration] = &[
         data: Some(append_layout),
     },
     sql(include_str!("migrations/0011_subject_index_without_appends.sql")),
+    Migration {
+        sql: include_str!("migrations/0012_blocks_by_pad.sql"),
+        data: Some(super::pads::move_blocks_by_pad),
+    },
 ];
 
 /// Migration 10's data step: the Merkle hashes into the journal rows, and no head row.

@@ -259,7 +259,12 @@ impl TestEnv {
             .ok();
         parts.push(format!("head={head:?}"));
         let pads: Vec<String> = conn
-            .prepare("SELECT id || ':' || state || ':' || head_hash || ':' || block_count FROM pads ORDER BY id")
+            .prepare(
+                "SELECT p.id || ':' || p.state || ':' || COALESCE((SELECT curr_hash || ':' || \
+                 (seq + 1) FROM blocks b WHERE b.pad_id = p.id ORDER BY seq DESC LIMIT 1), \
+                 '0000000000000000000000000000000000000000000000000000000000000000:0') \
+                 FROM pads p ORDER BY p.id",
+            )
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()

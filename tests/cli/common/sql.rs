@@ -290,6 +290,35 @@ impl Db {
         }
     }
 
+    /// Whether the store keeps a pad's block count, byte count and head in the pad's row
+    /// (PostgreSQL). SQLite reads them from the pad's last block since schema 12: its
+    /// `seq + 1`, its `total_bytes` and its `curr_hash`.
+    pub fn keeps_pad_heads(&self) -> bool {
+        matches!(self, Self::Pg(_))
+    }
+
+    /// Rewrites a pad's recorded byte count and head, as a tamperer covering a change to its
+    /// blocks would: the pad's row on PostgreSQL, its last block's `total_bytes` and
+    /// `curr_hash` on SQLite (see [`Db::keeps_pad_heads`]).
+    pub fn set_pad_accounting(&self, pad: &str, bytes: Option<i64>, head: Option<&str>) {
+        let (table, bytes_col, head_col, key) = if self.keeps_pad_heads() {
+            ("pads", "current_bytes", "head_hash", "id = ?1")
+        } else {
+            (
+                "blocks",
+                "total_bytes",
+                "curr_hash",
+                "pad_id = ?1 AND seq = (SELECT MAX(seq) FROM blocks WHERE pad_id = ?1)",
+            )
+        };
+        let sql = format!(
+            "UPDATE {table} SET {bytes_col} = COALESCE(?2, {bytes_col}), \
+             {head_col} = COALESCE(?3, {head_col}) WHERE {key}"
+        );
+        let n = self.execute(&sql, rusqlite::params![pad, bytes, head]).unwrap();
+        assert_eq!(n, 1, "pad {pad} has no record to rewrite");
+    }
+
     /// Overwrites the Merkle hash stored at position `idx` (in Go tlog's stored-hash order).
     pub fn set_merkle_hash(&self, idx: u64, hash: [u8; 32]) {
         match self {
