@@ -306,6 +306,7 @@ mod tests {
     #[test]
     fn journal_queries_use_an_index_or_walk_only_the_seq_range() {
         let conn = Connection::open_in_memory().unwrap();
+        crate::store::sqlite::conn::plan_once(&conn).unwrap();
         schema::create_at(&conn, 11).unwrap();
         let scan = BY_SEQ;
         assert_eq!(plan(&conn, &JournalQuery { limit: 10, ..JournalQuery::default() }), scan);
