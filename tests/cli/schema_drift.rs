@@ -32,11 +32,20 @@ const INTENDED: &[(&str, &str)] = &[
     ),
     (
         "column blocks.id: only in SQLite",
-        "SQLite's blocks have a rowid key, with (pad_id, seq) unique beside it; PostgreSQL keys \
-         blocks by (pad_id, seq) itself",
+        "SQLite keeps block seq of a pad at row id ord * 2^32 + seq (schema 12), so the table \
+         is its own index by pad; PostgreSQL keys blocks by (pad_id, seq) itself",
     ),
     ("primary key of blocks: (id) in SQLite, (pad_id, seq) in PostgreSQL", "as blocks.id"),
-    ("unique (pad_id, seq) on blocks: only in SQLite", "as blocks.id: the primary key there"),
+    ("column pads.ord: only in SQLite", "the pad's number in blocks' row ids (blocks.id)"),
+    ("index pads_ord on pads (ord): only in SQLite", "as pads.ord: numbers are unique"),
+    (
+        "column blocks.total_bytes: only in SQLite",
+        "SQLite reads a pad's byte count, block count and head from its last block (schema 12: \
+         an append does not rewrite the pad's row); PostgreSQL keeps them in the pad's row",
+    ),
+    ("column pads.block_count: only in PostgreSQL", "as blocks.total_bytes"),
+    ("column pads.current_bytes: only in PostgreSQL", "as blocks.total_bytes"),
+    ("column pads.head_hash: only in PostgreSQL", "as blocks.total_bytes"),
     (
         "index journal_subject on journal: Index { columns: [\"subject\", \"seq\"], unique: false, \
          partial: true } in SQLite, Index { columns: [\"subject\", \"seq\"], unique: false, \
