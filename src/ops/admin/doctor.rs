@@ -21,6 +21,12 @@ pub const WAL_WARN_BYTES: u64 = 64 * 1024 * 1024;
 /// [`DISK_WARN_BYTES`] a warning.
 pub const DISK_PROBLEM_BYTES: u64 = 100 * 1024 * 1024;
 pub const DISK_WARN_BYTES: u64 = 1024 * 1024 * 1024;
+/// Less than this share of the file system free (in percent) is a warning, and less than
+/// [`DISK_PROBLEM_PERCENT`] a problem: node_exporter's mixin's thresholds, so that a large disk a
+/// tenth free (tens of GiB) is not called low. `doctor --remote` and `LockerDiskNearlyFull` use
+/// the same numbers.
+pub const DISK_WARN_PERCENT: u64 = 5;
+pub const DISK_PROBLEM_PERCENT: u64 = 3;
 /// Paths walked at most when checking modes.
 const MAX_WALK: usize = 200_000;
 /// Paths named at most in one finding.
@@ -775,12 +781,14 @@ fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
     }
 }
 
-/// How much free space counts: less than [`DISK_PROBLEM_BYTES`] (or than the store itself) is a
-/// problem; less than [`DISK_WARN_BYTES`] or a tenth of the file system a warning.
+/// How much free space counts: less than [`DISK_PROBLEM_BYTES`] (or than the store itself) or
+/// [`DISK_PROBLEM_PERCENT`] of the file system is a problem; less than [`DISK_WARN_BYTES`] or
+/// [`DISK_WARN_PERCENT`] a warning.
 fn disk_status(free: u64, total: u64, db_bytes: u64) -> Severity {
-    if free < DISK_PROBLEM_BYTES.max(db_bytes) {
+    let under = |percent: u64| free.saturating_mul(100) < total.saturating_mul(percent);
+    if free < DISK_PROBLEM_BYTES.max(db_bytes) || under(DISK_PROBLEM_PERCENT) {
         Severity::Problem
-    } else if free < DISK_WARN_BYTES || free.saturating_mul(10) < total {
+    } else if free < DISK_WARN_BYTES || under(DISK_WARN_PERCENT) {
         Severity::Warn
     } else {
         Severity::Ok
@@ -843,13 +851,19 @@ mod tests {
     fn free_space_thresholds() {
         const GIB: u64 = 1 << 30;
         assert_eq!(disk_status(50 * GIB, 100 * GIB, 1 << 20), Severity::Ok);
-        // Under a tenth of the file system, or under 1 GiB: running low.
-        assert_eq!(disk_status(9 * GIB, 100 * GIB, 1 << 20), Severity::Warn);
+        // A large disk a tenth free is not low: 25 GiB of 252 GiB.
+        assert_eq!(disk_status(25 * GIB, 252 * GIB, 1 << 20), Severity::Ok);
+        assert_eq!(disk_status(5 * GIB, 100 * GIB, 1 << 20), Severity::Ok);
+        // Under 5% of the file system, or under 1 GiB: running low.
+        assert_eq!(disk_status(5 * GIB - 1, 100 * GIB, 1 << 20), Severity::Warn);
+        assert_eq!(disk_status(3 * GIB, 100 * GIB, 1 << 20), Severity::Warn);
         assert_eq!(disk_status(DISK_WARN_BYTES - 1, 2 * GIB, 1 << 20), Severity::Warn);
         assert_eq!(disk_status(DISK_WARN_BYTES, 2 * GIB, 1 << 20), Severity::Ok);
         // Under 100 MiB, or less than the store takes: writes may fail.
         assert_eq!(disk_status(DISK_PROBLEM_BYTES - 1, GIB, 1 << 20), Severity::Problem);
         assert_eq!(disk_status(200 << 20, GIB, 300 << 20), Severity::Problem);
+        // Under 3% of the file system: a problem however large the disk.
+        assert_eq!(disk_status(3 * GIB - 1, 100 * GIB, 1 << 20), Severity::Problem);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::doctor::Severity;
+use super::doctor::{Severity, DISK_PROBLEM_PERCENT, DISK_WARN_PERCENT};
 
 /// One finding: how bad, what, and what to do.
 pub type Finding = (Severity, String, Option<String>);
@@ -84,10 +84,15 @@ pub fn findings(text: &str) -> Vec<Finding> {
     }
     if let (Some(free), Some(size)) = (one("locker_disk_free_bytes"), one("locker_disk_size_bytes"))
     {
-        if size > 0.0 && free / size < 0.10 {
+        let percent = 100.0 * free / size;
+        if size > 0.0 && percent < DISK_WARN_PERCENT as f64 {
             out.push((
-                if free / size < 0.05 { Severity::Problem } else { Severity::Warn },
-                format!("the server's disk is {:.0}% free", 100.0 * free / size),
+                if percent < DISK_PROBLEM_PERCENT as f64 {
+                    Severity::Problem
+                } else {
+                    Severity::Warn
+                },
+                format!("the server's disk is {percent:.0}% free"),
                 Some(
                     "Free space on the repository's file system (`locker gc` prunes expired pads)."
                         .into(),
@@ -146,13 +151,26 @@ mod tests {
     }
 
     #[test]
+    fn a_disk_is_low_under_five_percent_and_a_problem_under_three() {
+        let disk = |free: u64, size: u64| {
+            findings(&format!("locker_disk_free_bytes {free}\nlocker_disk_size_bytes {size}\n"))
+        };
+        // A large disk a tenth free (24 of 252 GB) is not low.
+        assert_eq!(disk(24_000, 252_000)[0].0, Severity::Ok);
+        assert_eq!(disk(5, 100)[0].0, Severity::Ok);
+        let low = disk(4, 100);
+        assert_eq!((low[0].0, low[0].1.as_str()), (Severity::Warn, "the server's disk is 4% free"));
+        assert_eq!(disk(2, 100)[0].0, Severity::Problem);
+    }
+
+    #[test]
     fn what_an_alert_would_raise_is_reported() {
         let text = "locker_store_up 0\n\
             locker_store_errors_total{kind=\"corrupt\"} 2\nlocker_store_errors_total{kind=\"busy\"} 1\n\
             locker_witness_cosignature_failures_total{witness=\"http://w:1/\"} 3\n\
             locker_journal_entries 20\nlocker_checkpoint_tree_size 12\n\
             locker_checkpoint_age_seconds 900\n\
-            locker_disk_free_bytes 4\nlocker_disk_size_bytes 100\n\
+            locker_disk_free_bytes 2\nlocker_disk_size_bytes 100\n\
             locker_http_requests_total{method=\"GET\",route=\"/v1/pads\",status=\"503\"} 10\n\
             locker_http_requests_total{method=\"GET\",route=\"/v1/pads\",status=\"200\"} 30\n";
         let f = findings(text);
@@ -162,7 +180,7 @@ mod tests {
         assert!(says("`busy` store error", Severity::Warn), "{f:?}");
         assert!(says("http://w:1/ refused or missed 3", Severity::Warn), "{f:?}");
         assert!(says("covers 12 of 20 entries", Severity::Warn), "{f:?}");
-        assert!(says("disk is 4% free", Severity::Problem), "{f:?}");
+        assert!(says("disk is 2% free", Severity::Problem), "{f:?}");
         assert!(says("10 of 40 requests failed", Severity::Warn), "{f:?}");
     }
 }
