@@ -176,7 +176,9 @@ fn test_verify_finds_a_block_whose_row_was_moved_and_nothing_once_it_is_back() {
     let fx = fixture();
     for to in ["id + 100", "(SELECT MAX(id) + 1 FROM blocks)"] {
         move_block_zero(&fx.env, &fx.sealed, to);
-        let r = broken(&fx.env, &subject(&fx.sealed), "block");
+        // Read in order, the pad's blocks start at block 1 (block 0 is past them, or gone).
+        let missing_first = "block 1 is out of sequence (expected block 0)";
+        let r = broken(&fx.env, &subject(&fx.sealed), missing_first);
         let subjects: Vec<&Value> = r["problems"]
             .as_array()
             .unwrap()
@@ -185,7 +187,7 @@ fn test_verify_finds_a_block_whose_row_was_moved_and_nothing_once_it_is_back() {
             .filter(|s| s.as_str() != Some(subject(&fx.sealed).as_str()))
             .collect();
         assert!(subjects.is_empty(), "only the moved block's pad is broken ({to}): {r:#}");
-        pad_broken(&fx.env, &fx.sealed, "block");
+        pad_broken(&fx.env, &fx.sealed, missing_first);
         // The open pad, whose rows the second move went into, reads as before.
         assert_eq!(fx.env.json(&["pad", "show", &fx.open.id])["block_count"], 3, "{to}");
         exec(

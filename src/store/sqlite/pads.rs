@@ -14,9 +14,22 @@ use crate::domain::digest::Digest;
 use crate::store::sql::{block_cols, sql_i64, TICKET_COLS};
 use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
 
-/// How many row ids of `blocks` each pad has: block `seq` of pad `ord` is row
-/// `ord * BLOCK_IDS + seq`.
-const BLOCK_IDS: u64 = 1 << 32;
+/// How many row ids of `blocks` each pad has (2^32), as a literal for the SQL below: block
+/// `seq` of pad `ord` is row `ord * BLOCK_IDS + seq`.
+macro_rules! block_ids {
+    () => {
+        4294967296
+    };
+}
+const BLOCK_IDS: u64 = block_ids!();
+const _: () = assert!(BLOCK_IDS == 1 << 32);
+
+/// The head of a pad without blocks (`Digest::ZERO`), as an SQL string literal.
+macro_rules! zero_hash {
+    () => {
+        "'0000000000000000000000000000000000000000000000000000000000000000'"
+    };
+}
 
 /// The pad `p`'s last block `b` (none for a pad without blocks): the last row of its range
 /// that names it; `$blocks` names the table.
@@ -27,7 +40,10 @@ macro_rules! last_block {
             $blocks,
             " b ON b.id = (SELECT id FROM ",
             $blocks,
-            " WHERE id >= p.ord * 4294967296 AND id < (p.ord + 1) * 4294967296",
+            " WHERE id >= p.ord * ",
+            block_ids!(),
+            " AND id < (p.ord + 1) * ",
+            block_ids!(),
             " AND pad_id = p.id ORDER BY id DESC LIMIT 1)"
         )
     };
@@ -40,8 +56,9 @@ macro_rules! select_pads {
         concat!(
             "SELECT p.id, p.scope, p.created_at, p.expires_at, p.max_blocks, p.max_bytes, \
              COALESCE(b.seq + 1, 0), COALESCE(b.total_bytes, 0), p.state, p.write_key_hash, \
-             COALESCE(b.curr_hash, '0000000000000000000000000000000000000000000000000000000000000000'), \
-             p.sealed_at, p.pruned_at FROM pads p",
+             COALESCE(b.curr_hash, ",
+            zero_hash!(),
+            "), p.sealed_at, p.pruned_at FROM pads p",
             last_block!("blocks")
         )
     };
@@ -51,7 +68,9 @@ macro_rules! select_pads {
 macro_rules! select_blocks {
     ($what:expr) => {
         concat!(
-            "WITH p(base) AS (SELECT ord * 4294967296 FROM pads WHERE id = ?1) SELECT ",
+            "WITH p(base) AS (SELECT ord * ",
+            block_ids!(),
+            " FROM pads WHERE id = ?1) SELECT ",
             $what,
             " FROM blocks, p WHERE blocks.id BETWEEN p.base + ?2 AND p.base + ?3 \
              AND blocks.pad_id = ?1 ORDER BY blocks.id"
@@ -83,15 +102,15 @@ pub(super) fn move_blocks_by_pad(conn: &Connection) -> Result<()> {
     }
     let differs = concat!(
         "SELECT p.id, p.block_count, p.current_bytes, p.head_hash, COALESCE(b.seq + 1, 0), \
-         COALESCE(b.total_bytes, 0), \
-         COALESCE(b.curr_hash, '0000000000000000000000000000000000000000000000000000000000000000') \
-         FROM pads p",
+         COALESCE(b.total_bytes, 0), COALESCE(b.curr_hash, ",
+        zero_hash!(),
+        ") FROM pads p",
         last_block!("blocks_by_pad"),
         " WHERE p.block_count IS NOT COALESCE(b.seq + 1, 0) \
          OR p.current_bytes IS NOT COALESCE(b.total_bytes, 0) \
-         OR p.head_hash IS NOT COALESCE(b.curr_hash, \
-         '0000000000000000000000000000000000000000000000000000000000000000') \
-         ORDER BY p.ord LIMIT 1"
+         OR p.head_hash IS NOT COALESCE(b.curr_hash, ",
+        zero_hash!(),
+        ") ORDER BY p.ord LIMIT 1"
     );
     type Differs = (String, i64, i64, String, i64, i64, String);
     let found: Option<Differs> = conn
@@ -121,11 +140,10 @@ impl SqliteTx<'_> {
     pub(super) fn block_count(&self) -> Result<u64> {
         let n: i64 = self
             .tx
-            .prepare_cached(
-                "SELECT COALESCE(SUM((SELECT seq + 1 FROM blocks \
-                 WHERE id >= p.ord * 4294967296 AND id < (p.ord + 1) * 4294967296 \
-                 AND pad_id = p.id ORDER BY id DESC LIMIT 1)), 0) FROM pads p",
-            )
+            .prepare_cached(concat!(
+                "SELECT COALESCE(SUM(b.seq + 1), 0) FROM pads p",
+                last_block!("blocks")
+            ))
             .db()?
             .query_row([], |r| r.get(0))
             .db()?;
@@ -236,8 +254,9 @@ impl PadStore for SqliteTx<'_> {
             )));
         }
         let sql = concat!(
-            "WITH p(base) AS (SELECT ord * 4294967296 FROM pads WHERE id = ?1) \
-             INSERT INTO blocks (id, ",
+            "WITH p(base) AS (SELECT ord * ",
+            block_ids!(),
+            " FROM pads WHERE id = ?1) INSERT INTO blocks (id, ",
             block_cols!(),
             ", total_bytes) SELECT p.base + ?2, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \
              COALESCE((SELECT total_bytes FROM blocks WHERE id = p.base + ?2 - 1 AND ?2 > 0), 0) \
@@ -332,6 +351,12 @@ mod tests {
             created_at: 5,
             pruned_bytes: pruned.then_some(len as u64),
         }
+    }
+
+    /// The SQL's head of a pad without blocks is `Digest::ZERO`.
+    #[test]
+    fn the_sql_zero_hash_is_the_zero_digest() {
+        assert_eq!(zero_hash!(), format!("'{}'", Digest::ZERO.to_hex()));
     }
 
     /// A pad's count, bytes and head are its last block's `seq + 1`, running total (a pruned
