@@ -19,8 +19,15 @@ writes there (src/store/sqlite/pads.rs and journal.rs):
             blocks are found in the blocks table)
   inline    no blocks table: a block's columns are in its pad.append journal row, found by the
             subject index (journal + one index per append)
+  ranges    schema 12 (what the store has since 2026-12-06): partial's journal; block `seq` of
+            pad number `ord` is row `ord * 2^32 + seq` of a rowid blocks table (no index),
+            hashes as hex text and the pad's id in the row, a running byte total
+  compact   ranges with 32-byte hashes and no pad id in the row (about 270 B instead of 400)
 
-Usage: scripts/wal-pages.py [--appends N] [--pads K]   (K pads appended to in turn; default 1)
+With several pads (--pads), appends go to them in turn, as concurrent agents' would; --group
+puts that many appends in one transaction, as the server's group commit does.
+
+Usage: scripts/wal-pages.py [--appends N] [--pads K] [--group G] [--layouts L,...]
 """
 
 import argparse
@@ -85,12 +92,26 @@ LAYOUTS["partial"] = LAYOUTS["keyed"].replace(
     "CREATE INDEX journal_subject ON journal(subject, seq);",
     "CREATE INDEX journal_subject ON journal(subject, seq) WHERE kind != 'pad.append';",
 )
+JOURNAL_PARTIAL = LAYOUTS["partial"][LAYOUTS["partial"].index("CREATE TABLE journal"):
+                                     LAYOUTS["partial"].index("CREATE TABLE blocks")]
+LAYOUTS["ranges"] = PADS_TODAY + JOURNAL_PARTIAL + """
+CREATE TABLE blocks (id INTEGER PRIMARY KEY, pad_id TEXT NOT NULL, seq INTEGER NOT NULL,
+  prev_hash TEXT NOT NULL, curr_hash TEXT NOT NULL, content_type TEXT NOT NULL,
+  payload BLOB NOT NULL, created_at INTEGER NOT NULL, pruned_bytes INTEGER,
+  total_bytes INTEGER NOT NULL);
+"""
+LAYOUTS["compact"] = PADS_TODAY + JOURNAL_PARTIAL + """
+CREATE TABLE blocks (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, prev_hash BLOB NOT NULL,
+  curr_hash BLOB NOT NULL, content_type TEXT NOT NULL, payload BLOB NOT NULL,
+  created_at INTEGER NOT NULL, pruned_bytes INTEGER, total_bytes INTEGER NOT NULL);
+"""
 
 
 class Log:
     """The journal's running state: sequence numbers, block numbers, the Merkle frontier."""
 
     def __init__(self, pads):
+        self.ord = {p: i + 1 for i, p in enumerate(pads)}
         self.seq = 0
         self.leaves = 0
         self.frontier = []
@@ -120,6 +141,7 @@ class Log:
 
 
 def append(c, layout, log, pad):
+    """One append's statements (the caller's transaction holds one or a group of them)."""
     bseq = log.block_seq[pad]
     log.block_seq[pad] += 1
     prev = sha(pad.encode() + bseq.to_bytes(8, "big"))
@@ -128,7 +150,6 @@ def append(c, layout, log, pad):
     h = sha(e)
     nodes = log.tree(e)
     subject = "pad:" + pad
-    c.execute("BEGIN IMMEDIATE")
     if layout == "today":
         c.execute("INSERT INTO blocks (pad_id, seq, prev_hash, curr_hash, content_type, payload,"
                   " created_at) VALUES (?, ?, ?, ?, 'application/json', ?, 1800000000)",
@@ -143,6 +164,17 @@ def append(c, layout, log, pad):
             c.execute("INSERT INTO merkle_hashes (idx, hash) VALUES (?, ?)",
                       (log.merkle_rows, node.hex()))
             log.merkle_rows += 1
+    elif layout in ("ranges", "compact"):
+        row = (log.ord[pad] << 32) + bseq
+        total = len(PAYLOAD) * (bseq + 1)
+        if layout == "ranges":
+            c.execute("INSERT INTO blocks VALUES (?, ?, ?, ?, ?, 'application/json', ?, 1800000000,"
+                      " NULL, ?)", (row, pad, bseq, prev.hex(), curr.hex(), PAYLOAD, total))
+        else:
+            c.execute("INSERT INTO blocks VALUES (?, ?, ?, ?, 'application/json', ?, 1800000000,"
+                      " NULL, ?)", (row, bseq, prev, curr, PAYLOAD, total))
+        c.execute("INSERT INTO journal VALUES (?, ?, ?, 1800000000, 'pad.append', 'operator',"
+                  " 'default', ?, ?)", (log.seq, h, e, subject, b"".join(nodes)))
     elif layout in ("keyed", "partial"):
         c.execute("INSERT INTO blocks VALUES (?, ?, ?, ?, 'application/json', ?, 1800000000, ?)",
                   (pad, bseq, prev, curr, PAYLOAD, len(PAYLOAD) * (bseq + 1)))
@@ -153,7 +185,6 @@ def append(c, layout, log, pad):
                   " 'default', ?, ?, ?, ?, 'application/json', ?, ?)",
                   (log.seq, h, e, subject, b"".join(nodes), prev, curr, PAYLOAD,
                    len(PAYLOAD) * (bseq + 1)))
-    c.execute("COMMIT")
 
 
 def frames_by_object(db, wal):
@@ -177,7 +208,7 @@ def frames_by_object(db, wal):
     return by, max(commits, 1)
 
 
-def measure(layout, appends, npads, work):
+def measure(layout, appends, npads, group, work):
     db = os.path.join(work, layout + ".db")
     c = sqlite3.connect(db, isolation_level=None)
     c.execute("PRAGMA journal_mode=WAL")
@@ -191,10 +222,15 @@ def measure(layout, appends, npads, work):
     c.execute("COMMIT")
     log = Log(pads)
     for i in range(500):  # the trees take their steady shape first
+        c.execute("BEGIN IMMEDIATE")
         append(c, layout, log, pads[i % npads])
+        c.execute("COMMIT")
     c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    for i in range(appends):
-        append(c, layout, log, pads[(i * 7) % npads])
+    for start in range(0, appends, group):
+        c.execute("BEGIN IMMEDIATE")
+        for i in range(start, min(start + group, appends)):
+            append(c, layout, log, pads[(i * 7) % npads])
+        c.execute("COMMIT")
     # Still open: closing the last connection would checkpoint the log and delete it.
     return c
 
@@ -203,16 +239,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--appends", type=int, default=3000)
     ap.add_argument("--pads", type=int, default=1)
+    ap.add_argument("--group", type=int, default=1)
+    ap.add_argument("--layouts", default="today,keyed,partial,inline,ranges,compact")
     a = ap.parse_args()
-    print(f"{a.appends} appends of {len(PAYLOAD)} B, {a.pads} pad(s) in turn; 4 KiB pages")
+    layouts = a.layouts.split(",")
+    unknown = [x for x in layouts if x not in LAYOUTS]
+    if unknown or a.appends < 1 or a.pads < 1 or a.group < 1:
+        ap.error(f"unknown layout(s) {unknown}" if unknown else "counts must be at least 1")
+    print(f"{a.appends} appends of {len(PAYLOAD)} B, {a.pads} pad(s) in turn, {a.group} per "
+          "commit; WAL frames per append; 4 KiB pages")
     with tempfile.TemporaryDirectory() as work:
-        for layout in ("today", "keyed", "partial", "inline"):
+        for layout in layouts:
             db = os.path.join(work, layout + ".db")
-            c = measure(layout, a.appends, a.pads, work)
-            by, commits = frames_by_object(db, db + "-wal")
+            c = measure(layout, a.appends, a.pads, a.group, work)
+            by, _ = frames_by_object(db, db + "-wal")
             c.close()
-            total = sum(by.values()) / commits
-            parts = ", ".join(f"{k} {v / commits:.2f}" for k, v in by.most_common())
+            total = sum(by.values()) / a.appends
+            parts = ", ".join(f"{k} {v / a.appends:.2f}" for k, v in by.most_common())
             print(f"{layout:8s} {total:5.2f} frames = {total * FRAME / 1000:5.1f} KB per append"
                   f"  ({parts})")
 
