@@ -390,6 +390,7 @@ fn test_mcp_python_consistent_rewrite_is_caught_by_the_expected_head() {
     let (pad, ticket, head) = deposit(&env, &py, "2026-07-28");
     // Rewrite block 2 AND re-hash it and the pad's head: internally consistent.
     let forged = b"forged notes\n";
+    let total = env.json(&["pad", "show", &pad])["total_bytes"].as_i64().unwrap();
     let conn = env.sql();
     let prev: String = conn
         .query_row("SELECT prev_hash FROM blocks WHERE pad_id = ?1 AND seq = 2", [&pad], |r| {
@@ -403,20 +404,9 @@ fn test_mcp_python_consistent_rewrite_is_caught_by_the_expected_head() {
         rusqlite::params![&forged[..], new_head, pad],
     )
     .unwrap();
-    if !conn.keeps_pad_heads() {
-        // SQLite's pad account is its last block's, block 2: its running byte total.
-        conn.execute(
-            "UPDATE blocks SET total_bytes = total_bytes - ?1 WHERE pad_id = ?2 AND seq = 2",
-            rusqlite::params![(NOTES.len() - forged.len()) as i64, pad],
-        )
-        .unwrap();
-    } else {
-        conn.execute(
-            "UPDATE pads SET head_hash = ?1, current_bytes = current_bytes - ?2 WHERE id = ?3",
-            rusqlite::params![new_head, (NOTES.len() - forged.len()) as i64, pad],
-        )
-        .unwrap();
-    }
+    // Block 2 is the pad's last: its bytes and head are the pad's.
+    let bytes = total - (NOTES.len() - forged.len()) as i64;
+    conn.set_pad_accounting(&pad, Some(bytes), Some(&new_head));
     drop(conn);
     for mode in MODES {
         let report = session(
