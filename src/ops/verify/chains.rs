@@ -6,28 +6,28 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::domain::chain::ChainChecker;
-use crate::domain::digest::Digest;
+use crate::domain::digest::{Digest, Hasher};
 use crate::domain::event::subject;
 use crate::ops::{OpResult, Progress};
 use crate::store::{BlockRow, Flow, PadRow, Tx};
 
 use super::Findings;
 
-/// Folds one block's hash and length into a pad's running digest of them.
-pub(super) fn hashes_link(prev: &Digest, seq: u64, curr_hash: &Digest, bytes: u64) -> Digest {
-    Digest::of_parts(&[&prev.0, &seq.to_be_bytes(), &curr_hash.0, &bytes.to_be_bytes()])
+/// Feeds one block's hash and length to a pad's running digest of them.
+pub(super) fn feed_hashes(h: &mut Hasher, seq: u64, curr_hash: &Digest, bytes: u64) {
+    h.update(&seq.to_be_bytes());
+    h.update(&curr_hash.0);
+    h.update(&bytes.to_be_bytes());
 }
 
-/// Folds one block's unhashed fields into a pad's running metadata digest.
-pub(super) fn meta_link(prev: &Digest, seq: u64, content_type: &str, created_at: i64) -> Digest {
-    let len = content_type.len() as u64;
-    Digest::of_parts(&[
-        &prev.0,
-        &seq.to_be_bytes(),
-        &len.to_be_bytes(),
-        content_type.as_bytes(),
-        &created_at.to_be_bytes(),
-    ])
+/// Feeds one block's unhashed fields to a pad's running metadata digest. Every field has a
+/// fixed width but the content type, which is fed after its length, so the stream of fields
+/// has one reading.
+pub(super) fn feed_meta(h: &mut Hasher, seq: u64, content_type: &str, created_at: i64) {
+    h.update(&seq.to_be_bytes());
+    h.update(&(content_type.len() as u64).to_be_bytes());
+    h.update(content_type.as_bytes());
+    h.update(&created_at.to_be_bytes());
 }
 
 /// What walking one pad's stored blocks found. The walk needs nothing from the journal, so
@@ -38,9 +38,9 @@ pub(super) struct ChainWalk {
     pub(super) verified: u64,
     /// The head recomputed from the payloads.
     pub(super) computed: Digest,
-    /// The running digest of the blocks' unhashed fields (see [`meta_link`]).
+    /// The digest of the blocks' unhashed fields (see [`feed_meta`]).
     pub(super) meta: Digest,
-    /// The running digest of the blocks' hashes and lengths (see [`hashes_link`]).
+    /// The digest of the blocks' hashes and lengths (see [`feed_hashes`]).
     pub(super) hashes: Digest,
     /// Blocks whose payloads were pruned.
     pub(super) pruned: u64,
@@ -56,8 +56,8 @@ pub(super) struct ChainWalk {
 struct Walking {
     checker: ChainChecker,
     verified: u64,
-    meta: Digest,
-    hashes: Digest,
+    meta: Hasher,
+    hashes: Hasher,
     pruned_seqs: Vec<u64>,
 }
 
@@ -79,8 +79,8 @@ impl Walking {
         if self.checker.is_clean() {
             self.verified += 1;
         }
-        self.meta = meta_link(&self.meta, b.seq, &b.content_type, b.created_at);
-        self.hashes = hashes_link(&self.hashes, b.seq, &b.curr_hash, bytes);
+        feed_meta(&mut self.meta, b.seq, &b.content_type, b.created_at);
+        feed_hashes(&mut self.hashes, b.seq, &b.curr_hash, bytes);
     }
 
     /// Compares what was fed with the pad's stored head, count and size.
@@ -93,6 +93,7 @@ impl Walking {
             .into_iter()
             .map(|p| (p.seq(), format!("pad {}: {p}", pad.id)))
             .collect();
+        let (meta, hashes) = (meta.finish(), hashes.finish());
         ChainWalk { verified, computed, meta, hashes, pruned, pruned_seqs, problems }
     }
 }

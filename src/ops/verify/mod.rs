@@ -38,19 +38,25 @@ use self::pads::PadReplay;
 const LEAF_BATCH: usize = 512;
 const LEAF_BATCHES: usize = 8;
 
-/// Journal entries handed to the Merkle tree's thread, with the Merkle hashes their rows hold
+/// Journal entries handed to the Merkle tree's thread, with their rows' `prev_hash` and `hash`
+/// (`links`, checked there against the entries' bytes), and the Merkle hashes their rows hold
 /// where the store keeps them there (`held`: every entry's in one buffer; each entry's
 /// sequence number and where its hashes end).
 #[derive(Default)]
 struct LeafBatch {
     entries: Vec<Vec<u8>>,
+    links: Vec<(Digest, Digest)>,
     held: Vec<u8>,
     held_ends: Vec<(u64, usize)>,
 }
 
 impl LeafBatch {
     fn with_capacity() -> Self {
-        Self { entries: Vec::with_capacity(LEAF_BATCH), ..Self::default() }
+        Self {
+            entries: Vec::with_capacity(LEAF_BATCH),
+            links: Vec::with_capacity(LEAF_BATCH),
+            ..Self::default()
+        }
     }
 }
 
@@ -316,11 +322,12 @@ fn decode_entry(
     row: &mut JournalRow,
     expected_seq: u64,
     prev: &Digest,
+    link: Link,
     f: &mut Findings,
     replay: &mut Replay,
     signatures: &mut signatures::Replay,
 ) {
-    let Some((e, event)) = check_entry(row, expected_seq, prev, f) else { return };
+    let Some((e, event)) = check_entry(row, expected_seq, prev, link, f) else { return };
     match event {
         Ok(ev) => {
             if let Some(problem) = replay.apply(&e, &ev) {
@@ -338,12 +345,23 @@ fn decode_entry(
     }
 }
 
+/// Whether [`check_entry`] recomputes an entry's hash from its bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Link {
+    /// Here: an entry whose bytes do not match its hash is reported and not decoded.
+    Check,
+    /// Elsewhere: on the Merkle tree's thread, which hashes the same bytes anyway. The walk
+    /// decodes every entry, and is walked again with [`Link::Check`] if one did not match.
+    CheckedBeside,
+}
+
 /// Checks one journal row against its predecessor; returns the decoded entry when its bytes
-/// are intact.
+/// are intact (or, with [`Link::CheckedBeside`], taken to be).
 fn check_entry(
     row: &mut JournalRow,
     expected_seq: u64,
     prev: &Digest,
+    link: Link,
     f: &mut Findings,
 ) -> Option<(Entry, Result<Event, DecodeError>)> {
     let seq = Some(row.seq);
@@ -363,7 +381,7 @@ fn check_entry(
             format!("entry {} does not link to the entry before it", row.seq),
         );
     }
-    if journal::link(&row.prev_hash, &row.entry) != row.hash {
+    if link == Link::Check && journal::link(&row.prev_hash, &row.entry) != row.hash {
         f.add(
             "journal",
             "journal",
@@ -522,9 +540,13 @@ fn walk(
     progress.start("verifying", counts.journal + counts.blocks, "entries");
     let mut f = Findings::default();
     let mut replay = Replay::default();
-    let mut signatures = signatures::Replay::default();
-    signatures.require_all = require_signed;
-    signatures.require_self = require.self_keys;
+    let new_signatures = || {
+        let mut signatures = signatures::Replay::default();
+        signatures.require_all = require_signed;
+        signatures.require_self = require.self_keys;
+        signatures
+    };
+    let mut signatures = new_signatures();
 
     // 1. The journal; beside it, every pad's chain, the stored tree (`read_beside`) and the
     // checkpoints' signatures.
@@ -558,8 +580,11 @@ fn walk(
         let (leaves, batches) = std::sync::mpsc::sync_channel::<LeafBatch>(LEAF_BATCHES);
         let tree = scope.spawn(move || {
             let mut tree = tree;
+            // Whether an entry's bytes do not match its row's hash.
+            let mut altered = false;
             for batch in batches {
-                for entry in &batch.entries {
+                for (entry, (prev, hash)) in batch.entries.iter().zip(&batch.links) {
+                    altered |= journal::link(prev, entry) != *hash;
                     tree.push(entry);
                 }
                 let mut start = 0;
@@ -568,18 +593,20 @@ fn walk(
                     start = end;
                 }
             }
-            tree
+            (tree, altered)
         });
         let mut batch = LeafBatch::with_capacity();
         let mut journal = tx.for_each_journal_with_tree(&mut |mut row, held| {
             entries += 1;
-            decode_entry(&mut row, expected, &prev, &mut f, &mut replay, &mut signatures);
+            let link = Link::CheckedBeside;
+            decode_entry(&mut row, expected, &prev, link, &mut f, &mut replay, &mut signatures);
             prev = row.hash;
             expected = row.seq + 1;
             if !held.is_empty() {
                 batch.held.extend_from_slice(held);
                 batch.held_ends.push((row.seq, batch.held.len()));
             }
+            batch.links.push((row.prev_hash, row.hash));
             batch.entries.push(row.entry);
             if batch.entries.len() == LEAF_BATCH
                 && leaves.send(std::mem::replace(&mut batch, LeafBatch::with_capacity())).is_err()
@@ -596,7 +623,7 @@ fn walk(
             journal = Err(StoreError::Io("the Merkle tree's thread stopped".into()));
         }
         drop(leaves);
-        let mut tree = match tree.join() {
+        let (mut tree, altered) = match tree.join() {
             Ok(tree) => tree,
             Err(panic) => std::panic::resume_unwind(panic),
         };
@@ -612,9 +639,25 @@ fn walk(
             Ok(true) => Some(tree.take_held()),
             _ => stored_tree.and_then(|w| w.join().ok().flatten()),
         };
-        (walked, stored_tree, checkpoint_signatures, tree, journal)
+        (walked, stored_tree, checkpoint_signatures, tree, (journal, altered))
     });
+    let (journal, altered) = journal;
     journal?;
+    if altered {
+        // An entry's bytes do not match its hash, and the walk above has replayed it: what
+        // it found is dropped, and the journal walked again, each entry's hash checked
+        // before it is decoded. (An intact journal is walked once.)
+        (f, replay, signatures) = (Findings::default(), Replay::default(), new_signatures());
+        (expected, prev, entries) = (1, Digest::ZERO, 0);
+        tx.for_each_journal_with_tree(&mut |mut row, _| {
+            entries += 1;
+            let link = Link::Check;
+            decode_entry(&mut row, expected, &prev, link, &mut f, &mut replay, &mut signatures);
+            prev = row.hash;
+            expected = row.seq + 1;
+            Flow::Continue(())
+        })?;
+    }
     show_blocks();
     let last_seq = expected - 1;
     match tx.journal_head()? {

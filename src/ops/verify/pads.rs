@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::domain::digest::Digest;
+use crate::domain::digest::{Digest, Hasher};
 use crate::domain::event::{
     kind, subject, BlockRecord, Event, PadAppend, PadReadLease, PadTicketRevoke, Payment, RepoGc,
 };
@@ -14,7 +14,7 @@ use crate::ops::verify::work::WorkReplay;
 use crate::ops::{OpResult, Progress};
 use crate::store::{Flow, JournalQuery, JournalRow, PadRow, PaymentRow, TicketRow, Tx};
 
-use super::chains::{check_pad_chain, hashes_link, meta_link, report_chain, ChainWalk};
+use super::chains::{check_pad_chain, feed_hashes, feed_meta, report_chain, ChainWalk};
 use super::{Findings, GcSummary, PadsSummary, TicketsSummary};
 
 /// What the journal says a pad should look like.
@@ -31,10 +31,10 @@ pub(super) struct PadRecord {
     pub(super) head: Digest,
     /// A running digest of every block's sequence number, content type and time (the fields
     /// the pad's hash chain does not cover).
-    meta: Digest,
+    meta: Hasher,
     /// A running digest of every block's sequence number, hash and length: what stands in for
     /// a pruned payload.
-    hashes: Digest,
+    hashes: Hasher,
     sealed_at: Option<i64>,
     /// When a `repo.gc` entry pruned it.
     pub(super) pruned_at: Option<i64>,
@@ -52,8 +52,8 @@ impl PadRecord {
             blocks: 0,
             bytes: 0,
             head: Digest::ZERO,
-            meta: Digest::ZERO,
-            hashes: Digest::ZERO,
+            meta: Hasher::default(),
+            hashes: Hasher::default(),
             sealed_at: None,
             pruned_at: None,
         }
@@ -70,8 +70,8 @@ impl PadRecord {
         self.bytes += b.bytes;
         self.head = *b.curr_hash;
         let time = b.created_at.unwrap_or(time);
-        self.meta = meta_link(&self.meta, seq, b.content_type, time);
-        self.hashes = hashes_link(&self.hashes, seq, b.curr_hash, b.bytes);
+        feed_meta(&mut self.meta, seq, b.content_type, time);
+        feed_hashes(&mut self.hashes, seq, b.curr_hash, b.bytes);
         None
     }
 }
@@ -549,7 +549,7 @@ pub(super) fn compare_with_journal(
         differ("write_key_hash", pad.write_key_hash.to_string(), h.to_string());
     }
     // A pruned block's hash cannot be recomputed: it must be the one the journal recorded.
-    if (walk.pruned > 0 || rec.pruned_at.is_some()) && walk.hashes != rec.hashes {
+    if (walk.pruned > 0 || rec.pruned_at.is_some()) && walk.hashes != rec.hashes.digest() {
         match locate_hash_mismatch(tx, pad)? {
             Some((seq, detail)) => f.add("pad", &subject, Some(seq), detail),
             None if pad.block_count == rec.blocks => f.add(
@@ -561,7 +561,7 @@ pub(super) fn compare_with_journal(
             None => {}
         }
     }
-    if walk.meta != rec.meta {
+    if walk.meta != rec.meta.digest() {
         match locate_meta_mismatch(tx, pad)? {
             Some((seq, detail)) => f.add("pad", &subject, Some(seq), detail),
             None if pad.block_count == rec.blocks => f.add(
