@@ -32,7 +32,7 @@ use std::path::Path;
 pub use maintenance::{BackupStats, BlobFiles, CheckpointStats, Maintenance, StrayFile};
 pub use rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow,
-    BlobStorage, BlockRow, CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow,
+    BlobStorage, BlockRef, BlockRow, CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow,
     LeaseCounts, LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow,
     SignerRow, StepRow, TicketRow,
 };

@@ -40,6 +40,38 @@ pub struct BlockRow {
     pub pruned_bytes: Option<u64>,
 }
 
+/// One block of a pad, borrowed from the store's row (for walks over every block, which would
+/// otherwise copy every payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockRef<'a> {
+    pub pad_id: &'a str,
+    pub seq: u64,
+    pub prev_hash: Digest,
+    pub curr_hash: Digest,
+    pub content_type: &'a str,
+    /// The exact payload bytes; empty once pruned.
+    pub payload: &'a [u8],
+    pub created_at: i64,
+    /// See [`BlockRow::pruned_bytes`].
+    pub pruned_bytes: Option<u64>,
+}
+
+impl BlockRow {
+    /// The row, borrowed.
+    pub fn as_ref(&self) -> BlockRef<'_> {
+        BlockRef {
+            pad_id: &self.pad_id,
+            seq: self.seq,
+            prev_hash: self.prev_hash,
+            curr_hash: self.curr_hash,
+            content_type: &self.content_type,
+            payload: &self.payload,
+            created_at: self.created_at,
+            pruned_bytes: self.pruned_bytes,
+        }
+    }
+}
+
 /// A read ticket, known only by its digest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TicketRow {

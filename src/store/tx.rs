@@ -5,9 +5,10 @@
 
 use super::maintenance::BlobFiles;
 use super::rows::{
-    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlockRow,
-    CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow, LeaseCounts, LeaseQuery,
-    LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, SignerRow, StepRow, TicketRow,
+    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactQuery, ArtifactVersionRow, BlobRow, BlockRef,
+    BlockRow, CheckpointRow, Counts, JournalHead, JournalQuery, JournalRow, LeaseCounts,
+    LeaseQuery, LeaseRow, PadQuery, PadRow, PaymentRow, PlanRow, ReceiptRow, SignerRow, StepRow,
+    TicketRow,
 };
 use super::{Flow, Result};
 use crate::domain::digest::Digest;
@@ -32,8 +33,8 @@ pub trait PadStore {
     fn for_each_block(&self, pad: &str, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()>;
     /// Every stored block of every pad, one at a time, in the order the store reads fastest
     /// (SQLite: the order they were written in). Each pad's blocks usually come in sequence
-    /// order, but that is not promised: a caller checks it.
-    fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()>;
+    /// order, but that is not promised: a caller checks it. Each block is lent, not copied.
+    fn for_each_stored_block(&self, f: &mut dyn FnMut(&BlockRef<'_>) -> Flow) -> Result<()>;
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>>;
     /// Every ticket, one at a time.
     fn for_each_ticket(&self, f: &mut dyn FnMut(TicketRow) -> Flow) -> Result<()>;

@@ -214,6 +214,19 @@ macro_rules! events {
                 };
                 decoded.map_err(|error| DecodeError::Malformed { kind: kind.to_owned(), error })
             }
+
+            /// Decodes a body by its entry's kind from a deserializer positioned at it, in the
+            /// same pass as the entry around it; `None` for a kind this version does not know
+            /// (its body is read and dropped).
+            pub fn deserialize_kind<'de, D: Deserializer<'de>>(
+                kind: &str,
+                d: D,
+            ) -> Result<Option<Self>, D::Error> {
+                match kind {
+                    $( kind::$kind => $body::deserialize(d).map(|b| Some(Self::$variant(b))), )*
+                    _ => serde::de::IgnoredAny::deserialize(d).map(|_| None),
+                }
+            }
         }
 
         $(

@@ -9,7 +9,7 @@ use crate::domain::chain::ChainChecker;
 use crate::domain::digest::{Digest, Hasher};
 use crate::domain::event::subject;
 use crate::ops::{OpResult, Progress};
-use crate::store::{BlockRow, Flow, PadRow, Tx};
+use crate::store::{BlockRef, Flow, PadRow, Tx};
 
 use super::Findings;
 
@@ -62,7 +62,7 @@ struct Walking {
 }
 
 impl Walking {
-    fn feed(&mut self, b: &BlockRow) {
+    fn feed(&mut self, b: &BlockRef<'_>) {
         let bytes = match b.pruned_bytes {
             Some(n) => {
                 if self.pruned_seqs.len() < super::MAX_LISTED_PROBLEMS {
@@ -72,14 +72,14 @@ impl Walking {
                 n
             }
             None => {
-                self.checker.block(b.seq, &b.prev_hash, &b.curr_hash, &b.payload);
+                self.checker.block(b.seq, &b.prev_hash, &b.curr_hash, b.payload);
                 b.payload.len() as u64
             }
         };
         if self.checker.is_clean() {
             self.verified += 1;
         }
-        feed_meta(&mut self.meta, b.seq, &b.content_type, b.created_at);
+        feed_meta(&mut self.meta, b.seq, b.content_type, b.created_at);
         feed_hashes(&mut self.hashes, b.seq, &b.curr_hash, bytes);
     }
 
@@ -102,7 +102,7 @@ impl Walking {
 fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<ChainWalk> {
     let mut walking = Walking::default();
     tx.for_each_block(&pad.id, &mut |b| {
-        walking.feed(&b);
+        walking.feed(&b.as_ref());
         advance();
         Flow::Continue(())
     })?;
@@ -160,16 +160,16 @@ pub(super) fn walk_chains(tx: &dyn Tx, walked: &AtomicU64) -> OpResult<HashMap<S
     let mut walks: HashMap<String, (Walking, Option<u64>)> = HashMap::new();
     tx.for_each_stored_block(&mut |b| {
         walked.fetch_add(1, Ordering::Relaxed);
-        match walks.get_mut(&b.pad_id) {
+        match walks.get_mut(b.pad_id) {
             None => {
                 let mut w = Walking::default();
-                w.feed(&b);
-                walks.insert(b.pad_id, (w, Some(b.seq)));
+                w.feed(b);
+                walks.insert(b.pad_id.to_owned(), (w, Some(b.seq)));
             }
             // Out of order already: left to the caller.
             Some((_, None)) => {}
             Some((w, Some(last))) if b.seq > *last => {
-                w.feed(&b);
+                w.feed(b);
                 *last = b.seq;
             }
             // Out of order now: what was fed is dropped, the caller walks the pad.

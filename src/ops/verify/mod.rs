@@ -412,7 +412,6 @@ fn check_entry(
             );
         }
     }
-    let event = t.event();
     // The entry's text, as hashed; the row's copy when it is the same (no allocation).
     let hashed = |stored: &mut String, text: Cow<'_, str>| {
         if *stored == text {
@@ -421,6 +420,7 @@ fn check_entry(
             text.into_owned()
         }
     };
+    let event = t.event;
     let e = Entry {
         v: t.v,
         seq: t.seq,

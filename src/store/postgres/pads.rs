@@ -9,7 +9,9 @@ use crate::domain::digest::Digest;
 use crate::store::sql::{
     block_row, pad_row, sql_i64, ticket_row, Columns as _, BLOCK_COLS, PAD_COLS, TICKET_COLS,
 };
-use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
+use crate::store::{
+    BlockRef, BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow,
+};
 
 /// The tag of an append's block write queued on the connection: the journal entry that follows
 /// it takes it back and sends both in one statement (see `JournalStore::append_journal`).
@@ -109,10 +111,10 @@ impl PadStore for PgTx<'_> {
         self.stream(&sql, block_row, f)
     }
 
-    fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
+    fn for_each_stored_block(&self, f: &mut dyn FnMut(&BlockRef<'_>) -> Flow) -> Result<()> {
         // The primary key's order: every pad's blocks in sequence, from one index scan.
         let sql = format!("SELECT {BLOCK_COLS} FROM blocks ORDER BY pad_id, seq");
-        self.stream(&sql, block_row, f)
+        self.stream(&sql, block_row, &mut |b| f(&b.as_ref()))
     }
 
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {

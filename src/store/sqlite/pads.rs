@@ -8,11 +8,13 @@
 use rusqlite::{params, Connection, OptionalExtension as _};
 
 use super::error::SqlResult as _;
-use super::rows::{block_row, pad_row, ticket_row};
+use super::rows::{block_ref, block_row, pad_row, ticket_row};
 use super::tx::SqliteTx;
 use crate::domain::digest::Digest;
 use crate::store::sql::{block_cols, sql_i64, TICKET_COLS};
-use crate::store::{BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow};
+use crate::store::{
+    BlockRef, BlockRow, Flow, PadQuery, PadRow, PadStore, Result, StoreError, TicketRow,
+};
 
 /// How many row ids of `blocks` each pad has (2^32), as a literal for the SQL below: block
 /// `seq` of pad `ord` is row `ord * BLOCK_IDS + seq`.
@@ -191,14 +193,19 @@ impl PadStore for SqliteTx<'_> {
         self.stream(select_blocks!(block_cols!()), &[&pad, &from, &to], block_row, f)
     }
 
-    fn for_each_stored_block(&self, f: &mut dyn FnMut(BlockRow) -> Flow) -> Result<()> {
-        // Row id order: the table's own b-tree, walked once page after page (pad by pad).
-        self.stream(
-            concat!("SELECT ", block_cols!(), " FROM blocks ORDER BY id"),
-            &[],
-            block_row,
-            f,
-        )
+    fn for_each_stored_block(&self, f: &mut dyn FnMut(&BlockRef<'_>) -> Flow) -> Result<()> {
+        // Row id order: the table's own b-tree, walked once page after page (pad by pad); each
+        // block lent out of SQLite's row, not copied.
+        let sql = concat!("SELECT ", block_cols!(), " FROM blocks ORDER BY id");
+        let mut stmt = self.tx.prepare_cached(sql).db()?;
+        let mut rows = stmt.query([]).db()?;
+        while let Some(row) = rows.next().db()? {
+            let b = block_ref(row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            if f(&b).is_break() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {

@@ -7,9 +7,9 @@ use rusqlite::Row;
 use crate::domain::digest::Digest;
 use crate::store::objects;
 use crate::store::rows::{
-    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactVersionRow, BlobRow, BlobStorage, BlockRow,
-    CheckpointRow, JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow, ReceiptRow,
-    SignerRow, StepRow, TicketRow,
+    AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactVersionRow, BlobRow, BlobStorage, BlockRef,
+    BlockRow, CheckpointRow, JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow,
+    ReceiptRow, SignerRow, StepRow, TicketRow,
 };
 use crate::store::sql::{self, Columns};
 
@@ -78,6 +78,25 @@ pub(super) fn pad_row(r: &Row<'_>) -> rusqlite::Result<PadRow> {
 
 pub(super) fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
     sql::block_row(r)
+}
+
+/// A block lent out of its row: what [`block_row`] reads, with the text and the payload
+/// borrowed.
+pub(super) fn block_ref<'r>(r: &'r Row<'_>) -> rusqlite::Result<BlockRef<'r>> {
+    let lent = |idx: usize| r.get_ref(idx);
+    let failed = |idx: usize, ty: Type| {
+        move |e| rusqlite::Error::FromSqlConversionFailure(idx, ty, Box::new(e))
+    };
+    Ok(BlockRef {
+        pad_id: lent(0)?.as_str().map_err(failed(0, Type::Text))?,
+        seq: r.uint(1)?,
+        prev_hash: r.digest(2)?,
+        curr_hash: r.digest(3)?,
+        content_type: lent(4)?.as_str().map_err(failed(4, Type::Text))?,
+        payload: lent(5)?.as_blob().map_err(failed(5, Type::Blob))?,
+        created_at: r.int(6)?,
+        pruned_bytes: r.opt_int(7)?.map(|n| u64::try_from(n).unwrap_or(u64::MAX)),
+    })
 }
 
 pub(super) fn ticket_row(r: &Row<'_>) -> rusqlite::Result<TicketRow> {
