@@ -3,10 +3,14 @@
 # table (median, p99, ratio) of issue 9's scenarios:
 #   seq         HTTP, one keep-alive client, sequential appends (locker serve vs lockerd)
 #   concurrent  HTTP, 16 concurrent clients appending, and locker serve's resident memory
-#   handoff     one full handoff over HTTP (create, envelope, artifact, seal, read all)
+#   handoff     one full handoff over HTTP (create, envelope, artifact, seal, read all), with
+#               the server's CPU and bytes per handoff and its floor (five durable commits:
+#               create, two appends, seal, and the read ticket's lease)
 #   mcp         locker_deposit + locker_read_blocks through `locker mcp` vs lockermcp + lockerd
 #   cli         one `locker append` process vs a minimal Rust program committing one SQLite row
-#   verify      `locker verify` of 1,000,000 blocks of 1 KiB: blocks/s and peak RSS
+#   verify      `locker verify` of 1,000,000 blocks of 1 KiB: blocks/s and peak RSS, against
+#               the floor (every row read once, each payload hashed once, each entry twice and
+#               the Merkle tree's nodes, over the machine's cores)
 #   verify-requests  `locker verify` of 60,000 blocks of 1 KiB appended one HTTP request each
 #               (as agents write: a journal entry and a commit per block), beside the running
 #               server and after it was killed
