@@ -134,28 +134,21 @@ struct TwoSteps<'a> {
 }
 
 /// Text borrowed from the input where it has no escapes.
-struct Text<'a>(Cow<'a, str>);
+#[derive(Deserialize)]
+struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
 
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(V)
-    }
+/// An entry's field names, in their hashed order; any other name is refused.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Field {
+    V,
+    Seq,
+    Time,
+    Kind,
+    Actor,
+    Scope,
+    Subject,
+    Body,
 }
 
 /// A body decoded by the kind read before it.
@@ -191,23 +184,24 @@ impl<'de> Visitor<'de> for OnePass {
         // The body: decoded when the kind came first (always, in entries locker wrote); else
         // its text, decoded at the end.
         let mut body: Option<Result<Option<Event>, &'de RawValue>> = None;
-        while let Some(key) = map.next_key::<Text<'de>>()? {
-            match &*key.0 {
-                "v" => once(&mut v, "v", map.next_value::<u32>()?)?,
-                "seq" => once(&mut seq, "seq", map.next_value::<u64>()?)?,
-                "time" => once(&mut time, "time", map.next_value::<i64>()?)?,
-                "kind" => once(&mut kind, "kind", map.next_value::<Text<'de>>()?.0)?,
-                "actor" => once(&mut actor, "actor", map.next_value::<Text<'de>>()?.0)?,
-                "scope" => once(&mut scope, "scope", map.next_value::<Text<'de>>()?.0)?,
-                "subject" => once(&mut subject, "subject", map.next_value::<Text<'de>>()?.0)?,
-                "body" => {
+        while let Some(field) = map.next_key::<Field>()? {
+            match field {
+                Field::V => once(&mut v, "v", map.next_value::<u32>()?)?,
+                Field::Seq => once(&mut seq, "seq", map.next_value::<u64>()?)?,
+                Field::Time => once(&mut time, "time", map.next_value::<i64>()?)?,
+                Field::Kind => once(&mut kind, "kind", map.next_value::<Text<'de>>()?.0)?,
+                Field::Actor => once(&mut actor, "actor", map.next_value::<Text<'de>>()?.0)?,
+                Field::Scope => once(&mut scope, "scope", map.next_value::<Text<'de>>()?.0)?,
+                Field::Subject => {
+                    once(&mut subject, "subject", map.next_value::<Text<'de>>()?.0)?;
+                }
+                Field::Body => {
                     let value = match &kind {
                         Some(kind) => Ok(map.next_value_seed(BodyOf(kind))?),
                         None => Err(map.next_value::<&'de RawValue>()?),
                     };
                     once(&mut body, "body", value)?;
                 }
-                other => return Err(de::Error::unknown_field(other, FIELDS)),
             }
         }
         let kind = kind.ok_or_else(|| de::Error::missing_field("kind"))?;
@@ -228,9 +222,6 @@ impl<'de> Visitor<'de> for OnePass {
         })
     }
 }
-
-/// An entry's fields, in their hashed order.
-const FIELDS: &[&str] = &["v", "seq", "time", "kind", "actor", "scope", "subject", "body"];
 
 #[cfg(test)]
 mod tests {

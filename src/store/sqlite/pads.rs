@@ -197,15 +197,7 @@ impl PadStore for SqliteTx<'_> {
         // Row id order: the table's own b-tree, walked once page after page (pad by pad); each
         // block lent out of SQLite's row, not copied.
         let sql = concat!("SELECT ", block_cols!(), " FROM blocks ORDER BY id");
-        let mut stmt = self.tx.prepare_cached(sql).db()?;
-        let mut rows = stmt.query([]).db()?;
-        while let Some(row) = rows.next().db()? {
-            let b = block_ref(row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            if f(&b).is_break() {
-                break;
-            }
-        }
-        Ok(())
+        self.for_each_row(sql, &[], &mut |row| Ok(f(&block_ref(row)?)))
     }
 
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {

@@ -83,17 +83,16 @@ pub(super) fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
 /// A block lent out of its row: what [`block_row`] reads, with the text and the payload
 /// borrowed.
 pub(super) fn block_ref<'r>(r: &'r Row<'_>) -> rusqlite::Result<BlockRef<'r>> {
-    let lent = |idx: usize| r.get_ref(idx);
     let failed = |idx: usize, ty: Type| {
         move |e| rusqlite::Error::FromSqlConversionFailure(idx, ty, Box::new(e))
     };
     Ok(BlockRef {
-        pad_id: lent(0)?.as_str().map_err(failed(0, Type::Text))?,
+        pad_id: r.get_ref(0)?.as_str().map_err(failed(0, Type::Text))?,
         seq: r.uint(1)?,
         prev_hash: r.digest(2)?,
         curr_hash: r.digest(3)?,
-        content_type: lent(4)?.as_str().map_err(failed(4, Type::Text))?,
-        payload: lent(5)?.as_blob().map_err(failed(5, Type::Blob))?,
+        content_type: r.get_ref(4)?.as_str().map_err(failed(4, Type::Text))?,
+        payload: r.get_ref(5)?.as_blob().map_err(failed(5, Type::Blob))?,
         created_at: r.int(6)?,
         pruned_bytes: r.opt_int(7)?.map(|n| u64::try_from(n).unwrap_or(u64::MAX)),
     })

@@ -132,11 +132,21 @@ impl<'c> SqliteTx<'c> {
         map: fn(&Row<'_>) -> rusqlite::Result<T>,
         f: &mut dyn FnMut(T) -> Flow,
     ) -> Result<()> {
+        self.for_each_row(sql, params, &mut |row| Ok(f(map(row)?)))
+    }
+
+    /// Runs `sql` and hands its rows as SQLite holds them (what `f` reads of one may borrow
+    /// from it) to `f` one at a time until it breaks; a row `f` cannot read is corrupt.
+    pub(super) fn for_each_row(
+        &self,
+        sql: &str,
+        params: &[&dyn rusqlite::ToSql],
+        f: &mut dyn FnMut(&Row<'_>) -> rusqlite::Result<Flow>,
+    ) -> Result<()> {
         let mut stmt = self.tx.prepare_cached(sql).db()?;
         let mut rows = stmt.query(params).db()?;
         while let Some(row) = rows.next().db()? {
-            let item = map(row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            if f(item).is_break() {
+            if f(row).map_err(|e| StoreError::Corrupt(e.to_string()))?.is_break() {
                 break;
             }
         }
