@@ -23,7 +23,10 @@ use crate::output::Render;
 /// artifact version, head and receipt, and every lease, plan and step against the journal.
 /// With PAD: that pad's chain, accounting and
 /// journal record. Exits 0 when everything is intact and 1 when anything is broken, naming the
-/// first broken item of each kind.
+/// first broken item of each kind. A row edited outside locker to hold what locker never
+/// writes there (a column of another type, a hash that is not one) is a finding like any other,
+/// naming the row and the column; so is a database file damaged below its rows. Other commands
+/// refuse such a row (exit 8, `corrupt_store`) and point here.
 ///
 /// With --bundle FILE: a bundle written by `locker pad export`, with no repository and no
 /// server. Every check is reported (format, records, trailer, digest, sequence, links, hashes,

@@ -239,7 +239,8 @@ pub struct ErrorObject<'a> {
     pub hints: &'a [String],
 }
 
-/// The error code of a store whose files are damaged (see [`StoreError::Damaged`]).
+/// The error code of a store whose files are damaged, or one of whose rows cannot be read (see
+/// [`StoreError::Damaged`] and [`StoreError::Unreadable`]).
 pub const CORRUPT_STORE: &str = "corrupt_store";
 
 /// The kind a store error is counted under in `locker_store_errors_total`.
@@ -253,6 +254,7 @@ pub fn store_error_kind(e: &StoreError) -> &'static str {
         | StoreError::Backend { .. } => "storage",
         StoreError::Corrupt(_)
         | StoreError::Damaged(_)
+        | StoreError::Unreadable(_)
         | StoreError::BlobMissing { .. }
         | StoreError::Duplicate(_) => "corrupt",
         StoreError::SchemaTooNew { .. }
@@ -290,7 +292,7 @@ impl From<StoreError> for OpError {
             StoreError::Unsupported(_) => {
                 Self::new(ErrorKind::Usage, "unsupported_store", e.to_string())
             }
-            StoreError::Damaged(_) => Self::new(ErrorKind::Internal, CORRUPT_STORE, e.to_string())
+            StoreError::Damaged(_) | StoreError::Unreadable(_) => Self::new(ErrorKind::Internal, CORRUPT_STORE, e.to_string())
                 .hint("Run `locker verify` to check the repository; restore it from a backup (`locker restore`)."),
             StoreError::Uninitialized(_) => {
                 Self::new(ErrorKind::Unprocessable, "empty_store", e.to_string()).hint(

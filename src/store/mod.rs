@@ -54,6 +54,12 @@ pub enum StoreError {
     /// The store's files are damaged below the rows (SQLite: a malformed page).
     #[error("the database file is damaged: {0}")]
     Damaged(String),
+    /// A stored row holds a value locker never writes there (a column of another type, a
+    /// digest that is not one, a state no version knows): the row was altered outside locker.
+    /// `locker verify` reports it as a finding; every other command refuses as for
+    /// [`StoreError::Damaged`].
+    #[error("a stored row cannot be read: {0}")]
+    Unreadable(String),
     #[error("a unique constraint was violated: {0}")]
     Duplicate(String),
     #[error("the disk is full")]

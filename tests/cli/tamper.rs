@@ -688,3 +688,99 @@ fn test_seal_refuses_an_inconsistent_pad() {
     // The key is checked before the chain.
     env.fails(&["seal", &fx.open.id, "--key", "nope"], 5, "unauthorized", "invalid write key");
 }
+
+// ---------------------------------------------------------------------------------------------
+// rows locker cannot read: a value of a type or form it never writes
+
+/// A block whose hash is not a digest is a finding about its pad, not a failure to verify:
+/// exit 1, the block named, the other pad still checked, and nothing changed by looking.
+#[test]
+fn test_verify_finds_a_block_it_cannot_read() {
+    let fx = fixture();
+    let env = &fx.env;
+    exec(
+        env,
+        "UPDATE blocks SET curr_hash = 'not a digest' WHERE pad_id = ?1 AND seq = 2",
+        [&fx.sealed.id],
+    );
+    let before = env.snapshot();
+    let r = broken(env, &subject(&fx.sealed), "a stored block cannot be read");
+    let p = r["problems"].as_array().unwrap();
+    assert_eq!(p.len(), 1, "the unreadable block is the one problem: {r:#}");
+    let detail = p[0]["detail"].as_str().unwrap();
+    assert!(detail.contains("`curr_hash`"), "the column is named: {detail}");
+    if !crate::common::on_postgres() {
+        let at = format!("the `blocks` row with pad_id {} and seq 2", fx.sealed.id);
+        assert!(detail.contains(&at), "the row is named: {detail}");
+    }
+    assert_eq!(r["pads"]["checked"], 2, "the other pad is checked: {r:#}");
+    assert_eq!(r["pads"]["broken"], 1, "{r:#}");
+    assert_eq!(r["journal"]["ok"], true, "the journal is intact: {r:#}");
+    pad_broken(env, &fx.sealed, "a stored block cannot be read");
+    assert_eq!(env.json(&["verify", &fx.open.id])["ok"], true, "the other pad verifies");
+    assert_eq!(env.snapshot(), before, "verify changed nothing");
+}
+
+/// Every other command refuses such a row as damage (exit 8, `corrupt_store`), names it, and
+/// points at `locker verify`, which then reports it (exit 1) rather than failing the same way.
+#[test]
+fn test_a_row_locker_cannot_read_is_refused_and_verify_reports_it() {
+    let fx = fixture();
+    let env = &fx.env;
+    let last = last_seq(env);
+    exec(env, "UPDATE journal SET hash = 'zz' WHERE seq = ?1", [last - 1]);
+    let before = env.snapshot();
+    let e = env.json_err(&["log", "--limit", "1000"], 8);
+    assert_eq!(e["error"], "corrupt_store", "{e}");
+    let detail = e["detail"].as_str().unwrap();
+    assert!(detail.starts_with("a stored row cannot be read: "), "{detail}");
+    assert!(detail.contains("`hash`"), "{detail}");
+    if !crate::common::on_postgres() {
+        assert!(detail.contains(&format!("the `journal` row with seq {}", last - 1)), "{detail}");
+    }
+    assert!(e["hints"].to_string().contains("locker verify"), "{e}");
+    let (code, r) = env.verify();
+    assert_eq!(code, 1, "{r:#}");
+    assert_eq!(r["ok"], false);
+    assert_eq!(r["problems"][0]["kind"], "store", "{r:#}");
+    assert!(r["problems"][0]["detail"].as_str().unwrap().contains("`hash`"), "{r:#}");
+    assert_eq!(env.snapshot(), before, "nothing changed");
+}
+
+/// SQLite stores any value in any column: a column of another storage class than locker
+/// writes (text for a blob, a blob for a digest, text for a number) is named with its class.
+#[test]
+fn test_verify_names_a_column_of_another_type() {
+    if crate::common::sqlite_only("PostgreSQL's columns refuse values of another type") {
+        return;
+    }
+    let cases = [
+        ("payload = CAST(payload AS TEXT)", "its `payload` column holds text"),
+        ("curr_hash = CAST(curr_hash AS BLOB)", "its `curr_hash` column holds a blob"),
+        ("prev_hash = zeroblob(32)", "its `prev_hash` column holds a blob"),
+        ("created_at = 'yesterday'", "its `created_at` column holds text"),
+        ("pruned_bytes = 'none'", "its `pruned_bytes` column holds text"),
+    ];
+    for (set, needle) in cases {
+        let fx = fixture();
+        let db = rusqlite::Connection::open(fx.env.db_path()).unwrap();
+        let sql = format!("UPDATE blocks SET {set} WHERE pad_id = ?1 AND seq = 1");
+        assert_eq!(db.execute(&sql, [&fx.sealed.id]).unwrap(), 1, "{sql}");
+        drop(db);
+        let r = broken(&fx.env, &subject(&fx.sealed), needle);
+        assert_eq!(r["problem_count"], 1, "{set}: {r:#}");
+        pad_broken(&fx.env, &fx.sealed, needle);
+    }
+    // A journal entry's bytes as text: the walk cannot go on without them.
+    let fx = fixture();
+    let db = rusqlite::Connection::open(fx.env.db_path()).unwrap();
+    db.execute("UPDATE journal SET entry = CAST(entry AS TEXT) WHERE seq = 3", []).unwrap();
+    drop(db);
+    let (code, r) = fx.env.verify();
+    assert_eq!(code, 1, "{r:#}");
+    let detail = r["problems"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("the `journal` row with seq 3: its `entry` column holds text"),
+        "{r:#}"
+    );
+}

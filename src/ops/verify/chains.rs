@@ -9,7 +9,7 @@ use crate::domain::chain::ChainChecker;
 use crate::domain::digest::{Digest, Hasher};
 use crate::domain::event::subject;
 use crate::ops::{OpResult, Progress};
-use crate::store::{BlockRef, Flow, PadRow, Tx};
+use crate::store::{BlockRef, Flow, PadRow, StoreError, Tx};
 
 use super::Findings;
 
@@ -49,6 +49,9 @@ pub(super) struct ChainWalk {
     pruned_seqs: Vec<u64>,
     /// What the chain itself gets wrong, in block order: `(block, description)`.
     problems: Vec<(Option<u64>, String)>,
+    /// Whether a stored block could not be read, so the walk stopped there (the digests
+    /// above cover the blocks before it).
+    pub(super) unreadable: bool,
 }
 
 /// One pad's chain part-way through a walk, fed its stored blocks in sequence order.
@@ -94,19 +97,53 @@ impl Walking {
             .map(|p| (p.seq(), format!("pad {}: {p}", pad.id)))
             .collect();
         let (meta, hashes) = (meta.finish(), hashes.finish());
-        ChainWalk { verified, computed, meta, hashes, pruned, pruned_seqs, problems }
+        ChainWalk {
+            verified,
+            computed,
+            meta,
+            hashes,
+            pruned,
+            pruned_seqs,
+            problems,
+            unreadable: false,
+        }
+    }
+
+    /// Stops the walk at a block that cannot be read (`why`, which names it): the one problem
+    /// reported, since the count, size and head cannot be checked past it.
+    fn unreadable(self, pad: &PadRow, why: &str) -> ChainWalk {
+        let Walking { checker, verified, meta, hashes, pruned_seqs } = self;
+        let problem = format!(
+            "pad {}: a stored block cannot be read, so the chain is not checked past it: {why}",
+            pad.id
+        );
+        ChainWalk {
+            verified,
+            computed: checker.computed_head(),
+            meta: meta.finish(),
+            hashes: hashes.finish(),
+            pruned: checker.pruned(),
+            pruned_seqs,
+            problems: vec![(None, problem)],
+            unreadable: true,
+        }
     }
 }
 
 /// Walks one pad's stored chain; `advance` is told of every block walked.
 fn walk_chain(tx: &dyn Tx, pad: &PadRow, advance: &mut dyn FnMut()) -> OpResult<ChainWalk> {
     let mut walking = Walking::default();
-    tx.for_each_block(&pad.id, &mut |b| {
+    let read = tx.for_each_block(&pad.id, &mut |b| {
         walking.feed(&b.as_ref());
         advance();
         Flow::Continue(())
-    })?;
-    Ok(walking.finish(pad))
+    });
+    match read {
+        Ok(()) => Ok(walking.finish(pad)),
+        // A row altered outside locker is a finding, not a failure to verify.
+        Err(StoreError::Unreadable(why)) => Ok(walking.unreadable(pad, &why)),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Records what a walk of `pad` found: its pruned blocks, unless the journal records the pad

@@ -44,7 +44,7 @@ impl ArtifactStore for SqliteTx<'_> {
                     Err(e) => Err(StoreError::Io(format!("{}: {e}", objects::display(digest)))),
                 }
             }
-            _ => Err(StoreError::Corrupt(format!("blob {digest} has a malformed row"))),
+            _ => Err(StoreError::Unreadable(format!("blob {digest} has a malformed row"))),
         }
     }
 

@@ -10,9 +10,21 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// Maps SQLite failures that a user can act on to their own variants.
-fn map_err(e: rusqlite::Error) -> StoreError {
+/// Maps SQLite failures that a user can act on to their own variants. A value that cannot be
+/// read as its column's type is an unreadable row; where the row is at hand,
+/// [`super::rows::unreadable`] says which one.
+pub(super) fn map_err(e: rusqlite::Error) -> StoreError {
+    use rusqlite::Error as E;
     use rusqlite::ErrorCode as C;
+    if matches!(
+        e,
+        E::InvalidColumnType(..)
+            | E::FromSqlConversionFailure(..)
+            | E::IntegralValueOutOfRange(..)
+            | E::Utf8Error(..)
+    ) {
+        return StoreError::Unreadable(e.to_string());
+    }
     match e.sqlite_error_code() {
         Some(C::DatabaseBusy | C::DatabaseLocked) => StoreError::Busy,
         Some(C::DiskFull) => StoreError::DiskFull,

@@ -56,24 +56,21 @@ impl JournalStore for SqliteTx<'_> {
         f: &mut dyn FnMut(JournalRow, &[u8]) -> Flow,
     ) -> Result<bool> {
         let sql = format!("SELECT {JOURNAL_COLS}, merkle FROM journal ORDER BY seq");
-        let mut stmt = self.tx.prepare_cached(&sql).db()?;
-        let mut rows = stmt.query([]).db()?;
-        while let Some(row) = rows.next().db()? {
-            let entry = journal_row(row).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            let hashes = match row.get_ref(9).db()? {
+        self.for_each_row(&sql, [], &mut |row| {
+            let entry = journal_row(row)?;
+            let hashes = match row.get_ref(9)? {
                 ValueRef::Null => &[][..],
                 ValueRef::Blob(b) => b,
-                _ => {
-                    return Err(StoreError::Corrupt(format!(
-                        "journal entry {}'s Merkle hashes are not a blob",
-                        entry.seq
-                    )))
+                other => {
+                    return Err(rusqlite::Error::InvalidColumnType(
+                        9,
+                        "merkle".into(),
+                        other.data_type(),
+                    ))
                 }
             };
-            if f(entry, hashes).is_break() {
-                break;
-            }
-        }
+            Ok(f(entry, hashes))
+        })?;
         Ok(true)
     }
 

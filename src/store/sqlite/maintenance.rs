@@ -91,7 +91,7 @@ impl Maintenance for SqliteStore {
             copied(0, total);
             for (done, (hex, size)) in (1..).zip(files) {
                 let digest = Digest::parse(&hex).map_err(|_| {
-                    StoreError::Corrupt(format!("blob digest `{hex}` is malformed"))
+                    StoreError::Unreadable(format!("blob digest `{hex}` is malformed"))
                 })?;
                 let size = u64::try_from(size).unwrap_or(0);
                 match objects::read(&self.objects, &digest, size) {

@@ -76,7 +76,7 @@ pub(super) fn for_each(conn: &Connection, f: &mut dyn FnMut(u64, Digest) -> Flow
     while let Some(row) = rows.next().db()? {
         let seq: i64 = row.get(0).db()?;
         let blob = row.get_ref(1).db()?.as_blob().map_err(|_| {
-            StoreError::Corrupt(format!("journal entry {seq}'s Merkle hashes are not a blob"))
+            StoreError::Unreadable(format!("journal entry {seq}'s Merkle hashes are not a blob"))
         })?;
         let seq = u64::try_from(seq).map_err(|_| {
             StoreError::Corrupt(format!("journal entry {seq} has a negative number"))
@@ -387,12 +387,12 @@ mod tests {
     }
 
     #[test]
-    fn a_column_that_is_not_a_blob_is_refused_as_corrupt() {
+    fn a_column_that_is_not_a_blob_is_refused_as_unreadable() {
         let (conn, _) = v9(4, 4);
         schema::run_one(&conn, 10).unwrap();
         conn.execute("UPDATE journal SET merkle = 'hashes' WHERE seq = 3", []).unwrap();
         let e = for_each(&conn, &mut |_, _| Flow::Continue(())).unwrap_err();
-        assert!(matches!(e, StoreError::Corrupt(_)), "{e}");
+        assert!(matches!(e, StoreError::Unreadable(_)), "{e}");
         assert!(e.to_string().contains("journal entry 3's Merkle hashes are not a blob"), "{e}");
     }
 

@@ -57,10 +57,11 @@ macro_rules! select_pads {
     () => {
         concat!(
             "SELECT p.id, p.scope, p.created_at, p.expires_at, p.max_blocks, p.max_bytes, \
-             COALESCE(b.seq + 1, 0), COALESCE(b.total_bytes, 0), p.state, p.write_key_hash, \
-             COALESCE(b.curr_hash, ",
+             COALESCE(b.seq + 1, 0) AS \"last block's seq + 1\", \
+             COALESCE(b.total_bytes, 0) AS \"last block's total_bytes\", p.state, \
+             p.write_key_hash, COALESCE(b.curr_hash, ",
             zero_hash!(),
-            "), p.sealed_at, p.pruned_at FROM pads p",
+            ") AS \"last block's curr_hash\", p.sealed_at, p.pruned_at FROM pads p",
             last_block!("blocks")
         )
     };
@@ -197,7 +198,7 @@ impl PadStore for SqliteTx<'_> {
         // Row id order: the table's own b-tree, walked once page after page (pad by pad); each
         // block lent out of SQLite's row, not copied.
         let sql = concat!("SELECT ", block_cols!(), " FROM blocks ORDER BY id");
-        self.for_each_row(sql, &[], &mut |row| Ok(f(&block_ref(row)?)))
+        self.for_each_row(sql, [], &mut |row| Ok(f(&block_ref(row)?)))
     }
 
     fn ticket(&self, digest: &Digest) -> Result<Option<TicketRow>> {

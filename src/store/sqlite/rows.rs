@@ -5,13 +5,13 @@ use rusqlite::types::{Type, ValueRef};
 use rusqlite::Row;
 
 use crate::domain::digest::Digest;
-use crate::store::objects;
 use crate::store::rows::{
     AgentKeyRow, AgentRow, ArtifactHeadRow, ArtifactVersionRow, BlobRow, BlobStorage, BlockRef,
     BlockRow, CheckpointRow, JournalHead, JournalRow, LeaseRow, PadRow, PaymentRow, PlanRow,
     ReceiptRow, SignerRow, StepRow, TicketRow,
 };
 use crate::store::sql::{self, Columns};
+use crate::store::{objects, StoreError};
 
 impl Columns for Row<'_> {
     type Error = rusqlite::Error;
@@ -68,6 +68,79 @@ impl Columns for Row<'_> {
 
 fn bad_value(idx: usize, what: &str) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, format!("unknown {what}").into())
+}
+
+/// A row `sql` returned that a mapper could not read (`e`), as the store's error: which table,
+/// the row's first columns when they name it (a pad's id and a block's number, an entry's
+/// number), and what the column at fault holds. Any other error is mapped as usual.
+pub(super) fn unreadable(sql: &str, row: &Row<'_>, e: rusqlite::Error) -> StoreError {
+    use rusqlite::Error as E;
+    let stmt = row.as_ref();
+    let name = |idx: usize| stmt.column_name(idx).unwrap_or("?");
+    let (at, what) = match &e {
+        E::InvalidColumnType(idx, col, ty) => {
+            (*idx, format!("its `{col}` column holds {}, which locker never writes there", a(*ty)))
+        }
+        E::FromSqlConversionFailure(idx, ty, why) => {
+            (*idx, format!("its `{}` column holds {}: {why}", name(*idx), a(*ty)))
+        }
+        E::IntegralValueOutOfRange(idx, n) => {
+            (*idx, format!("its `{}` column holds {n}, out of range", name(*idx)))
+        }
+        E::Utf8Error(idx, _) => (*idx, format!("its `{}` column is not UTF-8 text", name(*idx))),
+        _ => return super::error::map_err(e),
+    };
+    // The first column when it is a number or a short text (an id, a digest), and the second
+    // when it is a number (a block's within its pad).
+    let named: Vec<String> = (0..stmt.column_count().min(2))
+        .filter(|&i| i != at)
+        .filter_map(|i| match row.get_ref(i).ok()? {
+            ValueRef::Integer(n) => Some(format!("{} {n}", name(i))),
+            ValueRef::Text(t) if i == 0 && t.len() <= 64 => {
+                std::str::from_utf8(t).ok().map(|t| format!("{} {t}", name(i)))
+            }
+            _ => None,
+        })
+        .collect();
+    let table = table_of(sql);
+    let row = if named.is_empty() {
+        format!("a row of `{table}`")
+    } else {
+        format!("the `{table}` row with {}", named.join(" and "))
+    };
+    StoreError::Unreadable(format!("{row}: {what}"))
+}
+
+/// The table a query reads its rows from: the first `FROM name` outside parentheses (a
+/// subquery's or a common table's is not the row's table), for messages.
+fn table_of(sql: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in sql.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ' ' if depth == 0 && sql[i..].starts_with(" FROM ") => {
+                let rest = sql[i + 6..].trim_start();
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                return &rest[..end];
+            }
+            _ => {}
+        }
+    }
+    "?"
+}
+
+/// A storage class with its article, as a message says it.
+fn a(ty: Type) -> &'static str {
+    match ty {
+        Type::Null => "NULL",
+        Type::Integer => "an integer",
+        Type::Real => "a real number",
+        Type::Text => "text",
+        Type::Blob => "a blob",
+    }
 }
 
 // rusqlite takes mappers for every row lifetime: these pin the shared ones to `Row<'_>`.

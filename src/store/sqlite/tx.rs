@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OptionalExtension as _, Row};
+use rusqlite::{Connection, Row};
 
 use super::error::SqlResult as _;
 use crate::store::{Flow, Result, Seal, StoreError, Tx};
@@ -136,18 +136,21 @@ impl<'c> SqliteTx<'c> {
     }
 
     /// Runs `sql` and hands its rows as SQLite holds them (what `f` reads of one may borrow
-    /// from it) to `f` one at a time until it breaks; a row `f` cannot read is corrupt.
+    /// from it) to `f` one at a time until it breaks; a row `f` cannot read is unreadable
+    /// ([`super::rows::unreadable`] names it).
     pub(super) fn for_each_row(
         &self,
         sql: &str,
-        params: &[&dyn rusqlite::ToSql],
+        params: impl rusqlite::Params,
         f: &mut dyn FnMut(&Row<'_>) -> rusqlite::Result<Flow>,
     ) -> Result<()> {
         let mut stmt = self.tx.prepare_cached(sql).db()?;
         let mut rows = stmt.query(params).db()?;
         while let Some(row) = rows.next().db()? {
-            if f(row).map_err(|e| StoreError::Corrupt(e.to_string()))?.is_break() {
-                break;
+            match f(row) {
+                Ok(flow) if flow.is_break() => break,
+                Ok(_) => {}
+                Err(e) => return Err(super::rows::unreadable(sql, row, e)),
             }
         }
         Ok(())
@@ -160,9 +163,12 @@ impl<'c> SqliteTx<'c> {
         params: impl rusqlite::Params,
         map: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>> {
-        let mut stmt = self.tx.prepare_cached(sql).db()?;
-        let rows = stmt.query_map(params, map).db()?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().db()
+        let mut out = Vec::new();
+        self.for_each_row(sql, params, &mut |row| {
+            out.push(map(row)?);
+            Ok(Flow::Continue(()))
+        })?;
+        Ok(out)
     }
 
     /// Runs `sql` and maps its one row, if there is one.
@@ -172,7 +178,12 @@ impl<'c> SqliteTx<'c> {
         params: impl rusqlite::Params,
         map: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Option<T>> {
-        self.tx.prepare_cached(sql).db()?.query_row(params, map).optional().db()
+        let mut out = None;
+        self.for_each_row(sql, params, &mut |row| {
+            out = Some(map(row)?);
+            Ok(Flow::Break(()))
+        })?;
+        Ok(out)
     }
 
     /// Runs a statement that changes rows, in a write transaction; returns how many.
