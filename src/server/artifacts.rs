@@ -37,7 +37,7 @@ pub(super) fn qjson<T: Serialize>(status: u16, body: &T) -> Response {
 /// it is not 0). Internal failures are not described.
 pub(super) fn qerror(e: &OpError) -> Response {
     let mut body = Map::new();
-    let internal = e.kind == ErrorKind::Internal && e.code == "internal";
+    let internal = http::undescribed(e);
     body.insert("code".into(), Value::String(e.code.to_string()));
     let message = if internal { "internal server error".to_owned() } else { e.detail.clone() };
     body.insert("message".into(), Value::String(message));

@@ -51,9 +51,10 @@ pub fn error_body(e: &OpError) -> Value {
 }
 
 /// Whether an error is an internal failure, which a client is not told the details of (they
-/// are for the server's log).
+/// are for the server's log): a bug, or damage to the store (whose rows and columns are the
+/// operator's to know, through the log and `locker verify`).
 pub fn undescribed(e: &OpError) -> bool {
-    e.kind == ErrorKind::Internal && e.code == "internal"
+    e.kind == ErrorKind::Internal && (e.code == "internal" || e.code == crate::ops::CORRUPT_STORE)
 }
 
 /// The response for a failed operation; its status comes from [`ErrorKind::http_status`].

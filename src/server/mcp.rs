@@ -197,7 +197,7 @@ impl Host for Served {
             result.map_err(|e| {
                 if http::undescribed(&e) {
                     tracing::warn!(detail = %e.detail, "an MCP tool failed inside the server");
-                    OpError::internal("internal server error")
+                    OpError::new(e.kind, e.code, "internal server error")
                 } else {
                     e
                 }

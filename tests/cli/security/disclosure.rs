@@ -154,3 +154,28 @@ fn test_security_health_reports_what_is_true() {
     assert_eq!(h["journal"]["head_hash"], v["journal"]["head_hash"]);
     assert_eq!(h["journal"]["key_id"].as_str().map(str::len), Some(8), "{h}");
 }
+
+/// A row edited outside locker is damage to the store: a client is told the error's code and
+/// no more (not the table, row or column, which are the operator's to read in the server's log
+/// and from `locker verify`); a client of the MCP endpoint the same.
+#[test]
+fn test_security_a_damaged_row_is_named_to_the_operator_only() {
+    let env = TestEnv::init();
+    let pad = env.pad_with_envelope(&[]);
+    env.append(&pad, "second");
+    // The pad's head, which every append reads: its row's on PostgreSQL, its last block's on
+    // SQLite.
+    env.sql().set_pad_accounting(&pad.id, None, Some("not a digest"));
+    let s = env.serve(&[]);
+    let (status, v) = crate::common::server::append_block(s.addr, &pad.id, &pad.key, "third");
+    assert_eq!(status, 500, "{v}");
+    assert_eq!(v["error"], "corrupt_store", "{v}");
+    assert_eq!(v["detail"], "internal server error", "{v}");
+    assert!(!v.to_string().contains("curr_hash"), "{v}");
+    let (_, log) = s.stop();
+    assert!(log.contains("error=corrupt_store"), "{log}");
+    assert!(log.contains("cannot be read") && log.contains("hash`"), "the log names it: {log}");
+    let (code, report) = env.verify();
+    assert_eq!(code, 1, "{report}");
+    assert!(report["problems"].to_string().contains("hash`"), "{report}");
+}
