@@ -90,7 +90,8 @@ pub fn rewrite_journal(db: &Path, seq: u64) -> Result<Rewritten, String> {
         let hash = crate::domain::journal::link(&prev, e);
         tx.execute(
             "UPDATE journal SET prev_hash = ?1, hash = ?2 WHERE seq = ?3",
-            params![prev.to_hex(), hash.to_hex(), s],
+            // The chain's hashes are stored as their 32 bytes (schema 13).
+            params![&prev.0[..], &hash.0[..], s],
         )
         .map_err(sql)?;
         prev = hash;

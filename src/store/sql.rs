@@ -25,6 +25,10 @@ pub(super) trait Columns {
     fn bytes(&self, idx: usize) -> Result<Vec<u8>, Self::Error>;
     /// A digest stored as lowercase hex.
     fn digest(&self, idx: usize) -> Result<Digest, Self::Error>;
+    /// A hash of the journal's chain or of a pad's (an entry's and its predecessor's, a
+    /// block's and its predecessor's, a pad's head): its 32 bytes on SQLite (schema 13), hex
+    /// on PostgreSQL.
+    fn chain_hash(&self, idx: usize) -> Result<Digest, Self::Error>;
     /// The error for a text column holding a value that is not one of `what`'s.
     fn unknown(&self, idx: usize, what: &str, value: &str) -> Self::Error;
 }
@@ -50,7 +54,7 @@ pub(super) fn pad_row<R: Columns>(r: &R) -> Result<PadRow, R::Error> {
         current_bytes: r.uint(7)?,
         state: StoredState::parse(&state).ok_or_else(|| r.unknown(8, "pad state", &state))?,
         write_key_hash: r.digest(9)?,
-        head_hash: r.digest(10)?,
+        head_hash: r.chain_hash(10)?,
         sealed_at: r.opt_int(11)?,
         pruned_at: r.opt_int(12)?,
     })
@@ -70,8 +74,8 @@ pub(super) fn block_row<R: Columns>(r: &R) -> Result<BlockRow, R::Error> {
     Ok(BlockRow {
         pad_id: r.text(0)?,
         seq: r.uint(1)?,
-        prev_hash: r.digest(2)?,
-        curr_hash: r.digest(3)?,
+        prev_hash: r.chain_hash(2)?,
+        curr_hash: r.chain_hash(3)?,
         content_type: r.text(4)?,
         payload: r.bytes(5)?,
         created_at: r.int(6)?,
@@ -100,8 +104,8 @@ pub(super) const JOURNAL_COLS: &str =
 pub(super) fn journal_row<R: Columns>(r: &R) -> Result<JournalRow, R::Error> {
     Ok(JournalRow {
         seq: r.uint(0)?,
-        prev_hash: r.digest(1)?,
-        hash: r.digest(2)?,
+        prev_hash: r.chain_hash(1)?,
+        hash: r.chain_hash(2)?,
         entry: r.bytes(3)?,
         time: r.int(4)?,
         kind: r.text(5)?,
@@ -113,7 +117,7 @@ pub(super) fn journal_row<R: Columns>(r: &R) -> Result<JournalRow, R::Error> {
 
 /// `seq, hash` of the journal's head row.
 pub(super) fn journal_head_row<R: Columns>(r: &R) -> Result<JournalHead, R::Error> {
-    Ok(JournalHead { seq: r.uint(0)?, hash: r.digest(1)? })
+    Ok(JournalHead { seq: r.uint(0)?, hash: r.chain_hash(1)? })
 }
 
 /// `idx, hash` of a Merkle hash row.

@@ -391,7 +391,7 @@ fn test_backup_during_a_burst_of_appends_restores_every_acknowledged_block() {
     for (pad, seq, hash, _) in &before {
         let stored: String = conn
             .query_row(
-                "SELECT curr_hash FROM blocks WHERE pad_id = ?1 AND seq = ?2",
+                "SELECT lower(hex(curr_hash)) FROM blocks WHERE pad_id = ?1 AND seq = ?2",
                 rusqlite::params![pad, *seq as i64],
                 |r| r.get(0),
             )

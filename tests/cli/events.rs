@@ -124,9 +124,10 @@ fn test_verify_golden_fixture_is_intact() {
 }
 
 /// The golden fixture is a schema-8 repository: the first open by this locker moves its Merkle
-/// hashes into the journal rows and drops the head row (schema 10), and leaves `pad.append`
-/// entries out of the journal's subject index (schema 11); the result verifies with the same
-/// tree and head, and answers a query by subject with every entry about it.
+/// hashes into the journal rows and drops the head row (schema 10), leaves `pad.append`
+/// entries out of the journal's subject index (schema 11), stores each pad's blocks in a range
+/// of their own (schema 12) and the chains' hashes as bytes (schema 13); the result verifies
+/// with the same tree and head, and answers a query by subject with every entry about it.
 #[test]
 fn test_golden_fixture_migrates_to_the_append_layout() {
     let Some(env) = golden_copy() else { return };
@@ -154,7 +155,7 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
     assert_eq!(v["merkle"]["pending"], false);
     assert_eq!(v["merkle"]["stored_hashes"], hashes, "every hash moved");
     assert_eq!(v["journal"]["head_hash"], head.as_str());
-    assert_eq!(int(&db, "PRAGMA user_version"), 12);
+    assert_eq!(int(&db, "PRAGMA user_version"), 13);
     assert_eq!(int(&db, OLD_TABLES), 0);
     // Schema 12: every block at its pad's row `ord * 2^32 + seq`, and each pad's count, bytes
     // and head read from its last block are what its row held.
@@ -173,13 +174,38 @@ fn test_golden_fixture_migrates_to_the_append_layout() {
     let pads_after = strings(
         &db,
         "SELECT p.id || ' ' || COALESCE(b.seq + 1, 0) || ' ' || COALESCE(b.total_bytes, 0) \
-         || ' ' || COALESCE(b.curr_hash, printf('%.64d', 0)) FROM pads p LEFT JOIN blocks b \
+         || ' ' || CASE WHEN b.curr_hash IS NULL THEN printf('%.64d', 0) \
+         ELSE lower(hex(b.curr_hash)) END FROM pads p LEFT JOIN blocks b \
          ON b.pad_id = p.id AND b.seq = (SELECT MAX(seq) FROM blocks WHERE pad_id = p.id) \
          ORDER BY p.id",
     );
     assert_eq!(pads_after, pads_before);
     assert_eq!(int(&db, SUBJECT_INDEX), 1);
     assert_eq!(int(&db, "SELECT SUM(length(merkle)) FROM journal"), hashes * 32);
+    // Schema 13: every hash of both chains is its 32 bytes, and each is the one it was.
+    assert_eq!(
+        int(
+            &db,
+            "SELECT COUNT(*) FROM journal WHERE typeof(prev_hash) <> 'blob' OR length(prev_hash) \
+             <> 32 OR typeof(hash) <> 'blob' OR length(hash) <> 32"
+        ),
+        0
+    );
+    assert_eq!(
+        int(
+            &db,
+            "SELECT COUNT(*) FROM blocks WHERE typeof(prev_hash) <> 'blob' OR length(prev_hash) \
+             <> 32 OR typeof(curr_hash) <> 'blob' OR length(curr_hash) <> 32"
+        ),
+        0
+    );
+    let last: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT lower(hex(hash)) FROM journal ORDER BY seq DESC LIMIT 1", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(last, head, "the head is the same hash");
 
     let out = env.locker().args(["--json", "log", "--subject", "work:job", "-n", "100"]).output();
     let out = out.unwrap();

@@ -339,8 +339,8 @@ fn test_verify_catches_tampering_with_pruned_pads() {
     let (h0, h1): (String, String) = env
         .sql()
         .query_row(
-            "SELECT (SELECT curr_hash FROM blocks WHERE pad_id = ?1 AND seq = 0), \
-                    (SELECT curr_hash FROM blocks WHERE pad_id = ?1 AND seq = 1)",
+            "SELECT (SELECT lower(hex(curr_hash)) FROM blocks WHERE pad_id = ?1 AND seq = 0), \
+                    (SELECT lower(hex(curr_hash)) FROM blocks WHERE pad_id = ?1 AND seq = 1)",
             [id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -356,11 +356,11 @@ fn test_verify_catches_tampering_with_pruned_pads() {
     };
     broken(
         &format!(
-            "UPDATE blocks SET curr_hash = '{forged}' WHERE pad_id = '{id}' AND seq = 1; {}",
+            "UPDATE blocks SET curr_hash = unhex('{forged}') WHERE pad_id = '{id}' AND seq = 1; {}",
             head(&forged)
         ),
         &format!(
-            "UPDATE blocks SET curr_hash = '{h1}' WHERE pad_id = '{id}' AND seq = 1; {}",
+            "UPDATE blocks SET curr_hash = unhex('{h1}') WHERE pad_id = '{id}' AND seq = 1; {}",
             head(&h1)
         ),
         "block 1 has the hash",
@@ -368,12 +368,12 @@ fn test_verify_catches_tampering_with_pruned_pads() {
     );
     broken(
         &format!(
-            "UPDATE blocks SET curr_hash = '{forged}' WHERE pad_id = '{id}' AND seq = 0; \
-             UPDATE blocks SET prev_hash = '{forged}' WHERE pad_id = '{id}' AND seq = 1;"
+            "UPDATE blocks SET curr_hash = unhex('{forged}') WHERE pad_id = '{id}' AND seq = 0; \
+             UPDATE blocks SET prev_hash = unhex('{forged}') WHERE pad_id = '{id}' AND seq = 1;"
         ),
         &format!(
-            "UPDATE blocks SET curr_hash = '{h0}' WHERE pad_id = '{id}' AND seq = 0; \
-             UPDATE blocks SET prev_hash = '{h0}' WHERE pad_id = '{id}' AND seq = 1;"
+            "UPDATE blocks SET curr_hash = unhex('{h0}') WHERE pad_id = '{id}' AND seq = 0; \
+             UPDATE blocks SET prev_hash = unhex('{h0}') WHERE pad_id = '{id}' AND seq = 1;"
         ),
         "block 0 has the hash",
         id,

@@ -355,8 +355,9 @@ pub fn rewrite_entry(env: &TestEnv, seq: i64, edit: impl Fn(&mut Value)) {
             conn.prepare("SELECT seq, entry FROM journal WHERE seq >= ?1 ORDER BY seq").unwrap();
         stmt.query_map([seq], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
     };
-    let mut prev: String =
-        conn.query_row("SELECT hash FROM journal WHERE seq = ?1", [seq - 1], |r| r.get(0)).unwrap();
+    let mut prev: String = conn
+        .query_row("SELECT lower(hex(hash)) FROM journal WHERE seq = ?1", [seq - 1], |r| r.get(0))
+        .unwrap();
     for (s, bytes) in rows {
         let mut entry = locker::domain::journal::Entry::decode(&bytes).unwrap();
         if s == seq {
@@ -365,7 +366,7 @@ pub fn rewrite_entry(env: &TestEnv, seq: i64, edit: impl Fn(&mut Value)) {
         let bytes = entry.encode();
         let hash = locker::domain::journal::link(&Digest::parse(&prev).unwrap(), &bytes).to_hex();
         conn.execute(
-            "UPDATE journal SET entry = ?2, prev_hash = ?3, hash = ?4 WHERE seq = ?1",
+            "UPDATE journal SET entry = ?2, prev_hash = unhex(?3), hash = unhex(?4) WHERE seq = ?1",
             params![s, bytes, prev, hash],
         )
         .unwrap();

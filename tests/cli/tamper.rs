@@ -226,7 +226,7 @@ fn test_verify_finds_an_altered_curr_hash() {
     let fx = fixture();
     exec(
         &fx.env,
-        "UPDATE blocks SET curr_hash = ?2 WHERE pad_id = ?1 AND seq = 2",
+        "UPDATE blocks SET curr_hash = unhex(?2) WHERE pad_id = ?1 AND seq = 2",
         params![fx.sealed.id, "ab".repeat(32)],
     );
     broken(&fx.env, &subject(&fx.sealed), "block 2 curr_hash");
@@ -239,7 +239,7 @@ fn test_verify_finds_an_altered_prev_hash() {
     let fx = fixture();
     exec(
         &fx.env,
-        "UPDATE blocks SET prev_hash = ?2 WHERE pad_id = ?1 AND seq = 2",
+        "UPDATE blocks SET prev_hash = unhex(?2) WHERE pad_id = ?1 AND seq = 2",
         params![fx.open.id, "cd".repeat(32)],
     );
     broken(&fx.env, &subject(&fx.open), "block 2 prev_hash");
@@ -293,7 +293,7 @@ fn test_verify_finds_a_chain_rewritten_and_rehashed() {
     for (seq, p) in payloads.iter().enumerate() {
         let curr = sha256_hex(&[prev.as_bytes(), p]);
         conn.execute(
-            "UPDATE blocks SET payload = ?3, prev_hash = ?4, curr_hash = ?5 WHERE pad_id = ?1 AND seq = ?2",
+            "UPDATE blocks SET payload = ?3, prev_hash = unhex(?4), curr_hash = unhex(?5) WHERE pad_id = ?1 AND seq = ?2",
             params![fx.sealed.id, seq as i64, p.to_vec(), prev, curr],
         )
         .unwrap();
@@ -337,7 +337,7 @@ fn test_verify_finds_a_deleted_last_block_with_the_pad_adjusted() {
     let conn = env.sql();
     let (prev, len): (String, i64) = conn
         .query_row(
-            "SELECT prev_hash, length(payload) FROM blocks WHERE pad_id = ?1 AND seq = 3",
+            "SELECT lower(hex(prev_hash)), length(payload) FROM blocks WHERE pad_id = ?1 AND seq = 3",
             [&fx.sealed.id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -462,11 +462,11 @@ fn test_verify_finds_an_altered_journal_index_column() {
 #[test]
 fn test_verify_finds_altered_journal_links() {
     let fx = fixture();
-    exec(&fx.env, "UPDATE journal SET hash = ?1 WHERE seq = 3", ["ef".repeat(32)]);
+    exec(&fx.env, "UPDATE journal SET hash = unhex(?1) WHERE seq = 3", ["ef".repeat(32)]);
     broken(&fx.env, "journal", "entry 3 has been altered");
     broken(&fx.env, "journal", "entry 4 does not link to the entry before it");
     let fx = fixture();
-    exec(&fx.env, "UPDATE journal SET prev_hash = ?1 WHERE seq = 3", ["ef".repeat(32)]);
+    exec(&fx.env, "UPDATE journal SET prev_hash = unhex(?1) WHERE seq = 3", ["ef".repeat(32)]);
     broken(&fx.env, "journal", "entry 3 does not link");
 }
 
@@ -748,7 +748,8 @@ fn test_a_row_locker_cannot_read_is_refused_and_verify_reports_it() {
 }
 
 /// SQLite stores any value in any column: a column of another storage class than locker
-/// writes (text for a blob, a blob for a digest, text for a number) is named with its class.
+/// writes (text for a blob, text or a number for a hash, text for a number) is named with its
+/// class, and a hash of another length with its length.
 #[test]
 fn test_verify_names_a_column_of_another_type() {
     if crate::common::sqlite_only("PostgreSQL's columns refuse values of another type") {
@@ -756,8 +757,12 @@ fn test_verify_names_a_column_of_another_type() {
     }
     let cases = [
         ("payload = CAST(payload AS TEXT)", "its `payload` column holds text"),
-        ("curr_hash = CAST(curr_hash AS BLOB)", "its `curr_hash` column holds a blob"),
-        ("prev_hash = zeroblob(32)", "its `prev_hash` column holds a blob"),
+        ("curr_hash = lower(hex(curr_hash))", "its `curr_hash` column holds text"),
+        (
+            "prev_hash = zeroblob(31)",
+            "its `prev_hash` column holds a blob: 31 bytes, where a hash has 32",
+        ),
+        ("curr_hash = 7", "its `curr_hash` column holds an integer"),
         ("created_at = 'yesterday'", "its `created_at` column holds text"),
         ("pruned_bytes = 'none'", "its `pruned_bytes` column holds text"),
     ];

@@ -85,7 +85,7 @@ fn rewrite_and_resign(env: &TestEnv, seq: i64, from: &str, to: &str) {
         h.update(&e);
         let hash = h.finalize().to_vec();
         conn.execute(
-            "UPDATE journal SET prev_hash = ?1, hash = ?2 WHERE seq = ?3",
+            "UPDATE journal SET prev_hash = unhex(?1), hash = unhex(?2) WHERE seq = ?3",
             rusqlite::params![hex(&prev), hex(&hash), s],
         )
         .unwrap();

@@ -73,8 +73,9 @@ struct Ledger {
 fn check_ledger(env: &TestEnv, ledger: &Ledger) {
     let conn = env.sql();
     let mut stored: HashMap<String, Vec<(String, u64, String)>> = HashMap::new();
-    let mut stmt =
-        conn.prepare("SELECT pad_id, seq, CAST(payload AS TEXT), curr_hash FROM blocks").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT pad_id, seq, CAST(payload AS TEXT), lower(hex(curr_hash)) FROM blocks")
+        .unwrap();
     let rows = stmt
         .query_map([], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get(3)?))
@@ -99,7 +100,7 @@ fn check_ledger(env: &TestEnv, ledger: &Ledger) {
     for (pad, head) in &ledger.deposits {
         let (state, stored_head): (String, String) = conn
             .query_row(
-                "SELECT state, (SELECT curr_hash FROM blocks WHERE pad_id = ?1 \
+                "SELECT state, (SELECT lower(hex(curr_hash)) FROM blocks WHERE pad_id = ?1 \
                  ORDER BY seq DESC LIMIT 1) FROM pads WHERE id = ?1",
                 [pad],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -385,8 +386,11 @@ fn db_state(conn: &rusqlite::Connection) -> String {
             conn.query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0)).unwrap();
         out.push_str(&format!("{t}={n} "));
     }
-    let head: Option<String> =
-        conn.query_row("SELECT hash FROM journal ORDER BY seq DESC LIMIT 1", [], |r| r.get(0)).ok();
+    let head: Option<String> = conn
+        .query_row("SELECT lower(hex(hash)) FROM journal ORDER BY seq DESC LIMIT 1", [], |r| {
+            r.get(0)
+        })
+        .ok();
     out.push_str(&format!("head={head:?}"));
     out
 }

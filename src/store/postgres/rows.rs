@@ -46,6 +46,10 @@ impl Columns for Row {
         Digest::parse(&s).map_err(|e| unreadable(self, idx, e))
     }
 
+    fn chain_hash(&self, idx: usize) -> Result<Digest> {
+        self.digest(idx)
+    }
+
     fn unknown(&self, idx: usize, what: &str, value: &str) -> StoreError {
         unreadable(self, idx, format!("unknown {what} `{value}`"))
     }

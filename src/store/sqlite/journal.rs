@@ -210,8 +210,8 @@ impl SqliteTx<'_> {
             &sql,
             params![
                 sql_i64(j.seq),
-                j.prev_hash.to_hex(),
-                j.hash.to_hex(),
+                &j.prev_hash.0[..],
+                &j.hash.0[..],
                 j.entry,
                 j.time,
                 j.kind,

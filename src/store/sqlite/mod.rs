@@ -15,6 +15,7 @@ mod artifacts;
 mod conn;
 mod error;
 mod group;
+mod hashes;
 mod journal;
 mod maintenance;
 mod merkle;

@@ -26,7 +26,8 @@ macro_rules! block_ids {
 const BLOCK_IDS: u64 = block_ids!();
 const _: () = assert!(BLOCK_IDS == 1 << 32);
 
-/// The head of a pad without blocks (`Digest::ZERO`), as an SQL string literal.
+/// The head of a pad without blocks (`Digest::ZERO`), as an SQL string literal: schema 12's
+/// migration compares text heads with it (since schema 13 a head is 32 bytes: `zeroblob(32)`).
 macro_rules! zero_hash {
     () => {
         "'0000000000000000000000000000000000000000000000000000000000000000'"
@@ -59,9 +60,8 @@ macro_rules! select_pads {
             "SELECT p.id, p.scope, p.created_at, p.expires_at, p.max_blocks, p.max_bytes, \
              COALESCE(b.seq + 1, 0) AS \"last block's seq + 1\", \
              COALESCE(b.total_bytes, 0) AS \"last block's total_bytes\", p.state, \
-             p.write_key_hash, COALESCE(b.curr_hash, ",
-            zero_hash!(),
-            ") AS \"last block's curr_hash\", p.sealed_at, p.pruned_at FROM pads p",
+             p.write_key_hash, COALESCE(b.curr_hash, zeroblob(32)) \
+             AS \"last block's curr_hash\", p.sealed_at, p.pruned_at FROM pads p",
             last_block!("blocks")
         )
     };
@@ -267,8 +267,8 @@ impl PadStore for SqliteTx<'_> {
             params![
                 b.pad_id,
                 sql_i64(b.seq),
-                b.prev_hash.to_hex(),
-                b.curr_hash.to_hex(),
+                &b.prev_hash.0[..],
+                &b.curr_hash.0[..],
                 b.content_type,
                 b.payload,
                 b.created_at,

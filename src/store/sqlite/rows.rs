@@ -47,11 +47,24 @@ impl Columns for Row<'_> {
     }
 
     fn digest(&self, idx: usize) -> rusqlite::Result<Digest> {
-        // Read in place: a row of the journal, a block and a Merkle hash each hold digests,
-        // and `locker verify` reads millions of them.
+        // Read in place, not copied into a `String` first.
         match self.get_ref(idx)? {
             ValueRef::Text(hex) => Digest::parse_bytes(hex).map_err(|e| {
                 rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e))
+            }),
+            other => Err(rusqlite::Error::InvalidColumnType(
+                idx,
+                self.as_ref().column_name(idx).unwrap_or("?").to_owned(),
+                other.data_type(),
+            )),
+        }
+    }
+
+    fn chain_hash(&self, idx: usize) -> rusqlite::Result<Digest> {
+        match self.get_ref(idx)? {
+            ValueRef::Blob(b) => <[u8; 32]>::try_from(b).map(Digest).map_err(|_| {
+                let why = format!("{} bytes, where a hash has 32", b.len());
+                rusqlite::Error::FromSqlConversionFailure(idx, Type::Blob, why.into())
             }),
             other => Err(rusqlite::Error::InvalidColumnType(
                 idx,
@@ -162,8 +175,8 @@ pub(super) fn block_ref<'r>(r: &'r Row<'_>) -> rusqlite::Result<BlockRef<'r>> {
     Ok(BlockRef {
         pad_id: r.get_ref(0)?.as_str().map_err(failed(0, Type::Text))?,
         seq: r.uint(1)?,
-        prev_hash: r.digest(2)?,
-        curr_hash: r.digest(3)?,
+        prev_hash: r.chain_hash(2)?,
+        curr_hash: r.chain_hash(3)?,
         content_type: r.get_ref(4)?.as_str().map_err(failed(4, Type::Text))?,
         payload: r.get_ref(5)?.as_blob().map_err(failed(5, Type::Blob))?,
         created_at: r.int(6)?,

@@ -35,6 +35,10 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0012_blocks_by_pad.sql"),
         data: Some(super::pads::move_blocks_by_pad),
     },
+    Migration {
+        sql: include_str!("migrations/0013_binary_hashes.sql"),
+        data: Some(super::hashes::move_to_binary_hashes),
+    },
 ];
 
 /// Migration 10's data step: the Merkle hashes into the journal rows, and no head row.

@@ -253,14 +253,16 @@ impl TestEnv {
             }
         }
         let head: Option<(i64, String)> = conn
-            .query_row("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1", [], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
+            .query_row(
+                "SELECT seq, lower(hex(hash)) FROM journal ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .ok();
         parts.push(format!("head={head:?}"));
         let pads: Vec<String> = conn
             .prepare(
-                "SELECT p.id || ':' || p.state || ':' || COALESCE((SELECT curr_hash || ':' || \
+                "SELECT p.id || ':' || p.state || ':' || COALESCE((SELECT lower(hex(curr_hash)) || ':' || \
                  (seq + 1) FROM blocks b WHERE b.pad_id = p.id ORDER BY seq DESC LIMIT 1), \
                  '0000000000000000000000000000000000000000000000000000000000000000:0') \
                  FROM pads p ORDER BY p.id",

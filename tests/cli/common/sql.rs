@@ -173,6 +173,23 @@ fn casts(sql: &str) -> String {
     s.replace('\u{1}', "CAST")
 }
 
+/// Unwraps every call `name(x)` to `x` (innermost first): SQLite's forms of the chain hashes,
+/// which PostgreSQL keeps as hex text (`unhex(?1)` writes one, `lower(hex(col))` reads one).
+fn unwrap_calls(sql: &str, name: &str) -> String {
+    let mut s = sql.to_owned();
+    let call = format!("{}(", name.to_ascii_uppercase());
+    // `lower(hex(x))` is one call here: its two closing parentheses go together.
+    let nested = name.matches('(').count();
+    while let Some(at) = s.to_ascii_uppercase().rfind(&call) {
+        let open = at + call.len() - 1;
+        let Some(close) = closing(s.as_bytes(), open) else { break };
+        let end = close + 1 + nested;
+        assert_eq!(&s[close + 1..end], &")".repeat(nested), "{sql}");
+        s = format!("{}{}{}", &s[..at], &s[open + 1..close], &s[end..]);
+    }
+    s
+}
+
 /// Translates a statement of the tests' SQLite dialect for PostgreSQL.
 pub fn to_pg(sql: &str, args: &[Value]) -> String {
     // Placeholders: `?N` or `?` (in order), outside string literals.
@@ -227,6 +244,7 @@ pub fn to_pg(sql: &str, args: &[Value]) -> String {
     };
     let out = re_blob(&out);
     let out = casts(&out);
+    let out = unwrap_calls(&unwrap_calls(&out, "lower(hex"), "unhex");
     // PRAGMA foreign_keys: the session enforces none anyway.
     out.split(';')
         .filter(|st| !st.trim().to_ascii_uppercase().starts_with("PRAGMA FOREIGN_KEYS"))
@@ -290,6 +308,27 @@ impl Db {
         }
     }
 
+    /// A hash of the journal's chain or of a pad's (`prev_hash`, `hash`, `curr_hash`) as the
+    /// store keeps it: on SQLite its 32 bytes (schema 13) when `hex` is 64 lowercase hex
+    /// characters, on PostgreSQL the hex; any other text as it is (a tamperer's garbage).
+    pub fn chain_hash(&self, hex: &str) -> Value {
+        let is_hex = hex.len() == 64 && hex.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+        match self {
+            Self::Lite(_) if is_hex => Value::Blob(
+                (0..32).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect(),
+            ),
+            _ => Value::Text(hex.to_owned()),
+        }
+    }
+
+    /// SQL reading chain-hash column `col` (see [`Db::chain_hash`]) as lowercase hex.
+    pub fn chain_hex(&self, col: &str) -> String {
+        match self {
+            Self::Lite(_) => format!("lower(hex({col}))"),
+            Self::Pg(_) => col.to_owned(),
+        }
+    }
+
     /// Whether the store keeps a pad's block count, byte count and head in the pad's row
     /// (PostgreSQL). SQLite reads them from the pad's last block since schema 12: its
     /// `seq + 1`, its `total_bytes` and its `curr_hash`.
@@ -315,6 +354,7 @@ impl Db {
             "UPDATE {table} SET {bytes_col} = COALESCE(?2, {bytes_col}), \
              {head_col} = COALESCE(?3, {head_col}) WHERE {key}"
         );
+        let head = head.map(|h| self.chain_hash(h));
         let n = self.execute(&sql, rusqlite::params![pad, bytes, head]).unwrap();
         assert_eq!(n, 1, "pad {pad} has no record to rewrite");
     }
