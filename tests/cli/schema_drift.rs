@@ -47,14 +47,6 @@ const INTENDED: &[(&str, &str)] = &[
     ("column pads.current_bytes: only in PostgreSQL", "as blocks.total_bytes"),
     ("column pads.head_hash: only in PostgreSQL", "as blocks.total_bytes"),
     (
-        "column journal.prev_hash: bytes in SQLite, text in PostgreSQL",
-        "SQLite stores the chains' hashes as their 32 bytes (schema 13: rows 64 bytes shorter, \
-         read without decoding hex); PostgreSQL keeps them as hex",
-    ),
-    ("column journal.hash: bytes in SQLite, text in PostgreSQL", "as journal.prev_hash"),
-    ("column blocks.prev_hash: bytes in SQLite, text in PostgreSQL", "as journal.prev_hash"),
-    ("column blocks.curr_hash: bytes in SQLite, text in PostgreSQL", "as journal.prev_hash"),
-    (
         "index journal_subject on journal: Index { columns: [\"subject\", \"seq\"], unique: false, \
          partial: true } in SQLite, Index { columns: [\"subject\", \"seq\"], unique: false, \
          partial: false } in PostgreSQL",

@@ -1,102 +1,159 @@
-//! Schema 13's data step: the chains' hashes as their 32 bytes. The migration's SQL
-//! (`migrations/0013_binary_hashes.sql`) copied the journal and the blocks into new tables;
-//! this compares every copied row with its original, then puts the copies in their place.
+//! Schema 13's data step: the chains' hashes as their 32 bytes, rewritten in place
+//! (`migrations/0013_binary_hashes.sql` says why in place), and checked.
 
-use rusqlite::{Connection, OptionalExtension as _};
+use rusqlite::Connection;
 
 use super::error::SqlResult as _;
+use crate::domain::digest::{Digest, Hasher};
 use crate::store::{Result, StoreError};
 
-/// Whether the copy `n` of the hash `o` is the same hash: its 32 bytes when `o` was 64
-/// lowercase hex characters, `o` itself otherwise (a value edited outside locker, kept for
-/// `locker verify` to report).
-macro_rules! same_hash {
-    ($o:literal, $n:literal) => {
+/// Whether column `$c` holds a hash as text: 64 lowercase hex characters.
+macro_rules! hex_text {
+    ($c:literal) => {
         concat!(
-            "(CASE WHEN typeof(",
-            $n,
-            ") = 'blob' AND length(",
-            $n,
-            ") = 32 AND typeof(",
-            $o,
-            ") = 'text' THEN lower(hex(",
-            $n,
-            ")) = ",
-            $o,
-            " ELSE ",
-            $n,
-            " IS ",
-            $o,
-            " END)"
+            "(typeof(",
+            $c,
+            ") = 'text' AND length(",
+            $c,
+            ") = 64 AND ",
+            $c,
+            " NOT GLOB '*[^0-9a-f]*')"
         )
     };
 }
 
-/// The first journal row whose copy differs from it.
-const JOURNAL_DIFFERS: &str = concat!(
-    "SELECT o.seq FROM journal o LEFT JOIN journal_13 n ON n.seq = o.seq WHERE n.seq IS NULL \
-     OR NOT (",
-    same_hash!("o.prev_hash", "n.prev_hash"),
-    " AND ",
-    same_hash!("o.hash", "n.hash"),
-    " AND n.entry IS o.entry AND n.time IS o.time AND n.kind IS o.kind AND n.actor IS o.actor \
-     AND n.scope IS o.scope AND n.subject IS o.subject AND n.merkle IS o.merkle) \
-     ORDER BY o.seq LIMIT 1"
-);
-
-/// The first block row whose copy differs from it.
-const BLOCKS_DIFFER: &str = concat!(
-    "SELECT o.pad_id, o.seq FROM blocks o LEFT JOIN blocks_13 n ON n.id = o.id \
-     WHERE n.id IS NULL OR NOT (",
-    same_hash!("o.prev_hash", "n.prev_hash"),
-    " AND ",
-    same_hash!("o.curr_hash", "n.curr_hash"),
-    " AND n.pad_id IS o.pad_id AND n.seq IS o.seq AND n.content_type IS o.content_type \
-     AND n.payload IS o.payload AND n.created_at IS o.created_at \
-     AND n.pruned_bytes IS o.pruned_bytes AND n.total_bytes IS o.total_bytes) \
-     ORDER BY o.id LIMIT 1"
-);
-
-/// Checks the copies row by row against the originals and, if every one matches, replaces
-/// the journal and the blocks with them (and rebuilds the journal's indexes, as schema 11
-/// made them). Runs inside the migration's transaction: a difference fails it, and nothing
-/// changes.
-pub(super) fn move_to_binary_hashes(conn: &Connection) -> Result<()> {
-    let count = |table: &str| -> Result<i64> {
-        conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).db()
+/// Column `$c`'s hash as its 32 bytes when it holds one as text; its value otherwise.
+macro_rules! to_bytes {
+    ($c:literal) => {
+        concat!("CASE WHEN ", hex_text!($c), " THEN unhex(", $c, ") ELSE ", $c, " END")
     };
-    for (old, new) in [("journal", "journal_13"), ("blocks", "blocks_13")] {
-        let (before, after) = (count(old)?, count(new)?);
-        if before != after {
+}
+
+/// Column `$c` in one form whether its hash is text or bytes (`H` and the hex); any other
+/// value quoted as it is.
+macro_rules! canonical {
+    ($c:literal) => {
+        concat!(
+            "CASE WHEN ",
+            hex_text!($c),
+            " THEN 'H' || ",
+            $c,
+            " WHEN typeof(",
+            $c,
+            ") = 'blob' AND length(",
+            $c,
+            ") = 32 THEN 'H' || lower(hex(",
+            $c,
+            ")) ELSE quote(",
+            $c,
+            ") END"
+        )
+    };
+}
+
+/// One of the two tables: its key and its two hash columns, and the SQL the step runs on it.
+struct Table {
+    name: &'static str,
+    /// Every row's key and hashes in [`canonical!`] form, in key order.
+    canonical: &'static str,
+    /// Rewrites every hash held as text as its bytes.
+    update: &'static str,
+    /// How many hashes are still text.
+    left: &'static str,
+}
+
+const JOURNAL: Table = Table {
+    name: "journal",
+    canonical: concat!(
+        "SELECT seq, ",
+        canonical!("prev_hash"),
+        ", ",
+        canonical!("hash"),
+        " FROM journal ORDER BY seq"
+    ),
+    update: concat!(
+        "UPDATE journal SET prev_hash = ",
+        to_bytes!("prev_hash"),
+        ", hash = ",
+        to_bytes!("hash"),
+        " WHERE ",
+        hex_text!("prev_hash"),
+        " OR ",
+        hex_text!("hash")
+    ),
+    left: concat!(
+        "SELECT COUNT(*) FROM journal WHERE ",
+        hex_text!("prev_hash"),
+        " OR ",
+        hex_text!("hash")
+    ),
+};
+
+const BLOCKS: Table = Table {
+    name: "blocks",
+    canonical: concat!(
+        "SELECT id, ",
+        canonical!("prev_hash"),
+        ", ",
+        canonical!("curr_hash"),
+        " FROM blocks ORDER BY id"
+    ),
+    update: concat!(
+        "UPDATE blocks SET prev_hash = ",
+        to_bytes!("prev_hash"),
+        ", curr_hash = ",
+        to_bytes!("curr_hash"),
+        " WHERE ",
+        hex_text!("prev_hash"),
+        " OR ",
+        hex_text!("curr_hash")
+    ),
+    left: concat!(
+        "SELECT COUNT(*) FROM blocks WHERE ",
+        hex_text!("prev_hash"),
+        " OR ",
+        hex_text!("curr_hash")
+    ),
+};
+
+/// A digest of every row's key and hashes in one form whether text or bytes, and the count.
+fn fingerprint(conn: &Connection, t: &Table) -> Result<(Digest, u64)> {
+    let mut h = Hasher::default();
+    let mut rows = 0u64;
+    let mut stmt = conn.prepare(t.canonical).db()?;
+    let mut it = stmt.query([]).db()?;
+    while let Some(r) = it.next().db()? {
+        let key: i64 = r.get(0).db()?;
+        h.update(&key.to_be_bytes());
+        for i in 1..3 {
+            let v: String = r.get(i).db()?;
+            h.update(&(v.len() as u64).to_be_bytes());
+            h.update(v.as_bytes());
+        }
+        rows += 1;
+    }
+    Ok((h.finish(), rows))
+}
+
+/// Rewrites every hash of the journal and the blocks held as 64 hex characters as its 32
+/// bytes, in place; then checks that each table holds the same rows with the same hashes
+/// and none as text. Runs inside the migration's transaction: a difference fails it, and
+/// nothing changes.
+pub(super) fn store_hashes_as_bytes(conn: &Connection) -> Result<()> {
+    for t in [JOURNAL, BLOCKS] {
+        let before = fingerprint(conn, &t)?;
+        conn.execute(t.update, []).db()?;
+        let after = fingerprint(conn, &t)?;
+        let left: i64 = conn.query_row(t.left, [], |r| r.get(0)).db()?;
+        if before != after || left != 0 {
             return Err(StoreError::Corrupt(format!(
-                "storing the hashes as bytes copied {after} of the {before} rows of `{old}`; \
-                 nothing was changed"
+                "storing the hashes of `{}` as bytes did not keep them ({} rows before, {} \
+                 after, {left} still text); nothing was changed",
+                t.name, before.1, after.1
             )));
         }
     }
-    let entry: Option<i64> = conn.query_row(JOURNAL_DIFFERS, [], |r| r.get(0)).optional().db()?;
-    if let Some(seq) = entry {
-        return Err(StoreError::Corrupt(format!(
-            "storing the hashes as bytes did not copy journal entry {seq} as it was; nothing \
-             was changed"
-        )));
-    }
-    let block: Option<(String, i64)> =
-        conn.query_row(BLOCKS_DIFFER, [], |r| Ok((r.get(0)?, r.get(1)?))).optional().db()?;
-    if let Some((pad, seq)) = block {
-        return Err(StoreError::Corrupt(format!(
-            "storing the hashes as bytes did not copy block {seq} of pad {pad} as it was; \
-             nothing was changed"
-        )));
-    }
-    conn.execute_batch(
-        "DROP TABLE journal; ALTER TABLE journal_13 RENAME TO journal; \
-         CREATE INDEX journal_subject ON journal(subject, seq) WHERE kind <> 'pad.append'; \
-         CREATE INDEX journal_rare_kinds ON journal(kind, seq) \
-             WHERE kind IN ('repo.gc', 'key.register', 'key.revoke'); \
-         DROP TABLE blocks; ALTER TABLE blocks_13 RENAME TO blocks;",
-    )
-    .db()
+    Ok(())
 }
 
 #[cfg(test)]
@@ -137,9 +194,8 @@ mod tests {
     }
 
     /// Every hash of 64 lowercase hex characters becomes its 32 bytes; anything else (text
-    /// that is not such hex, uppercase hex, a blob, a number) is kept as it was, for
-    /// `locker verify` to report; the rest of every row is unchanged, and the journal's
-    /// indexes are as schema 11 made them.
+    /// that is not such hex, uppercase hex, a blob of another length, a number) is kept as it
+    /// was, for `locker verify` to report; the rest of every row is unchanged.
     #[test]
     fn hashes_become_their_bytes_and_anything_else_is_kept() {
         for odd in ["'zz'", &format!("'{}'", B.to_uppercase()), "X'0102'", "42"] {
@@ -160,36 +216,30 @@ mod tests {
             );
             assert_eq!(blocks[0], format!("{} X'{}' AA 1", "0".repeat(64), B.to_uppercase()));
             assert_eq!(blocks[1], format!("{B} {} BB 2", kept[0]), "{odd}");
-            let indexes = column(
-                &conn,
-                "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' \
-                 ORDER BY name",
-            );
-            assert_eq!(indexes.len(), 2, "{indexes:?}");
-            assert!(indexes[0].ends_with("WHERE kind IN ('repo.gc', 'key.register', 'key.revoke')"));
-            assert!(indexes[1].ends_with("ON journal(subject, seq) WHERE kind <> 'pad.append'"));
-            let old = column(&conn, "SELECT name FROM sqlite_master WHERE name LIKE '%_13'");
-            assert!(old.is_empty(), "{old:?}");
+            // A pad's other hash is not a chain's: it stays text.
+            assert_eq!(column(&conn, "SELECT write_key_hash FROM pads"), [B]);
         }
     }
 
-    /// A copy that differs from its original fails the migration before anything is dropped.
+    /// A rewrite that changed a hash, or left one as text, fails the migration.
     #[test]
-    fn a_copy_that_differs_is_refused() {
-        for (change, needle) in [
-            ("UPDATE journal_13 SET hash = zeroblob(32) WHERE seq = 1", "journal entry 1"),
-            ("UPDATE journal_13 SET kind = 'x' WHERE seq = 2", "journal entry 2"),
-            ("DELETE FROM journal_13 WHERE seq = 2", "copied 1 of the 2 rows of `journal`"),
-            ("UPDATE blocks_13 SET payload = X'cc' WHERE seq = 1", "block 1 of pad p"),
-            ("UPDATE blocks_13 SET prev_hash = 'x' WHERE seq = 0", "block 0 of pad p"),
+    fn a_rewrite_that_does_not_keep_the_hashes_is_refused() {
+        for (trigger, needle) in [
+            (
+                "CREATE TRIGGER t AFTER UPDATE ON blocks WHEN NEW.seq = 1 \
+                 BEGIN UPDATE blocks SET curr_hash = zeroblob(32) WHERE id = NEW.id; END",
+                "`blocks`",
+            ),
+            (
+                "CREATE TRIGGER t AFTER UPDATE ON journal WHEN NEW.seq = 1 \
+                 BEGIN UPDATE journal SET hash = lower(hex(hash)) WHERE seq = 1; END",
+                "1 still text",
+            ),
         ] {
             let conn = v12(&format!("'{A}'"));
-            conn.execute_batch(include_str!("migrations/0013_binary_hashes.sql")).unwrap();
-            conn.execute_batch(change).unwrap();
-            let e = super::move_to_binary_hashes(&conn).unwrap_err().to_string();
-            assert!(e.contains(needle) && e.contains("nothing was changed"), "{change}: {e}");
-            let tables = column(&conn, "SELECT name FROM sqlite_master WHERE name LIKE '%_13'");
-            assert_eq!(tables, ["journal_13", "blocks_13"], "{change}");
+            conn.execute_batch(trigger).unwrap();
+            let e = super::store_hashes_as_bytes(&conn).unwrap_err().to_string();
+            assert!(e.contains(needle) && e.contains("nothing was changed"), "{trigger}: {e}");
         }
     }
 }

@@ -37,7 +37,7 @@ const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         sql: include_str!("migrations/0013_binary_hashes.sql"),
-        data: Some(super::hashes::move_to_binary_hashes),
+        data: Some(super::hashes::store_hashes_as_bytes),
     },
 ];
 
