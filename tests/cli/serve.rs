@@ -861,18 +861,29 @@ fn test_serve_bounds_the_operations_running_and_answers_health_when_every_slot_i
         let json = [("Content-Type", "application/json")];
         http(addr, "POST", "/v1/pads", &json, b"{}").unwrap().0
     });
-    std::thread::sleep(Duration::from_millis(300));
-    let waiting = std::thread::spawn(move || {
-        let start = Instant::now();
-        let r = http(addr, "GET", "/v1/pads/demo-pad-v1/manifest", &[], b"").unwrap();
-        (r.0, start.elapsed())
-    });
+    // The writer has the slot once a read no longer gets through at once: until then (a
+    // loaded machine can be slow to start the writer's request) each read is answered, and
+    // tried again.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let waiting = loop {
+        let probe = std::thread::spawn(move || {
+            let start = Instant::now();
+            let r = http(addr, "GET", "/v1/pads/demo-pad-v1/manifest", &[], b"").unwrap();
+            (r.0, start.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        if !probe.is_finished() {
+            break probe;
+        }
+        assert_eq!(probe.join().unwrap().0, 200, "a read with the slot free");
+        assert!(Instant::now() < deadline, "the writer never took the slot");
+    };
     // Health is answered at once, whatever the slots. See: #18.
     let start = Instant::now();
     let (code, body) = http(addr, "GET", "/health", &[], b"").unwrap();
     assert_eq!(code, 200, "{}", String::from_utf8_lossy(&body));
     assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
-    std::thread::sleep(Duration::from_millis(700));
+    std::thread::sleep(Duration::from_millis(200));
     assert!(!waiting.is_finished(), "the second operation waits for the slot");
     db.execute_batch("ROLLBACK").unwrap();
     assert_eq!(writer.join().unwrap(), 201);
