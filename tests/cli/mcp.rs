@@ -393,14 +393,16 @@ fn test_mcp_python_consistent_rewrite_is_caught_by_the_expected_head() {
     let total = env.json(&["pad", "show", &pad])["total_bytes"].as_i64().unwrap();
     let conn = env.sql();
     let prev: String = conn
-        .query_row("SELECT prev_hash FROM blocks WHERE pad_id = ?1 AND seq = 2", [&pad], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT lower(hex(prev_hash)) FROM blocks WHERE pad_id = ?1 AND seq = 2",
+            [&pad],
+            |r| r.get(0),
+        )
         .unwrap();
     let prev = locker::domain::digest::Digest::parse(&prev).unwrap();
     let new_head = locker::domain::chain::link(&prev, forged).to_hex();
     conn.execute(
-        "UPDATE blocks SET payload = ?1, curr_hash = ?2 WHERE pad_id = ?3 AND seq = 2",
+        "UPDATE blocks SET payload = ?1, curr_hash = unhex(?2) WHERE pad_id = ?3 AND seq = 2",
         rusqlite::params![&forged[..], new_head, pad],
     )
     .unwrap();
