@@ -91,11 +91,15 @@ pub(super) fn unreadable(sql: &str, row: &Row<'_>, e: rusqlite::Error) -> StoreE
     let stmt = row.as_ref();
     let name = |idx: usize| stmt.column_name(idx).unwrap_or("?");
     let (at, what) = match &e {
-        E::InvalidColumnType(idx, col, ty) => {
-            (*idx, format!("its `{col}` column holds {}, which locker never writes there", a(*ty)))
-        }
+        E::InvalidColumnType(idx, col, ty) => (
+            *idx,
+            format!(
+                "its `{col}` column holds {}, which locker never writes there",
+                with_article(*ty)
+            ),
+        ),
         E::FromSqlConversionFailure(idx, ty, why) => {
-            (*idx, format!("its `{}` column holds {}: {why}", name(*idx), a(*ty)))
+            (*idx, format!("its `{}` column holds {}: {why}", name(*idx), with_article(*ty)))
         }
         E::IntegralValueOutOfRange(idx, n) => {
             (*idx, format!("its `{}` column holds {n}, out of range", name(*idx)))
@@ -146,7 +150,7 @@ fn table_of(sql: &str) -> &str {
 }
 
 /// A storage class with its article, as a message says it.
-fn a(ty: Type) -> &'static str {
+fn with_article(ty: Type) -> &'static str {
     match ty {
         Type::Null => "NULL",
         Type::Integer => "an integer",
