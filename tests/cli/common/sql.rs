@@ -311,21 +311,10 @@ impl Db {
     /// A hash of the journal's chain or of a pad's (`prev_hash`, `hash`, `curr_hash`) as the
     /// store keeps it: on SQLite its 32 bytes (schema 13) when `hex` is 64 lowercase hex
     /// characters, on PostgreSQL the hex; any other text as it is (a tamperer's garbage).
-    pub fn chain_hash(&self, hex: &str) -> Value {
-        let is_hex = hex.len() == 64 && hex.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
-        match self {
-            Self::Lite(_) if is_hex => Value::Blob(
-                (0..32).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect(),
-            ),
+    fn chain_hash(&self, hex: &str) -> Value {
+        match (self, locker::domain::digest::Digest::parse(hex)) {
+            (Self::Lite(_), Ok(d)) => Value::Blob(d.0.to_vec()),
             _ => Value::Text(hex.to_owned()),
-        }
-    }
-
-    /// SQL reading chain-hash column `col` (see [`Db::chain_hash`]) as lowercase hex.
-    pub fn chain_hex(&self, col: &str) -> String {
-        match self {
-            Self::Lite(_) => format!("lower(hex({col}))"),
-            Self::Pg(_) => col.to_owned(),
         }
     }
 
