@@ -4,6 +4,7 @@ mod artifact;
 mod backup;
 mod complete;
 mod confirm;
+mod deferred;
 mod deposit;
 pub mod docs;
 mod doctor;
@@ -47,6 +48,8 @@ use crate::domain::secret::Secret;
 use crate::ops::{self, Clock, ErrorKind, FixedClock, OpError, SystemClock};
 use crate::output::{OutputFormat, Printer};
 use crate::repo::Location;
+
+use self::deferred::Deferred;
 
 /// The exit-code table, shown in `locker --help` and `man locker`.
 pub const EXIT_CODES: &[(u8, &str)] = &[
@@ -234,48 +237,50 @@ impl GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    Init(init::InitArgs),
-    Status(status::StatusArgs),
+    Init(Deferred<init::InitArgs>),
+    Status(Deferred<status::StatusArgs>),
     #[command(subcommand)]
-    Pad(pad::PadCommand),
+    Pad(Deferred<pad::PadCommand>),
     /// Append one block to a pad (same as `locker pad append`)
-    Append(pad::AppendArgs),
+    Append(Deferred<pad::AppendArgs>),
     /// Seal a pad (same as `locker pad seal`)
-    Seal(pad::SealArgs),
-    Deposit(deposit::DepositArgs),
+    Seal(Deferred<pad::SealArgs>),
+    Deposit(Deferred<deposit::DepositArgs>),
     #[command(subcommand)]
-    Artifact(artifact::ArtifactCommand),
+    Artifact(Deferred<artifact::ArtifactCommand>),
     #[command(subcommand)]
-    Token(token::TokenCommand),
+    Token(Deferred<token::TokenCommand>),
     #[command(subcommand)]
-    Key(key::KeyCommand),
+    Key(Deferred<key::KeyCommand>),
     #[command(subcommand)]
-    Lease(lease::LeaseCommand),
+    Lease(Deferred<lease::LeaseCommand>),
     #[command(subcommand)]
     #[command(name = "manifest")]
-    Plan(plan::PlanCommand),
-    Step(step::StepArgs),
+    Plan(Deferred<plan::PlanCommand>),
+    Step(Deferred<step::StepArgs>),
+    // Built at once: its own `--scope` (a filter) stands for the global one, which a deferred
+    // command would get too (`deferred.rs`).
     Log(log::LogArgs),
-    Verify(verify::VerifyArgs),
-    Checkpoint(tlog::CheckpointArgs),
+    Verify(Deferred<verify::VerifyArgs>),
+    Checkpoint(Deferred<tlog::CheckpointArgs>),
     #[command(subcommand)]
-    Proof(tlog::ProofCommand),
-    Backup(backup::BackupArgs),
-    Restore(backup::RestoreArgs),
-    Gc(gc::GcArgs),
+    Proof(Deferred<tlog::ProofCommand>),
+    Backup(Deferred<backup::BackupArgs>),
+    Restore(Deferred<backup::RestoreArgs>),
+    Gc(Deferred<gc::GcArgs>),
     #[command(subcommand)]
-    Store(store::StoreCommand),
-    Doctor(doctor::DoctorArgs),
-    Review(review::ReviewArgs),
-    Mcp(mcp::McpArgs),
-    Skill(skill::SkillArgs),
-    Serve(serve::ServeArgs),
-    Quest(quest::QuestArgs),
+    Store(Deferred<store::StoreCommand>),
+    Doctor(Deferred<doctor::DoctorArgs>),
+    Review(Deferred<review::ReviewArgs>),
+    Mcp(Deferred<mcp::McpArgs>),
+    Skill(Deferred<skill::SkillArgs>),
+    Serve(Deferred<serve::ServeArgs>),
+    Quest(Deferred<quest::QuestArgs>),
     #[command(subcommand)]
-    Witness(witness::WitnessCommand),
-    Completions(util::CompletionsArgs),
+    Witness(Deferred<witness::WitnessCommand>),
+    Completions(Deferred<util::CompletionsArgs>),
     #[command(subcommand, hide = true)]
-    Util(util::UtilCommand),
+    Util(Deferred<util::UtilCommand>),
 }
 
 /// What a command needs: output, the clock, and where its operations run (a local repository
@@ -454,12 +459,9 @@ pub fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == crate::quest::worker::WORKER_ARG) {
         return quest::worker_main(&args[2..]);
     }
-    let parsed = Cli::command()
-        .try_get_matches_from(args)
-        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))));
-    let (cli, command) = match parsed {
+    let (cli, command) = match parse(&args) {
         Ok(p) => p,
-        Err(e) => return usage_error(&e, &std::env::args_os().collect::<Vec<_>>()),
+        Err(e) => return usage_error(&e, &args),
     };
     let json = cli.global.json;
     match cli.global.log_filter(&command) {
@@ -533,6 +535,17 @@ fn usage_error(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
     ExitCode::from(ErrorKind::Usage.exit_code())
 }
 
+/// Parses a command line: with a tree that builds only the command it names
+/// ([`deferred::lazily`]), and again with the whole tree when that refuses it or is asked
+/// for help or the version, so that what clap prints is what the whole tree prints.
+fn parse(args: &[std::ffi::OsString]) -> Result<(Cli, String), clap::Error> {
+    let with = |cmd: clap::Command| {
+        cmd.try_get_matches_from(args)
+            .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))))
+    };
+    with(deferred::lazily(Cli::command)).or_else(|_| with(Cli::command()))
+}
+
 /// The subcommands a command line named, joined by spaces (`token list`).
 fn command_path(m: &clap::ArgMatches) -> String {
     let mut names = Vec::new();
@@ -546,35 +559,35 @@ fn command_path(m: &clap::ArgMatches) -> String {
 
 fn run(ctx: &mut CommandCtx, command: Command) -> CmdResult {
     match command {
-        Command::Init(a) => init::run(ctx, &a),
-        Command::Pad(c) => pad::run(ctx, c),
-        Command::Append(a) => pad::append(ctx, &a),
-        Command::Seal(a) => pad::seal(ctx, &a),
-        Command::Deposit(a) => deposit::run(ctx, &a),
-        Command::Artifact(c) => artifact::run(ctx, c),
-        Command::Token(c) => token::run(ctx, c),
-        Command::Key(c) => key::run(ctx, c),
-        Command::Lease(c) => lease::run(ctx, c),
-        Command::Plan(c) => plan::run(ctx, c),
-        Command::Step(a) => step::run(ctx, &a),
+        Command::Init(Deferred(a)) => init::run(ctx, &a),
+        Command::Pad(Deferred(c)) => pad::run(ctx, c),
+        Command::Append(Deferred(a)) => pad::append(ctx, &a),
+        Command::Seal(Deferred(a)) => pad::seal(ctx, &a),
+        Command::Deposit(Deferred(a)) => deposit::run(ctx, &a),
+        Command::Artifact(Deferred(c)) => artifact::run(ctx, c),
+        Command::Token(Deferred(c)) => token::run(ctx, c),
+        Command::Key(Deferred(c)) => key::run(ctx, c),
+        Command::Lease(Deferred(c)) => lease::run(ctx, c),
+        Command::Plan(Deferred(c)) => plan::run(ctx, c),
+        Command::Step(Deferred(a)) => step::run(ctx, &a),
         Command::Log(a) => log::run(ctx, &a),
-        Command::Verify(a) => verify::run(ctx, &a),
-        Command::Checkpoint(a) => tlog::checkpoint(ctx, &a),
-        Command::Proof(c) => tlog::proof(ctx, &c),
-        Command::Backup(a) => backup::backup(ctx, &a),
-        Command::Restore(a) => backup::restore(ctx, &a),
-        Command::Gc(a) => gc::run(ctx, &a),
-        Command::Store(c) => store::run(ctx, c),
-        Command::Doctor(a) => doctor::run(ctx, &a),
-        Command::Status(a) => status::run(ctx, &a),
-        Command::Review(a) => review::run(ctx, &a),
-        Command::Mcp(a) => mcp::run(ctx, &a),
-        Command::Skill(a) => skill::run(ctx, &a),
-        Command::Serve(a) => serve::run(ctx, &a),
-        Command::Quest(a) => quest::run(ctx, &a),
-        Command::Witness(c) => witness::run(ctx, c),
-        Command::Completions(a) => util::completions(ctx, &a),
-        Command::Util(c) => util::run(ctx, c),
+        Command::Verify(Deferred(a)) => verify::run(ctx, &a),
+        Command::Checkpoint(Deferred(a)) => tlog::checkpoint(ctx, &a),
+        Command::Proof(Deferred(c)) => tlog::proof(ctx, &c),
+        Command::Backup(Deferred(a)) => backup::backup(ctx, &a),
+        Command::Restore(Deferred(a)) => backup::restore(ctx, &a),
+        Command::Gc(Deferred(a)) => gc::run(ctx, &a),
+        Command::Store(Deferred(c)) => store::run(ctx, c),
+        Command::Doctor(Deferred(a)) => doctor::run(ctx, &a),
+        Command::Status(Deferred(a)) => status::run(ctx, &a),
+        Command::Review(Deferred(a)) => review::run(ctx, &a),
+        Command::Mcp(Deferred(a)) => mcp::run(ctx, &a),
+        Command::Skill(Deferred(a)) => skill::run(ctx, &a),
+        Command::Serve(Deferred(a)) => serve::run(ctx, &a),
+        Command::Quest(Deferred(a)) => quest::run(ctx, &a),
+        Command::Witness(Deferred(c)) => witness::run(ctx, c),
+        Command::Completions(Deferred(a)) => util::completions(ctx, &a),
+        Command::Util(Deferred(c)) => util::run(ctx, c),
     }
 }
 
@@ -590,6 +603,87 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    /// Every command path of the whole tree, `["pad", "create"]`.
+    fn command_paths(cmd: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        for sc in cmd.get_subcommands() {
+            let mut path = prefix.to_vec();
+            path.push(sc.get_name().to_owned());
+            out.push(path.clone());
+            command_paths(sc, &path, out);
+        }
+    }
+
+    fn parse_with(cmd: clap::Command, args: &[&str]) -> Result<String, clap::error::ErrorKind> {
+        let args = std::iter::once("locker").chain(args.iter().copied());
+        cmd.try_get_matches_from(args)
+            .and_then(|m| Cli::from_arg_matches(&m))
+            .map(|cli| format!("{cli:?}"))
+            .map_err(|e| e.kind())
+    }
+
+    #[test]
+    fn the_lazy_tree_builds_only_the_command_it_parses() {
+        let has_listen = |cmd: &clap::Command| cmd.get_arguments().any(|a| a.get_id() == "listen");
+        let mut lazy = deferred::lazily(Cli::command);
+        assert!(!has_listen(lazy.find_subcommand("serve").unwrap()));
+        assert!(has_listen(Cli::command().find_subcommand("serve").unwrap()));
+        // Deferred only inside `lazily`: every other caller gets the whole tree.
+        assert!(has_listen(Cli::command().find_subcommand("serve").unwrap()));
+        lazy.build();
+        assert!(has_listen(lazy.find_subcommand("serve").unwrap()));
+    }
+
+    #[test]
+    fn the_lazy_tree_parses_every_command_line_as_the_whole_tree_does() {
+        let lines: &[&[&str]] = &[
+            &["init"],
+            &["--json", "status"],
+            &["-R", "/tmp/x", "append", "p1", "--key", "k", "--data", "hi"],
+            &["append", "p1", "--data", "hi", "--json", "-q"],
+            &["pad", "create", "--max-blocks", "16", "--ttl", "60"],
+            &["pad", "append", "p1", "-", "--key", "k"],
+            &["pad", "read", "p1", "--ticket", "t"],
+            &["seal", "p1", "--key", "k"],
+            &["artifact", "publish", "a", "--expect", "0", "--op", "o1", "--data", "x"],
+            &["manifest", "show", "w1"],
+            &["lease", "acquire", "w1", "--ttl", "30"],
+            &["log", "-n", "3"],
+            &["verify", "--json"],
+            &["checkpoint"],
+            &["serve", "--listen", "127.0.0.1:0", "--mcp-toolsets", "pads,log"],
+            &["mcp", "--read-only"],
+            &["completions", "bash"],
+            &["util", "--help"],
+            // Refused, or help: the same kind of error from both.
+            &[],
+            &["bogus"],
+            &["pad"],
+            &["pad", "bogus"],
+            &["append"],
+            &["pad", "create", "--max-blocks", "many"],
+            &["serve", "--listen"],
+            &["verify", "--bogus"],
+            &["-V"],
+            &["help", "pad", "seal"],
+        ];
+        for args in lines {
+            assert_eq!(
+                parse_with(deferred::lazily(Cli::command), args),
+                parse_with(Cli::command(), args),
+                "{args:?}"
+            );
+        }
+        let mut paths = Vec::new();
+        command_paths(&Cli::command(), &[], &mut paths);
+        assert!(paths.len() > 60, "{}", paths.len());
+        for path in &paths {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push("--help");
+            let lazy = parse_with(deferred::lazily(Cli::command), &args);
+            assert_eq!(lazy, parse_with(Cli::command(), &args), "{args:?}");
+        }
     }
 
     #[test]

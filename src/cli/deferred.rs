@@ -1,0 +1,109 @@
+//! [`Deferred`]: a command's arguments built only when clap parses that command.
+//!
+//! clap's derive builds the whole command tree (every command, every argument, every help
+//! text) before it parses one word, so one `locker append` paid for building `serve`,
+//! `quest` and the rest, and for dropping them: a quarter of the CPU time of `locker
+//! --version`, a tenth of a whole CLI append. Each top-level command's arguments and
+//! subcommands are wrapped in [`Deferred`]. The tree [`lazily`] builds hands clap a function
+//! for each of them instead ([`clap::Command::defer`]), which clap runs for the one command it
+//! descends into. That tree parses every valid command line as the whole tree does; what it
+//! would print is not the same (a deferred command's arguments come after the global ones,
+//! which moves the help's sections, and its list of commands lacks their descriptions), so a
+//! command line it refuses, and every `--help`, is parsed again with the whole tree
+//! (`cli::parse`). Every other caller ([`clap::CommandFactory::command`]: completions, man
+//! pages, the skill) gets the whole tree, built as before.
+//!
+//! A command with an argument of its own that has a global argument's name (`log --scope`)
+//! is not wrapped: the whole tree gives it only its own, a deferred one would get both (clap
+//! adds the global ones to a command before its deferred part), which clap's debug checks
+//! refuse (`cli::tests::the_lazy_tree_builds_only_the_command_it_parses` builds the lazy tree
+//! whole, so a new one fails there).
+
+use std::cell::Cell;
+
+use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
+
+thread_local! {
+    /// Whether [`Deferred`] defers (only inside [`lazily`]).
+    static LAZY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `build()`'s command tree with each [`Deferred`] part left to be built when clap parses its
+/// command.
+pub fn lazily(build: impl FnOnce() -> Command) -> Command {
+    LAZY.with(|l| l.set(true));
+    let cmd = build();
+    LAZY.with(|l| l.set(false));
+    cmd
+}
+
+fn lazy() -> bool {
+    LAZY.with(Cell::get)
+}
+
+/// `T`'s arguments (when `T: Args`) or subcommands (when `T: Subcommand`), added to their
+/// command when clap builds it (inside [`lazily`]) or at once (elsewhere).
+#[derive(Debug, Clone)]
+pub struct Deferred<T>(pub T);
+
+impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Self)
+    }
+
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Self)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+
+    fn update_from_arg_matches_mut(&mut self, matches: &mut ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
+impl<T: Args> Args for Deferred<T> {
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+
+    fn augment_args(cmd: Command) -> Command {
+        if lazy() {
+            cmd.defer(T::augment_args)
+        } else {
+            T::augment_args(cmd)
+        }
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        if lazy() {
+            cmd.defer(T::augment_args_for_update)
+        } else {
+            T::augment_args_for_update(cmd)
+        }
+    }
+}
+
+impl<T: Subcommand> Subcommand for Deferred<T> {
+    fn augment_subcommands(cmd: Command) -> Command {
+        if lazy() {
+            cmd.defer(T::augment_subcommands)
+        } else {
+            T::augment_subcommands(cmd)
+        }
+    }
+
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        if lazy() {
+            cmd.defer(T::augment_subcommands_for_update)
+        } else {
+            T::augment_subcommands_for_update(cmd)
+        }
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        T::has_subcommand(name)
+    }
+}
