@@ -92,7 +92,18 @@ impl<'a> EntryText<'a> {
     /// The entry and its body in one pass of the bytes; an error for any body its kind's type
     /// refuses.
     fn one_pass(bytes: &'a [u8]) -> Result<Self, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_slice(bytes);
+        // Bytes checked as UTF-8 once, in one sweep, are read as text, whose strings serde_json
+        // then need not check one by one (a fifth of the reading, `locker verify`'s profile);
+        // other bytes are refused as they always were.
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Self::one_pass_of(serde_json::Deserializer::from_str(text)),
+            Err(_) => Self::one_pass_of(serde_json::Deserializer::from_slice(bytes)),
+        }
+    }
+
+    fn one_pass_of<R: serde_json::de::Read<'a>>(
+        mut de: serde_json::Deserializer<R>,
+    ) -> Result<Self, serde_json::Error> {
         let t = serde::Deserializer::deserialize_map(&mut de, OnePass)?;
         de.end()?;
         Ok(t)
@@ -316,8 +327,10 @@ mod tests {
         assert_reads_as_decode(&t, &bytes);
         assert!(matches!(t.event, Err(DecodeError::Malformed { .. })));
         // What `decode` refuses, `parse` refuses: unknown, missing or repeated fields.
-        let refused: [&[u8]; 6] = [
+        let refused: [&[u8]; 7] = [
             br#"{"v":1}"#,
+            // Not UTF-8 (read as bytes, not text): a string holding a byte no text has.
+            b"{\"v\":1,\"seq\":1,\"time\":1,\"kind\":\"k\",\"actor\":\"\xff\",\"scope\":\"s\",\"subject\":\"x\",\"body\":{}}",
             br#"{"v":1,"seq":1,"time":1,"kind":"k","actor":"a","scope":"s","subject":"x","body":{},"extra":1}"#,
             br#"{"v":1,"seq":1,"time":1,"kind":"k","kind":"k","actor":"a","scope":"s","subject":"x","body":{}}"#,
             br#"{"v":1,"seq":1,"time":1,"kind":"k","actor":"a","scope":"s","subject":"x","body":{},"body":{}}"#,

@@ -38,13 +38,16 @@ use self::pads::PadReplay;
 const LEAF_BATCH: usize = 512;
 const LEAF_BATCHES: usize = 8;
 
-/// Journal entries handed to the Merkle tree's thread, with their rows' `prev_hash` and `hash`
-/// (`links`, checked there against the entries' bytes), and the Merkle hashes their rows hold
-/// where the store keeps them there (`held`: every entry's in one buffer; each entry's
-/// sequence number and where its hashes end).
+/// Journal entries handed to the Merkle tree's thread (`entries`: their bytes in one buffer;
+/// `ends`: where each ends), with their rows' `prev_hash` and `hash` (`links`, checked there
+/// against the entries' bytes), and the Merkle hashes their rows hold where the store keeps
+/// them there (`held`: every entry's in one buffer; each entry's sequence number and where its
+/// hashes end). The tree's thread hands each batch back emptied, for the walk to fill again:
+/// no allocation per entry, and none freed on another thread than the one that made it.
 #[derive(Default)]
 struct LeafBatch {
-    entries: Vec<Vec<u8>>,
+    entries: Vec<u8>,
+    ends: Vec<usize>,
     links: Vec<(Digest, Digest)>,
     held: Vec<u8>,
     held_ends: Vec<(u64, usize)>,
@@ -53,10 +56,30 @@ struct LeafBatch {
 impl LeafBatch {
     fn with_capacity() -> Self {
         Self {
-            entries: Vec::with_capacity(LEAF_BATCH),
+            ends: Vec::with_capacity(LEAF_BATCH),
             links: Vec::with_capacity(LEAF_BATCH),
             ..Self::default()
         }
+    }
+
+    fn push(&mut self, entry: &[u8], links: (Digest, Digest)) {
+        self.entries.extend_from_slice(entry);
+        self.ends.push(self.entries.len());
+        self.links.push(links);
+    }
+
+    /// Each entry's bytes, with its row's links.
+    fn entries(&self) -> impl Iterator<Item = (&[u8], &(Digest, Digest))> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.entries[start..end]).zip(&self.links)
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.ends.clear();
+        self.links.clear();
+        self.held.clear();
+        self.held_ends.clear();
     }
 }
 
@@ -578,12 +601,13 @@ fn walk(
         // The tree is recomputed on a thread of its own, from the entries this walk has read,
         // handed over in batches.
         let (leaves, batches) = std::sync::mpsc::sync_channel::<LeafBatch>(LEAF_BATCHES);
+        let (spent, emptied) = std::sync::mpsc::channel::<LeafBatch>();
         let tree = scope.spawn(move || {
             let mut tree = tree;
             // Whether an entry's bytes do not match its row's hash.
             let mut altered = false;
-            for batch in batches {
-                for (entry, (prev, hash)) in batch.entries.iter().zip(&batch.links) {
+            for mut batch in batches {
+                for (entry, (prev, hash)) in batch.entries() {
                     altered |= journal::link(prev, entry) != *hash;
                     tree.push(entry);
                 }
@@ -592,6 +616,9 @@ fn walk(
                     tree.push_held(seq, &batch.held[start..end]);
                     start = end;
                 }
+                batch.clear();
+                // The walk may have ended: then nobody wants it back.
+                let _ = spent.send(batch);
             }
             (tree, altered)
         });
@@ -606,12 +633,12 @@ fn walk(
                 batch.held.extend_from_slice(held);
                 batch.held_ends.push((row.seq, batch.held.len()));
             }
-            batch.links.push((row.prev_hash, row.hash));
-            batch.entries.push(row.entry);
-            if batch.entries.len() == LEAF_BATCH
-                && leaves.send(std::mem::replace(&mut batch, LeafBatch::with_capacity())).is_err()
-            {
-                return Flow::Break(());
+            batch.push(&row.entry, (row.prev_hash, row.hash));
+            if batch.ends.len() == LEAF_BATCH {
+                let next = emptied.try_recv().unwrap_or_else(|_| LeafBatch::with_capacity());
+                if leaves.send(std::mem::replace(&mut batch, next)).is_err() {
+                    return Flow::Break(());
+                }
             }
             progress.advance(1);
             if entries.is_multiple_of(4096) {
