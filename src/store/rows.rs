@@ -84,7 +84,7 @@ pub struct TicketRow {
 }
 
 /// One journal entry as stored: the hashed bytes plus the columns that index them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct JournalRow {
     pub seq: u64,
     pub prev_hash: Digest,

@@ -787,4 +787,22 @@ fn test_verify_names_a_column_of_another_type() {
         detail.contains("the `journal` row with seq 3: its `entry` column holds text"),
         "{r:#}"
     );
+    // An index column of another type, or text that is not UTF-8: the same.
+    for (set, needle) in [
+        ("kind = CAST(kind AS BLOB)", "its `kind` column holds a blob"),
+        ("subject = CAST(x'ff70' AS TEXT)", "its `subject` column holds text"),
+    ] {
+        let fx = fixture();
+        let db = rusqlite::Connection::open(fx.env.db_path()).unwrap();
+        let sql = format!("UPDATE journal SET {set} WHERE seq = 3");
+        assert_eq!(db.execute(&sql, []).unwrap(), 1, "{sql}");
+        drop(db);
+        let (code, r) = fx.env.verify();
+        assert_eq!(code, 1, "{set}: {r:#}");
+        let detail = r["problems"][0]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("the `journal` row with seq 3: ") && detail.contains(needle),
+            "{r:#}"
+        );
+    }
 }

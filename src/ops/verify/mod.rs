@@ -18,7 +18,6 @@ mod pads;
 pub mod signatures;
 pub(crate) mod work;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -341,28 +340,38 @@ impl Replay {
 }
 
 /// Checks one journal row the walk read ([`check_entry`]) and replays it.
+/// The walk's state that [`decode_entry`] advances, entry by entry.
+struct Walked<'a> {
+    f: &'a mut Findings,
+    replay: &'a mut Replay,
+    signatures: &'a mut signatures::Replay,
+    /// The entry being replayed: one, filled again for each (its text keeps its buffers).
+    entry: Entry,
+}
+
 fn decode_entry(
-    row: &mut JournalRow,
+    row: &JournalRow,
     expected_seq: u64,
     prev: &Digest,
     link: Link,
-    f: &mut Findings,
-    replay: &mut Replay,
-    signatures: &mut signatures::Replay,
+    w: &mut Walked<'_>,
 ) {
-    let Some((e, event)) = check_entry(row, expected_seq, prev, link, f) else { return };
+    let Some(event) = check_entry(row, expected_seq, prev, link, w.f, &mut w.entry) else {
+        return;
+    };
+    let e = &w.entry;
     match event {
         Ok(ev) => {
-            if let Some(problem) = replay.apply(&e, &ev) {
-                f.add("journal", "journal", Some(row.seq), problem);
+            if let Some(problem) = w.replay.apply(e, &ev) {
+                w.f.add("journal", "journal", Some(row.seq), problem);
             }
-            for problem in signatures.apply(&e, &ev).1 {
-                signatures.summary.broken += 1;
-                f.add("signature", &e.subject, Some(row.seq), problem);
+            for problem in w.signatures.apply(e, &ev).1 {
+                w.signatures.summary.broken += 1;
+                w.f.add("signature", &e.subject, Some(row.seq), problem);
             }
         }
         Err(DecodeError::Malformed { .. }) => {
-            f.add("journal", "journal", Some(row.seq), malformed_body(&e));
+            w.f.add("journal", "journal", Some(row.seq), malformed_body(e));
         }
         Err(DecodeError::UnknownKind(_)) => {}
     }
@@ -378,15 +387,17 @@ enum Link {
     CheckedBeside,
 }
 
-/// Checks one journal row against its predecessor; returns the decoded entry when its bytes
-/// are intact (or, with [`Link::CheckedBeside`], taken to be).
+/// Checks one journal row against its predecessor; when its bytes are intact (or, with
+/// [`Link::CheckedBeside`], taken to be), puts the entry in `e` (its body left out: replay
+/// reads the event) and returns its event.
 fn check_entry(
-    row: &mut JournalRow,
+    row: &JournalRow,
     expected_seq: u64,
     prev: &Digest,
     link: Link,
     f: &mut Findings,
-) -> Option<(Entry, Result<Event, DecodeError>)> {
+    e: &mut Entry,
+) -> Option<Result<Event, DecodeError>> {
     let seq = Some(row.seq);
     if row.seq != expected_seq {
         f.add(
@@ -435,27 +446,33 @@ fn check_entry(
             );
         }
     }
-    // The entry's text, as hashed; the row's copy when it is the same (no allocation).
-    let hashed = |stored: &mut String, text: Cow<'_, str>| {
-        if *stored == text {
-            std::mem::take(stored)
-        } else {
-            text.into_owned()
-        }
+    // The entry's text, as hashed, into the buffers `e` has.
+    let fill = |slot: &mut String, text: &str| {
+        slot.clear();
+        slot.push_str(text);
     };
-    let event = t.event;
-    let e = Entry {
-        v: t.v,
-        seq: t.seq,
-        time: t.time,
-        kind: hashed(&mut row.kind, t.kind),
-        actor: hashed(&mut row.actor, t.actor),
-        scope: hashed(&mut row.scope, t.scope),
-        subject: hashed(&mut row.subject, t.subject),
-        // Replay reads the event, not the body.
+    (e.v, e.seq, e.time) = (t.v, t.seq, t.time);
+    fill(&mut e.kind, &t.kind);
+    fill(&mut e.actor, &t.actor);
+    fill(&mut e.scope, &t.scope);
+    fill(&mut e.subject, &t.subject);
+    // Replay reads the event, not the body.
+    e.body = serde_json::Value::Null;
+    Some(t.event)
+}
+
+/// An entry for [`check_entry`] to fill.
+fn blank_entry() -> Entry {
+    Entry {
+        v: 0,
+        seq: 0,
+        time: 0,
+        kind: String::new(),
+        actor: String::new(),
+        scope: String::new(),
+        subject: String::new(),
         body: serde_json::Value::Null,
-    };
-    Some((e, event))
+    }
 }
 
 /// Runs `read` on another connection to the store (`store`), beside the walk of the journal:
@@ -623,10 +640,15 @@ fn walk(
             (tree, altered)
         });
         let mut batch = LeafBatch::with_capacity();
-        let mut journal = tx.for_each_journal_with_tree(&mut |mut row, held| {
+        let mut walked = Walked {
+            f: &mut f,
+            replay: &mut replay,
+            signatures: &mut signatures,
+            entry: blank_entry(),
+        };
+        let mut journal = tx.for_each_journal_with_tree(&mut |row, held| {
             entries += 1;
-            let link = Link::CheckedBeside;
-            decode_entry(&mut row, expected, &prev, link, &mut f, &mut replay, &mut signatures);
+            decode_entry(row, expected, &prev, Link::CheckedBeside, &mut walked);
             prev = row.hash;
             expected = row.seq + 1;
             if !held.is_empty() {
@@ -676,10 +698,15 @@ fn walk(
         // before it is decoded. (An intact journal is walked once.)
         (f, replay, signatures) = (Findings::default(), Replay::default(), new_signatures());
         (expected, prev, entries) = (1, Digest::ZERO, 0);
-        tx.for_each_journal_with_tree(&mut |mut row, _| {
+        let mut walked = Walked {
+            f: &mut f,
+            replay: &mut replay,
+            signatures: &mut signatures,
+            entry: blank_entry(),
+        };
+        tx.for_each_journal_with_tree(&mut |row, _| {
             entries += 1;
-            let link = Link::Check;
-            decode_entry(&mut row, expected, &prev, link, &mut f, &mut replay, &mut signatures);
+            decode_entry(row, expected, &prev, Link::Check, &mut walked);
             prev = row.hash;
             expected = row.seq + 1;
             Flow::Continue(())

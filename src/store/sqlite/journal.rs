@@ -5,7 +5,7 @@ use rusqlite::types::ValueRef;
 
 use super::error::SqlResult as _;
 use super::merkle;
-use super::rows::{checkpoint_row, journal_head_row, journal_row, signer_row};
+use super::rows::{checkpoint_row, fill_journal_row, journal_head_row, journal_row, signer_row};
 use super::tx::SqliteTx;
 use crate::domain::digest::Digest;
 use crate::domain::event::kind;
@@ -53,11 +53,13 @@ impl JournalStore for SqliteTx<'_> {
 
     fn for_each_journal_with_tree(
         &self,
-        f: &mut dyn FnMut(JournalRow, &[u8]) -> Flow,
+        f: &mut dyn FnMut(&mut JournalRow, &[u8]) -> Flow,
     ) -> Result<bool> {
         let sql = format!("SELECT {JOURNAL_COLS}, merkle FROM journal ORDER BY seq");
+        // One row, filled again for each entry: its text and bytes keep their buffers.
+        let mut entry = JournalRow::default();
         self.for_each_row(&sql, [], &mut |row| {
-            let entry = journal_row(row)?;
+            fill_journal_row(row, &mut entry)?;
             let hashes = match row.get_ref(9)? {
                 ValueRef::Null => &[][..],
                 ValueRef::Blob(b) => b,
@@ -69,7 +71,7 @@ impl JournalStore for SqliteTx<'_> {
                     ))
                 }
             };
-            Ok(f(entry, hashes))
+            Ok(f(&mut entry, hashes))
         })?;
         Ok(true)
     }

@@ -196,6 +196,43 @@ pub(super) fn journal_row(r: &Row<'_>) -> rusqlite::Result<JournalRow> {
     sql::journal_row(r)
 }
 
+/// [`journal_row`] into `out`, whose text and bytes keep their buffers (a walk of the whole
+/// journal fills one row again and again); refuses what `journal_row` refuses, as it does.
+pub(super) fn fill_journal_row(r: &Row<'_>, out: &mut JournalRow) -> rusqlite::Result<()> {
+    out.seq = r.uint(0)?;
+    out.prev_hash = r.chain_hash(1)?;
+    out.hash = r.chain_hash(2)?;
+    match r.get_ref(3)? {
+        ValueRef::Blob(b) => {
+            out.entry.clear();
+            out.entry.extend_from_slice(b);
+        }
+        other => return Err(invalid_type(r, 3, other)),
+    }
+    out.time = r.int(4)?;
+    for (idx, text) in
+        [(5, &mut out.kind), (6, &mut out.actor), (7, &mut out.scope), (8, &mut out.subject)]
+    {
+        match r.get_ref(idx)? {
+            ValueRef::Text(t) => {
+                let t = std::str::from_utf8(t).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e))
+                })?;
+                text.clear();
+                text.push_str(t);
+            }
+            other => return Err(invalid_type(r, idx, other)),
+        }
+    }
+    Ok(())
+}
+
+/// What rusqlite says of column `idx` holding a value of another type than the one read.
+fn invalid_type(r: &Row<'_>, idx: usize, v: ValueRef<'_>) -> rusqlite::Error {
+    let name = r.as_ref().column_name(idx).unwrap_or("?").to_owned();
+    rusqlite::Error::InvalidColumnType(idx, name, v.data_type())
+}
+
 pub(super) fn journal_head_row(r: &Row<'_>) -> rusqlite::Result<JournalHead> {
     sql::journal_head_row(r)
 }
