@@ -462,6 +462,120 @@ impl Physics {
     }
 }
 
+/// What a group of processes spent during a measured chunk: the `locker serve` processes, and
+/// the PostgreSQL server's (every backend and background process `pg_stat_activity` lists, so
+/// all but the postmaster), with how busy the machine's CPUs were.
+#[derive(Debug, Default)]
+struct PgPhysics {
+    locker: Physics,
+    postgres: Physics,
+    /// PostgreSQL's processes whose usage could not be read (another user's, unprivileged).
+    unreadable: usize,
+    /// CPU seconds the whole machine spent busy, and that it had (wall time × CPUs).
+    busy_secs: f64,
+    had_secs: f64,
+    /// The busiest PostgreSQL process (the writer's backend, when one serialises the writes):
+    /// its CPU seconds over the chunks' wall time, at most.
+    busiest: f64,
+}
+
+/// CPU seconds and bytes written of each of `pids` that can be read.
+fn usages(pids: &[u32]) -> BTreeMap<u32, (f64, u64)> {
+    pids.iter().filter_map(|&p| proc_usage(p).map(|u| (p, u))).collect()
+}
+
+/// What the processes of `after` spent since `before` (one not read before counts from its
+/// start: a backend that began during the chunk), and the most CPU one of them spent.
+fn spent(before: &BTreeMap<u32, (f64, u64)>, after: &BTreeMap<u32, (f64, u64)>) -> (f64, u64, f64) {
+    after.iter().fold((0.0, 0, 0.0), |(cpu, written, most), (pid, &(c1, w1))| {
+        let (c0, w0) = before.get(pid).copied().unwrap_or((0.0, 0));
+        let c = (c1 - c0).max(0.0);
+        (cpu + c, written + w1.saturating_sub(w0), most.max(c))
+    })
+}
+
+/// The machine's busy and total CPU seconds so far (`/proc/stat`: all but idle and iowait).
+fn machine_cpu() -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let ticks: Vec<f64> =
+        line.split_whitespace().skip(1).filter_map(|t| t.parse::<f64>().ok()).collect();
+    let total: f64 = ticks.iter().take(8).sum();
+    let idle = ticks.get(3)? + ticks.get(4)?;
+    Some(((total - idle) / 100.0, total / 100.0))
+}
+
+impl PgPhysics {
+    /// Runs `f` (a measured chunk) and adds what `lockers` and the PostgreSQL server behind
+    /// `admin` spent on it.
+    fn around(
+        &mut self,
+        lockers: &[u32],
+        admin: &mut postgres::Client,
+        f: impl FnOnce() -> Res<Sample>,
+    ) -> Res<Sample> {
+        let pg_pids = |admin: &mut postgres::Client| -> Res<Vec<u32>> {
+            let rows = admin
+                .query("SELECT pid FROM pg_stat_activity", &[])
+                .map_err(|e| format!("pg_stat_activity: {e}"))?;
+            Ok(rows.iter().filter_map(|r| u32::try_from(r.get::<_, i32>(0)).ok()).collect())
+        };
+        let (l0, p0, m0) = (usages(lockers), usages(&pg_pids(admin)?), machine_cpu());
+        let start = Instant::now();
+        let sample = f()?;
+        let wall = start.elapsed().as_secs_f64();
+        let pids = pg_pids(admin)?;
+        let (l1, p1, m1) = (usages(lockers), usages(&pids), machine_cpu());
+        let (lc, lw, _) = spent(&l0, &l1);
+        let (pc, pw, most) = spent(&p0, &p1);
+        self.busiest = self.busiest.max(most / wall.max(1e-9));
+        let n = sample.lat.len();
+        self.locker = Physics {
+            cpu_secs: self.locker.cpu_secs + lc,
+            written: self.locker.written + lw,
+            requests: self.locker.requests + n,
+        };
+        self.postgres = Physics {
+            cpu_secs: self.postgres.cpu_secs + pc,
+            written: self.postgres.written + pw,
+            requests: self.postgres.requests + n,
+        };
+        self.unreadable = self.unreadable.max(pids.len() - p1.len());
+        if let (Some((b0, t0)), Some((b1, t1))) = (m0, m1) {
+            self.busy_secs += b1 - b0;
+            self.had_secs += t1 - t0;
+        }
+        Ok(sample)
+    }
+
+    fn json(&self) -> Value {
+        json!({"locker": self.locker.json(), "postgres": self.postgres.json(),
+               "postgres_unreadable_processes": self.unreadable,
+               "postgres_busiest_process": self.busiest,
+               "machine_busy": self.busy_secs / self.had_secs.max(1e-9)})
+    }
+
+    /// CPU per append of locker and of PostgreSQL, PostgreSQL's bytes written per append, and
+    /// how busy the machine was.
+    fn cell(&self) -> String {
+        let pg = if self.unreadable > 0 && self.postgres.cpu_secs == 0.0 {
+            "PostgreSQL's processes not readable".to_owned()
+        } else {
+            format!(
+                "PostgreSQL CPU {:.3} ms, {:.1} KB written (its busiest process {:.0}% of a CPU)",
+                self.postgres.cpu_ms_per_request(),
+                self.postgres.bytes_per_request() / 1000.0,
+                100.0 * self.busiest
+            )
+        };
+        format!(
+            "per append: locker CPU {:.3} ms, {pg}; the CPUs {:.0}% busy",
+            self.locker.cpu_ms_per_request(),
+            100.0 * self.busy_secs / self.had_secs.max(1e-9)
+        )
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // HTTP scenarios.
 
@@ -587,7 +701,12 @@ fn http_spread(addrs: &[SocketAddr], clients: usize, per: usize) -> Res<Sample> 
 
 /// The `multi` scenario: for 1, 2 and 3 servers, a new database on `admin`'s server, that
 /// many `locker serve` processes on it, and `clients` clients spread over them.
-fn pg_multi(a: &Args, admin: &str, clients: usize, per: usize) -> Res<Vec<(usize, Measure)>> {
+fn pg_multi(
+    a: &Args,
+    admin: &str,
+    clients: usize,
+    per: usize,
+) -> Res<Vec<(usize, Measure, PgPhysics)>> {
     let (scheme, rest) = admin.split_once("://").ok_or("--pg is not a URL")?;
     let host = rest.split('/').next().unwrap_or(rest);
     let psql = |sql: &str| -> Res<()> {
@@ -618,12 +737,17 @@ fn pg_multi(a: &Args, admin: &str, clients: usize, per: usize) -> Res<Vec<(usize
             .map(|i| start_locker(a, &repo, &a.work.join(format!("pg-serve-{servers}-{i}.log"))))
             .collect::<Res<Vec<_>>>()?;
         let addrs: Vec<SocketAddr> = procs.iter().map(|p| p.addr).collect();
+        let pids: Vec<u32> = procs.iter().map(|p| p.child.id()).collect();
+        let mut watch = postgres::Client::connect(admin, postgres::NoTls)
+            .map_err(|e| format!("PostgreSQL at {admin}: {e}"))?;
         eprintln!("bench: {clients} clients over {servers} server(s) on one PostgreSQL database");
         let mut sample = Sample::default();
+        let mut physics = PgPhysics::default();
         for _ in 0..ROUNDS {
-            sample.add(http_spread(&addrs, clients, per / ROUNDS)?);
+            let round = || http_spread(&addrs, clients, per / ROUNDS);
+            sample.add(physics.around(&pids, &mut watch, round)?);
         }
-        out.push((servers, sample.measure()));
+        out.push((servers, sample.measure(), physics));
         drop(procs);
         let _ = psql(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
     }
@@ -1528,9 +1652,9 @@ fn run(a: &Args) -> Res<()> {
 
     if let (true, Some(admin)) = (wanted(a, "multi"), a.pg.as_deref()) {
         let figures = pg_multi(a, admin, n.clients, n.per_client)?;
-        let one = figures.first().map_or(1.0, |(_, m)| m.rate());
+        let one = figures.first().map_or(1.0, |(_, m, _)| m.rate());
         let mut json_rows = Vec::new();
-        for (servers, m) in &figures {
+        for (servers, m, physics) in &figures {
             let ratio = m.rate() / one;
             // #19's targets: three times the one-server rate the issue measured (1.9k/s), and
             // more with three servers than with one.
@@ -1542,13 +1666,14 @@ fn run(a: &Args) -> Res<()> {
                 3 => ("> 1 server".to_owned(), Some(ratio > 1.0)),
                 _ => ("—".to_owned(), None),
             };
-            json_rows.push(json!({"servers": servers, "figures": m.json(), "vs_one": ratio}));
+            json_rows.push(json!({"servers": servers, "figures": m.json(), "vs_one": ratio,
+                                  "physics": physics.json()}));
             rows.push(Row {
                 scenario: format!(
                     "PostgreSQL store, {} clients appending over {servers} `locker serve` process(es)",
                     n.clients
                 ),
-                locker: rate_cell(m, ""),
+                locker: format!("{}; {}", rate_cell(m, ""), physics.cell()),
                 other: "(1 server is the baseline)".into(),
                 ratio: format!("{ratio:.2}× of 1 server"),
                 target,
