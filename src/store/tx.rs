@@ -65,13 +65,13 @@ pub trait JournalStore {
     /// (32-byte digests, at positions `stored_count(seq - 1)..` of the tree's stored order),
     /// in one read of the journal: `Ok(true)`. A backend that keeps the tree apart from the
     /// journal gives every entry no hashes and answers `Ok(false)`; its hashes are read with
-    /// [`JournalStore::for_each_merkle_hash`]. The row handed to `f` may be one the backend
-    /// fills again for the next entry (SQLite does: no allocation per entry).
+    /// [`JournalStore::for_each_merkle_hash`]. `f` borrows each row: a backend may fill one row
+    /// again for every entry (SQLite does: no allocation per entry).
     fn for_each_journal_with_tree(
         &self,
-        f: &mut dyn FnMut(&mut JournalRow, &[u8]) -> Flow,
+        f: &mut dyn FnMut(&JournalRow, &[u8]) -> Flow,
     ) -> Result<bool> {
-        self.for_each_journal(&mut |mut row| f(&mut row, &[]))?;
+        self.for_each_journal(&mut |row| f(&row, &[]))?;
         Ok(false)
     }
     /// Journal entries, pads and blocks, roughly (for progress bars).

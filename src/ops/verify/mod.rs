@@ -339,7 +339,6 @@ impl Replay {
     }
 }
 
-/// Checks one journal row the walk read ([`check_entry`]) and replays it.
 /// The walk's state that [`decode_entry`] advances, entry by entry.
 struct Walked<'a> {
     f: &'a mut Findings,
@@ -349,6 +348,7 @@ struct Walked<'a> {
     entry: Entry,
 }
 
+/// Checks one journal row the walk read ([`check_entry`]) and replays it.
 fn decode_entry(
     row: &JournalRow,
     expected_seq: u64,

@@ -53,7 +53,7 @@ impl JournalStore for SqliteTx<'_> {
 
     fn for_each_journal_with_tree(
         &self,
-        f: &mut dyn FnMut(&mut JournalRow, &[u8]) -> Flow,
+        f: &mut dyn FnMut(&JournalRow, &[u8]) -> Flow,
     ) -> Result<bool> {
         let sql = format!("SELECT {JOURNAL_COLS}, merkle FROM journal ORDER BY seq");
         // One row, filled again for each entry: its text and bytes keep their buffers.
@@ -71,7 +71,7 @@ impl JournalStore for SqliteTx<'_> {
                     ))
                 }
             };
-            Ok(f(&mut entry, hashes))
+            Ok(f(&entry, hashes))
         })?;
         Ok(true)
     }
