@@ -422,11 +422,15 @@ impl Physics {
         let before = proc_usage(pid);
         let sample = f()?;
         if let (Some((c0, w0)), Some((c1, w1))) = (before, proc_usage(pid)) {
-            self.cpu_secs += c1 - c0;
-            self.written += w1.saturating_sub(w0);
-            self.requests += sample.lat.len();
+            self.add(c1 - c0, w1.saturating_sub(w0), sample.lat.len());
         }
         Ok(sample)
+    }
+
+    fn add(&mut self, cpu_secs: f64, written: u64, requests: usize) {
+        self.cpu_secs += cpu_secs;
+        self.written += written;
+        self.requests += requests;
     }
 
     /// What a server spent between two readings of its usage, over `requests` requests.
@@ -530,17 +534,9 @@ impl PgPhysics {
         let (pc, pw, most) = spent(&p0, &p1);
         self.busiest = self.busiest.max(most / wall.max(1e-9));
         let n = sample.lat.len();
-        self.locker = Physics {
-            cpu_secs: self.locker.cpu_secs + lc,
-            written: self.locker.written + lw,
-            requests: self.locker.requests + n,
-        };
-        self.postgres = Physics {
-            cpu_secs: self.postgres.cpu_secs + pc,
-            written: self.postgres.written + pw,
-            requests: self.postgres.requests + n,
-        };
-        self.unreadable = self.unreadable.max(pids.len() - p1.len());
+        self.locker.add(lc, lw, n);
+        self.postgres.add(pc, pw, n);
+        self.unreadable = self.unreadable.max(pids.len().saturating_sub(p1.len()));
         if let (Some((b0, t0)), Some((b1, t1))) = (m0, m1) {
             self.busy_secs += b1 - b0;
             self.had_secs += t1 - t0;

@@ -37,8 +37,13 @@ pub fn lazily(build: impl FnOnce() -> Command) -> Command {
     cmd
 }
 
-fn lazy() -> bool {
-    LAZY.with(Cell::get)
+/// `build` applied to `cmd` when clap builds it (inside [`lazily`]), or at once.
+fn deferred(cmd: Command, build: fn(Command) -> Command) -> Command {
+    if LAZY.with(Cell::get) {
+        cmd.defer(build)
+    } else {
+        build(cmd)
+    }
 }
 
 /// `T`'s arguments (when `T: Args`) or subcommands (when `T: Subcommand`), added to their
@@ -70,37 +75,21 @@ impl<T: Args> Args for Deferred<T> {
     }
 
     fn augment_args(cmd: Command) -> Command {
-        if lazy() {
-            cmd.defer(T::augment_args)
-        } else {
-            T::augment_args(cmd)
-        }
+        deferred(cmd, T::augment_args)
     }
 
     fn augment_args_for_update(cmd: Command) -> Command {
-        if lazy() {
-            cmd.defer(T::augment_args_for_update)
-        } else {
-            T::augment_args_for_update(cmd)
-        }
+        deferred(cmd, T::augment_args_for_update)
     }
 }
 
 impl<T: Subcommand> Subcommand for Deferred<T> {
     fn augment_subcommands(cmd: Command) -> Command {
-        if lazy() {
-            cmd.defer(T::augment_subcommands)
-        } else {
-            T::augment_subcommands(cmd)
-        }
+        deferred(cmd, T::augment_subcommands)
     }
 
     fn augment_subcommands_for_update(cmd: Command) -> Command {
-        if lazy() {
-            cmd.defer(T::augment_subcommands_for_update)
-        } else {
-            T::augment_subcommands_for_update(cmd)
-        }
+        deferred(cmd, T::augment_subcommands_for_update)
     }
 
     fn has_subcommand(name: &str) -> bool {

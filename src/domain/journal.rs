@@ -27,7 +27,7 @@ pub const TAG: &[u8] = b"locker-journal-v1\0";
 pub const VERSION: u32 = 1;
 
 /// One journal entry's content, in its hashed field order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     pub v: u32,

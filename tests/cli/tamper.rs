@@ -763,6 +763,7 @@ fn test_verify_names_a_column_of_another_type() {
             "its `prev_hash` column holds a blob: 31 bytes, where a hash has 32",
         ),
         ("created_at = 'yesterday'", "its `created_at` column holds text"),
+        ("content_type = CAST(content_type AS BLOB)", "its `content_type` column holds a blob"),
         ("pruned_bytes = 'none'", "its `pruned_bytes` column holds text"),
     ];
     for (set, needle) in cases {

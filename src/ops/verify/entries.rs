@@ -22,11 +22,11 @@ pub(super) const LEAF_BATCHES: usize = 8;
 /// no allocation per entry, and none freed on another thread than the one that made it.
 #[derive(Default)]
 pub(super) struct LeafBatch {
-    pub(super) entries: Vec<u8>,
-    pub(super) ends: Vec<usize>,
-    pub(super) links: Vec<(Digest, Digest)>,
-    pub(super) held: Vec<u8>,
-    pub(super) held_ends: Vec<(u64, usize)>,
+    entries: Vec<u8>,
+    ends: Vec<usize>,
+    links: Vec<(Digest, Digest)>,
+    held: Vec<u8>,
+    held_ends: Vec<(u64, usize)>,
 }
 
 impl LeafBatch {
@@ -38,16 +38,32 @@ impl LeafBatch {
         }
     }
 
-    pub(super) fn push(&mut self, entry: &[u8], links: (Digest, Digest)) {
-        self.entries.extend_from_slice(entry);
+    /// Adds one entry: its bytes, its row's links, and the Merkle hashes its row holds.
+    pub(super) fn push(&mut self, row: &JournalRow, held: &[u8]) {
+        self.entries.extend_from_slice(&row.entry);
         self.ends.push(self.entries.len());
-        self.links.push(links);
+        self.links.push((row.prev_hash, row.hash));
+        if !held.is_empty() {
+            self.held.extend_from_slice(held);
+            self.held_ends.push((row.seq, self.held.len()));
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.ends.len()
     }
 
     /// Each entry's bytes, with its row's links.
     pub(super) fn entries(&self) -> impl Iterator<Item = (&[u8], &(Digest, Digest))> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.entries[start..end]).zip(&self.links)
+    }
+
+    /// Each entry's sequence number with the Merkle hashes its row holds (entries whose row
+    /// holds none are left out).
+    pub(super) fn held(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        let starts = std::iter::once(0).chain(self.held_ends.iter().map(|&(_, end)| end));
+        starts.zip(&self.held_ends).map(|(start, &(seq, end))| (seq, &self.held[start..end]))
     }
 
     pub(super) fn clear(&mut self) {
@@ -61,11 +77,21 @@ impl LeafBatch {
 
 /// The walk's state that [`decode_entry`] advances, entry by entry.
 pub(super) struct Walked<'a> {
-    pub(super) f: &'a mut Findings,
-    pub(super) replay: &'a mut Replay,
-    pub(super) signatures: &'a mut signatures::Replay,
+    f: &'a mut Findings,
+    replay: &'a mut Replay,
+    signatures: &'a mut signatures::Replay,
     /// The entry being replayed: one, filled again for each (its text keeps its buffers).
-    pub(super) entry: Entry,
+    entry: Entry,
+}
+
+impl<'a> Walked<'a> {
+    pub(super) fn new(
+        f: &'a mut Findings,
+        replay: &'a mut Replay,
+        signatures: &'a mut signatures::Replay,
+    ) -> Self {
+        Self { f, replay, signatures, entry: Entry::default() }
+    }
 }
 
 /// Checks one journal row the walk read ([`check_entry`]) and replays it.
@@ -179,18 +205,4 @@ fn check_entry(
     // Replay reads the event, not the body.
     e.body = serde_json::Value::Null;
     Some(t.event)
-}
-
-/// An entry for [`check_entry`] to fill.
-pub(super) fn blank_entry() -> Entry {
-    Entry {
-        v: 0,
-        seq: 0,
-        time: 0,
-        kind: String::new(),
-        actor: String::new(),
-        scope: String::new(),
-        subject: String::new(),
-        body: serde_json::Value::Null,
-    }
 }

@@ -32,7 +32,7 @@ use crate::ops::log::journal::{for_each_entry, malformed_body};
 use crate::ops::{Ctx, OpError, OpResult, Progress};
 use crate::store::{Counts, Flow, JournalHead, JournalQuery, JournalRow, Store, StoreError};
 
-use self::entries::{blank_entry, decode_entry, LeafBatch, Link, Walked, LEAF_BATCH, LEAF_BATCHES};
+use self::entries::{decode_entry, LeafBatch, Link, Walked, LEAF_BATCH, LEAF_BATCHES};
 use self::pads::PadReplay;
 
 /// Most problems listed in one report (the count is always exact).
@@ -445,10 +445,8 @@ fn walk(
                     altered |= journal::link(prev, entry) != *hash;
                     tree.push(entry);
                 }
-                let mut start = 0;
-                for &(seq, end) in &batch.held_ends {
-                    tree.push_held(seq, &batch.held[start..end]);
-                    start = end;
+                for (seq, hashes) in batch.held() {
+                    tree.push_held(seq, hashes);
                 }
                 batch.clear();
                 // The walk may have ended: then nobody wants it back.
@@ -457,23 +455,14 @@ fn walk(
             (tree, altered)
         });
         let mut batch = LeafBatch::with_capacity();
-        let mut walked = Walked {
-            f: &mut f,
-            replay: &mut replay,
-            signatures: &mut signatures,
-            entry: blank_entry(),
-        };
+        let mut walked = Walked::new(&mut f, &mut replay, &mut signatures);
         let mut journal = tx.for_each_journal_with_tree(&mut |row, held| {
             entries += 1;
             decode_entry(row, expected, &prev, Link::CheckedBeside, &mut walked);
             prev = row.hash;
             expected = row.seq + 1;
-            if !held.is_empty() {
-                batch.held.extend_from_slice(held);
-                batch.held_ends.push((row.seq, batch.held.len()));
-            }
-            batch.push(&row.entry, (row.prev_hash, row.hash));
-            if batch.ends.len() == LEAF_BATCH {
+            batch.push(row, held);
+            if batch.len() == LEAF_BATCH {
                 let next = emptied.try_recv().unwrap_or_else(|_| LeafBatch::with_capacity());
                 if leaves.send(std::mem::replace(&mut batch, next)).is_err() {
                     return Flow::Break(());
@@ -515,12 +504,7 @@ fn walk(
         // before it is decoded. (An intact journal is walked once.)
         (f, replay, signatures) = (Findings::default(), Replay::default(), new_signatures());
         (expected, prev, entries) = (1, Digest::ZERO, 0);
-        let mut walked = Walked {
-            f: &mut f,
-            replay: &mut replay,
-            signatures: &mut signatures,
-            entry: blank_entry(),
-        };
+        let mut walked = Walked::new(&mut f, &mut replay, &mut signatures);
         tx.for_each_journal_with_tree(&mut |row, _| {
             entries += 1;
             decode_entry(row, expected, &prev, Link::Check, &mut walked);

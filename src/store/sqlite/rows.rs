@@ -52,26 +52,16 @@ impl Columns for Row<'_> {
             ValueRef::Text(hex) => Digest::parse_bytes(hex).map_err(|e| {
                 rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e))
             }),
-            other => Err(rusqlite::Error::InvalidColumnType(
-                idx,
-                self.as_ref().column_name(idx).unwrap_or("?").to_owned(),
-                other.data_type(),
-            )),
+            other => Err(invalid_type(self, idx, other)),
         }
     }
 
     fn chain_hash(&self, idx: usize) -> rusqlite::Result<Digest> {
-        match self.get_ref(idx)? {
-            ValueRef::Blob(b) => <[u8; 32]>::try_from(b).map(Digest).map_err(|_| {
-                let why = format!("{} bytes, where a hash has 32", b.len());
-                rusqlite::Error::FromSqlConversionFailure(idx, Type::Blob, why.into())
-            }),
-            other => Err(rusqlite::Error::InvalidColumnType(
-                idx,
-                self.as_ref().column_name(idx).unwrap_or("?").to_owned(),
-                other.data_type(),
-            )),
-        }
+        let b = blob_ref(self, idx)?;
+        <[u8; 32]>::try_from(b).map(Digest).map_err(|_| {
+            let why = format!("{} bytes, where a hash has 32", b.len());
+            rusqlite::Error::FromSqlConversionFailure(idx, Type::Blob, why.into())
+        })
     }
 
     fn unknown(&self, idx: usize, what: &str, _value: &str) -> rusqlite::Error {
@@ -173,16 +163,13 @@ pub(super) fn block_row(r: &Row<'_>) -> rusqlite::Result<BlockRow> {
 /// A block lent out of its row: what [`block_row`] reads, with the text and the payload
 /// borrowed.
 pub(super) fn block_ref<'r>(r: &'r Row<'_>) -> rusqlite::Result<BlockRef<'r>> {
-    let failed = |idx: usize, ty: Type| {
-        move |e| rusqlite::Error::FromSqlConversionFailure(idx, ty, Box::new(e))
-    };
     Ok(BlockRef {
-        pad_id: r.get_ref(0)?.as_str().map_err(failed(0, Type::Text))?,
+        pad_id: text_ref(r, 0)?,
         seq: r.uint(1)?,
         prev_hash: r.chain_hash(2)?,
         curr_hash: r.chain_hash(3)?,
-        content_type: r.get_ref(4)?.as_str().map_err(failed(4, Type::Text))?,
-        payload: r.get_ref(5)?.as_blob().map_err(failed(5, Type::Blob))?,
+        content_type: text_ref(r, 4)?,
+        payload: blob_ref(r, 5)?,
         created_at: r.int(6)?,
         pruned_bytes: r.opt_int(7)?.map(|n| u64::try_from(n).unwrap_or(u64::MAX)),
     })
@@ -202,29 +189,34 @@ pub(super) fn fill_journal_row(r: &Row<'_>, out: &mut JournalRow) -> rusqlite::R
     out.seq = r.uint(0)?;
     out.prev_hash = r.chain_hash(1)?;
     out.hash = r.chain_hash(2)?;
-    match r.get_ref(3)? {
-        ValueRef::Blob(b) => {
-            out.entry.clear();
-            out.entry.extend_from_slice(b);
-        }
-        other => return Err(invalid_type(r, 3, other)),
-    }
+    out.entry.clear();
+    out.entry.extend_from_slice(blob_ref(r, 3)?);
     out.time = r.int(4)?;
     for (idx, text) in
         [(5, &mut out.kind), (6, &mut out.actor), (7, &mut out.scope), (8, &mut out.subject)]
     {
-        match r.get_ref(idx)? {
-            ValueRef::Text(t) => {
-                let t = std::str::from_utf8(t).map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e))
-                })?;
-                text.clear();
-                text.push_str(t);
-            }
-            other => return Err(invalid_type(r, idx, other)),
-        }
+        text.clear();
+        text.push_str(text_ref(r, idx)?);
     }
     Ok(())
+}
+
+/// Column `idx`'s text, borrowed from the row; refused as reading it into a `String` refuses
+/// it (another storage class is named, text that is not UTF-8 is a conversion failure).
+fn text_ref<'r>(r: &'r Row<'_>, idx: usize) -> rusqlite::Result<&'r str> {
+    match r.get_ref(idx)? {
+        ValueRef::Text(t) => std::str::from_utf8(t)
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, Type::Text, Box::new(e))),
+        other => Err(invalid_type(r, idx, other)),
+    }
+}
+
+/// Column `idx`'s bytes, borrowed from the row; another storage class is named.
+fn blob_ref<'r>(r: &'r Row<'_>, idx: usize) -> rusqlite::Result<&'r [u8]> {
+    match r.get_ref(idx)? {
+        ValueRef::Blob(b) => Ok(b),
+        other => Err(invalid_type(r, idx, other)),
+    }
 }
 
 /// What rusqlite says of column `idx` holding a value of another type than the one read.
