@@ -74,7 +74,10 @@ pub enum Access {
 }
 
 /// A served tool call: the tool's handler, run with the server's operations as the caller.
-pub type Job = Box<dyn FnOnce(&mut dyn Locker) -> OpResult<Value> + Send>;
+///
+/// A write may run twice (its group commit undone and run again, see `ops::group`): each run
+/// starts from the call's own arguments.
+pub type Job = Box<dyn FnMut(&mut dyn Locker) -> OpResult<Value> + Send>;
 
 /// The outcome of a [`Job`], once the server has run it.
 pub type Done = Pin<Box<dyn Future<Output = OpResult<Value>> + Send>>;
@@ -255,7 +258,7 @@ impl McpServer {
                 };
                 let job: Job = Box::new(move |locker| {
                     let call = Call { place: Place::Served(RefCell::new(locker)), sign_key: None };
-                    (def.call)(&call, args)
+                    (def.call)(&call, args.clone())
                 });
                 host.run(access, job).await
             }

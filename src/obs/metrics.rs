@@ -148,6 +148,8 @@ pub struct Metrics {
     pub commit_groups: Counters,
     pub commit_group_size: Histograms,
     pub commit_duration: Histograms,
+    /// Groups undone by a write sent ahead and run again (PostgreSQL).
+    pub commit_group_reruns: Counters,
     /// Failed operations whose cause was the store or the server itself.
     pub store_errors: Counters,
     /// Database connections replaced after they were lost (PostgreSQL).
@@ -192,6 +194,12 @@ impl Metrics {
                 "Time a group commit took to become durable (the commit and its fsync).",
                 &[],
                 LATENCY,
+            ),
+            commit_group_reruns: Counters::new(
+                "locker_commit_group_reruns_total",
+                "Group commits undone by a write sent ahead that failed, and run again waiting \
+                 for each write (PostgreSQL).",
+                &[],
             ),
             store_errors: Counters::new(
                 "locker_store_errors_total",
@@ -251,6 +259,7 @@ impl Metrics {
         self.commit_groups.write(out);
         self.commit_group_size.write(out);
         self.commit_duration.write(out);
+        self.commit_group_reruns.write(out);
         self.store_errors.write(out);
         self.store_reconnects.write(out);
         self.cosignatures.write(out);

@@ -7,6 +7,12 @@
 //! that journals a rejection keeps that entry, exactly as when it runs alone. Each operation
 //! still writes its own journal entry. The rules are not repeated here; this module only
 //! decides what each caller is told.
+//!
+//! A store may send a group's writes ahead without waiting for each one's answer
+//! (PostgreSQL: the whole group in two round trips). A write that then fails ends the group
+//! (the store says so, [`Store::group_runs_again`]), and the group's operations run again,
+//! from the start, in a new group that waits for each write, where a failure is once more
+//! only its own operation's. So an operation may run twice; only its last run counts.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -15,7 +21,8 @@ use crate::store::Store;
 
 /// One operation waiting for a group.
 pub trait Job: Send {
-    /// Runs the operation on the group's store (at most once).
+    /// Runs the operation on the group's store: again, from the start, if the group it ran
+    /// in was undone and runs again (only the last run's outcome is kept).
     fn run(&mut self, store: &mut dyn Store, env: &Env);
     /// Tells the caller the outcome once the group's fate is known: `undone` is `Some` when
     /// the group did not become durable, and is then the error a succeeded operation
@@ -27,15 +34,15 @@ pub trait Job: Send {
 pub fn job<T, F, R>(actor: Actor, f: F, reply: R) -> Box<dyn Job>
 where
     T: Send + 'static,
-    F: FnOnce(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
+    F: FnMut(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
     R: FnOnce(OpResult<T>) + Send + 'static,
 {
-    Box::new(Pending { actor, f: Some(f), result: None, reply })
+    Box::new(Pending { actor, f, result: None, reply })
 }
 
 struct Pending<T, F, R> {
     actor: Actor,
-    f: Option<F>,
+    f: F,
     result: Option<OpResult<T>>,
     reply: R,
 }
@@ -43,12 +50,11 @@ struct Pending<T, F, R> {
 impl<T, F, R> Job for Pending<T, F, R>
 where
     T: Send + 'static,
-    F: FnOnce(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
+    F: FnMut(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
     R: FnOnce(OpResult<T>) + Send + 'static,
 {
     fn run(&mut self, store: &mut dyn Store, env: &Env) {
-        let Some(f) = self.f.take() else { return };
-        let actor = self.actor.clone();
+        let (f, actor) = (&mut self.f, self.actor.clone());
         // A panicking operation drops its nested transaction (undoing its changes) and fails
         // alone; the others in the group go on.
         let outcome = catch_unwind(AssertUnwindSafe(move || f(&mut env.ctx(store, actor))));
@@ -74,19 +80,52 @@ where
 /// a storage failure ended the transaction early; run them again in a new group (at least
 /// one job always runs, so this makes progress).
 pub fn apply(store: &mut dyn Store, env: &Env, jobs: Vec<Box<dyn Job>>) -> Vec<Box<dyn Job>> {
-    apply_sealed(store, env, jobs, &mut |_| {})
+    apply_sealed(store, env, jobs, &mut |_| {}, &mut |_| Vec::new())
 }
 
 /// [`apply`], with `seal` run on the group's store after the operations and before the commit
 /// (when the group is still open): what must be durable with them (`locker serve` signs the
 /// checkpoint of the journal they grew). It runs in nested transactions of its own, like any
-/// operation.
+/// operation. `more(n)`, called once the group's transaction holds the write lock (with `n`
+/// jobs in it), gives the jobs that arrived meanwhile, to join the group: a lock that another
+/// process held makes the group larger instead of leaving them for the next one.
 pub fn apply_sealed(
     store: &mut dyn Store,
     env: &Env,
     jobs: Vec<Box<dyn Job>>,
     seal: &mut dyn FnMut(&mut dyn Store),
+    more: &mut dyn FnMut(usize) -> Vec<Box<dyn Job>>,
 ) -> Vec<Box<dyn Job>> {
+    match attempt(store, env, jobs, seal, Some(more)) {
+        Attempt::Ended(rest) => rest,
+        // The store's next group waits for each write: it does not ask to run again.
+        Attempt::Again(jobs) => match attempt(store, env, jobs, seal, None) {
+            Attempt::Ended(rest) | Attempt::Again(rest) => rest,
+        },
+    }
+}
+
+/// How one run of a group ended.
+enum Attempt {
+    /// Every job that ran was finished; these did not run.
+    Ended(Vec<Box<dyn Job>>),
+    /// The group was undone by a write sent ahead, and nothing was finished: run these (all
+    /// of them) again.
+    Again(Vec<Box<dyn Job>>),
+}
+
+/// Runs `jobs`, and those `more` adds once the group holds the lock, in one group of `store`,
+/// sealed by `seal`, and commits it. When the group is undone by a write the store sent ahead
+/// and this is the first attempt (`more` is given), gives every job back to run again instead
+/// of finishing them.
+fn attempt(
+    store: &mut dyn Store,
+    env: &Env,
+    mut jobs: Vec<Box<dyn Job>>,
+    seal: &mut dyn FnMut(&mut dyn Store),
+    more: Option<&mut dyn FnMut(usize) -> Vec<Box<dyn Job>>>,
+) -> Attempt {
+    let again = more.is_some();
     let mut group = match store.group() {
         Ok(g) => g,
         Err(e) => {
@@ -94,9 +133,13 @@ pub fn apply_sealed(
             for j in jobs {
                 j.finish(Some(e.clone()));
             }
-            return Vec::new();
+            return Attempt::Ended(Vec::new());
         }
     };
+    if let Some(more) = more {
+        let n = jobs.len();
+        jobs.extend(more(n));
+    }
     let mut done: Vec<Box<dyn Job>> = Vec::with_capacity(jobs.len());
     let mut rest = jobs.into_iter();
     let mut lost = false;
@@ -131,10 +174,15 @@ pub fn apply_sealed(
         }
         committed
     };
+    if undone.is_some() && again && store.group_runs_again() {
+        tracing::debug!(size = done.len(), "a write sent ahead failed; the group runs again");
+        crate::obs::metrics::metrics().commit_group_reruns.inc(&[]);
+        return Attempt::Again(done.into_iter().chain(rest).collect());
+    }
     for j in done {
         j.finish(undone.clone());
     }
-    rest.collect()
+    Attempt::Ended(rest.collect())
 }
 
 #[cfg(test)]
@@ -166,7 +214,7 @@ mod tests {
     fn recorded<T, F>(out: &Outcomes, i: usize, f: F) -> Box<dyn Job>
     where
         T: serde::Serialize + Send + 'static,
-        F: FnOnce(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
+        F: FnMut(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let out = Arc::clone(out);
         job(Actor::operator(), f, move |r: OpResult<T>| {
@@ -251,5 +299,36 @@ mod tests {
         g.commit().expect("commit");
         assert_eq!(journal_len(&mut other), before + 2, "visible once committed");
         assert!(other.store.group().expect("group").store().group().is_err());
+    }
+
+    #[test]
+    fn writes_that_arrive_while_a_group_begins_join_it() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (_, mut repo) = crate::ops::admin::init::init(dir.path(), &CLOCK).expect("init");
+        let mut other = Repo::open_root(dir.path()).expect("a second connection");
+        let before = journal_len(&mut repo);
+        let out: Outcomes = Arc::default();
+        let create = |c: &mut Ctx<'_>| pad::create(c, PadLimits::default());
+        let env =
+            Env { clock: Arc::new(CLOCK), settings: crate::ops::Settings::default(), log: None };
+        let mut asked = Vec::new();
+        let rest = apply_sealed(
+            repo.store.as_mut(),
+            &env,
+            vec![recorded(&out, 0, create)],
+            &mut |_| {},
+            &mut |n| {
+                asked.push(n);
+                // The group has begun: nothing of it is committed yet.
+                assert_eq!(journal_len(&mut other), before);
+                vec![recorded(&out, 1, create), recorded(&out, 2, create)]
+            },
+        );
+        assert!(rest.is_empty());
+        assert_eq!(asked, [1], "asked once, with the one job it had");
+        let got = out.lock().expect("not poisoned").drain(..).collect::<Vec<_>>();
+        assert_eq!(got.len(), 3);
+        assert!(got.iter().all(|(_, r)| r.is_ok()), "{got:?}");
+        assert_eq!(journal_len(&mut other), before + 3, "all three in the one commit");
     }
 }

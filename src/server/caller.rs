@@ -34,7 +34,7 @@ where
 pub async fn act_write<T, F>(s: &AppState, headers: &HeaderMap, f: F) -> OpResult<T>
 where
     T: Send + 'static,
-    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    F: FnMut(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
 {
     act_write_as(s, caller(s, headers)?, f).await
 }
@@ -55,7 +55,7 @@ where
 pub async fn act_write_as<T, F>(s: &AppState, token: Option<Secret>, f: F) -> OpResult<T>
 where
     T: Send + 'static,
-    F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+    F: FnMut(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
 {
     match token {
         Some(t) => s.write_as_token(t, f).await,

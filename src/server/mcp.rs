@@ -177,7 +177,7 @@ struct Served {
 }
 
 impl Host for Served {
-    fn run(&self, access: Access, job: Job) -> Done {
+    fn run(&self, access: Access, mut job: Job) -> Done {
         let (s, token) = (self.state.clone(), self.token.clone());
         Box::pin(async move {
             let result = match access {

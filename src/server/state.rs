@@ -194,17 +194,17 @@ impl AppState {
     pub async fn write<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+        F: FnMut(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         super::access::note(super::access::acting().as_ref(), &actor);
         self.submit(actor, f).await
     }
 
     /// [`Self::write`] without saying who acts (the caller's operation says it once known).
-    async fn submit<T, F>(&self, actor: Actor, f: F) -> OpResult<T>
+    async fn submit<T, F>(&self, actor: Actor, mut f: F) -> OpResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+        F: FnMut(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let _slot = self.slot().await?;
         let (tx, rx) = tokio::sync::oneshot::channel();
@@ -225,10 +225,10 @@ impl AppState {
 
     /// Like [`Self::write`], as the agent whose bearer token is `token` (see
     /// [`Self::run_as_token`]).
-    pub async fn write_as_token<T, F>(&self, token: Secret, f: F) -> OpResult<T>
+    pub async fn write_as_token<T, F>(&self, token: Secret, mut f: F) -> OpResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
+        F: FnMut(&mut ops::Ctx<'_>) -> OpResult<T> + Send + 'static,
     {
         let acting = super::access::acting();
         self.submit(Actor::operator(), move |ctx| {

@@ -81,7 +81,7 @@ impl Writes {
         let job = Counted::wrap(job, &self.active);
         if self.inline && alone {
             if let Ok(mut c) = self.committer.try_lock() {
-                let left = c.commit(vec![job]);
+                let left = c.commit(vec![job], &mut |_| Vec::new());
                 drop(c);
                 self.after.grew();
                 // A storage failure before the job ran: the writer thread runs it again on a
@@ -160,10 +160,14 @@ struct Committer {
 }
 
 impl Committer {
-    /// Applies `jobs` in one group commit and finishes them; gives back those a storage
-    /// failure kept from running (the connection is then dropped, and the next group opens a
-    /// fresh one).
-    fn commit(&mut self, jobs: Vec<Box<dyn Job>>) -> Vec<Box<dyn Job>> {
+    /// Applies `jobs`, and those `more` gives once the group holds the write lock, in one
+    /// group commit and finishes them; gives back those a storage failure kept from running
+    /// (the connection is then dropped, and the next group opens a fresh one).
+    fn commit(
+        &mut self,
+        jobs: Vec<Box<dyn Job>>,
+        more: &mut dyn FnMut(usize) -> Vec<Box<dyn Job>>,
+    ) -> Vec<Box<dyn Job>> {
         let s = match self.store.as_mut() {
             Some(s) => s,
             None => match (self.open)().and_then(|mut s| {
@@ -204,7 +208,7 @@ impl Committer {
             }
         };
         let span = tracing::debug_span!("group", size = jobs.len());
-        let left = span.in_scope(|| group::apply_sealed(s.as_mut(), env, jobs, &mut seal));
+        let left = span.in_scope(|| group::apply_sealed(s.as_mut(), env, jobs, &mut seal, more));
         if !left.is_empty() {
             tracing::warn!(
                 left = left.len(),
@@ -250,7 +254,10 @@ fn writer(
             }
             return;
         };
-        pending = c.commit(std::mem::take(&mut pending));
+        // Writes that came while the group waited for the write lock (held by another server
+        // on the same PostgreSQL database) join it.
+        let mut more = |have: usize| jobs.try_iter().take(MAX_GROUP.saturating_sub(have)).collect();
+        pending = c.commit(std::mem::take(&mut pending), &mut more);
         drop(c);
         after.grew();
     }
@@ -303,11 +310,11 @@ mod tests {
 
     /// A job that appends a journal entry (creates a pad), stops at `gate` if given, and sends
     /// where it ran once its group is durable.
-    fn job(gate: Option<Gate>, seen: mpsc::Sender<OpResult<Seen>>) -> Box<dyn Job> {
+    fn job(mut gate: Option<Gate>, seen: mpsc::Sender<OpResult<Seen>>) -> Box<dyn Job> {
         group::job(
             Actor::operator(),
             move |ctx| {
-                if let Some((started, through)) = gate {
+                if let Some((started, through)) = gate.take() {
                     let _ = started.send(());
                     let _ = through.recv();
                 }

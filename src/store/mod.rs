@@ -103,6 +103,13 @@ pub trait Store: Send {
     /// in which several operations run one after another, each in a nested transaction of
     /// its own, made durable together by [`Group::commit`].
     fn group(&mut self) -> Result<Box<dyn Group + '_>>;
+    /// Whether the last group failed on a write the store sent without waiting for its
+    /// answer (PostgreSQL sends a group's writes ahead, see `Conn::optimistic`), while the
+    /// store is still usable: the group's operations should run again in a new group, which
+    /// waits for each operation's writes, so that a failure is only its own operation's.
+    fn group_runs_again(&self) -> bool {
+        false
+    }
     /// The store's own housekeeping (SQLite: its write-ahead log, file-by-file backups), or
     /// `None` when it has none (PostgreSQL looks after itself) or none can run here (the store
     /// a [`Group`] lends).

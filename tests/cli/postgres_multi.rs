@@ -260,3 +260,49 @@ fn test_postgres_multi_a_server_killed_mid_load_loses_no_acknowledged_write() {
     }
     env.assert_verified();
 }
+
+/// What a server's `/metrics` says of `family` (a counter with no labels).
+fn counter(s: &Server, family: &str) -> f64 {
+    let (code, text) = s.curl("/metrics", &[]);
+    assert_eq!(code, 200, "{text}");
+    let prefix = format!("{family} ");
+    let line = text.lines().find_map(|l| l.strip_prefix(prefix.as_str()));
+    line.unwrap_or_else(|| panic!("{family} is exposed")).parse().expect("a number")
+}
+
+/// A server keeps the pads and Merkle hashes it wrote from one group to the next while other
+/// servers write: when its next group begins it reads what they journaled since its last
+/// commit, and reads again only the pads their entries name. Appends to one pad alternating
+/// between two servers, and a seal made through the other one, are each seen at once: every
+/// append continues the chain and no group refuses itself and runs again.
+#[test]
+fn test_postgres_multi_a_server_sees_what_another_wrote_to_a_pad_it_keeps() {
+    if skip() {
+        return;
+    }
+    let env = TestEnv::init();
+    let shared = env.pad_with_envelope(&["--max-blocks", "64"]);
+    let own = env.pad_with_envelope(&["--max-blocks", "64"]);
+    let (a, b) = (env.serve(&[]), env.serve(&[]));
+    let append = |s: &Server, pad: &crate::common::Pad, n: usize| {
+        let (status, v) =
+            crate::common::server::append_block(s.addr, &pad.id, &pad.key, &n.to_string());
+        assert_eq!(status, 201, "{v}");
+        v["seq"].as_u64().expect("a seq")
+    };
+    for n in 1..=8 {
+        // Server a also appends to a pad only it writes, which it keeps throughout.
+        assert_eq!(append(&a, &own, n), n as u64);
+        let s = if n % 2 == 0 { &a } else { &b };
+        assert_eq!(append(s, &shared, n), n as u64, "append {n} continues the chain");
+    }
+    let auth = format!("Authorization: Bearer {}", shared.key);
+    b.curl_json(&format!("/v1/pads/{}/seal", shared.id), &["-X", "POST", "-H", &auth], 200);
+    let (status, v) = crate::common::server::append_block(a.addr, &shared.id, &shared.key, "late");
+    assert_eq!(status, 409, "{v}");
+    assert_eq!(v["detail"], "pad is sealed", "{v}");
+    for s in [&a, &b] {
+        assert_eq!(counter(s, "locker_commit_group_reruns_total"), 0.0);
+    }
+    env.assert_verified();
+}

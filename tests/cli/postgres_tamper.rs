@@ -188,6 +188,17 @@ fn test_postgres_an_append_failing_at_its_commit_fails_alone_and_keeps_nothing()
         let want = if t % 2 == 0 { 500 } else { 201 };
         assert_eq!(*status, want, "client {t}");
     }
+    // The group sends its writes ahead: each group holding one of the 24 failing appends
+    // failed whole at first and ran again, waiting for each write.
+    let (code, metrics) = server.curl("/metrics", &[]);
+    assert_eq!(code, 200);
+    let reruns: f64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("locker_commit_group_reruns_total "))
+        .expect("the counter is exposed")
+        .parse()
+        .expect("a number");
+    assert!((1.0..=24.0).contains(&reruns), "{reruns} groups ran again");
     drop(server);
     let (journal_after, pads_after) = stored(&env, &ids);
     assert_eq!(journal_after, journal + 24, "one entry per acknowledged append, and no other");
@@ -205,7 +216,8 @@ fn test_postgres_an_append_failing_at_its_commit_fails_alone_and_keeps_nothing()
 
 /// `locker serve` keeps the pads it wrote from one write transaction to the next while no one
 /// else writes; a pad's row changed behind its back (sealed here, with no journal entry) makes
-/// the next append refuse itself and keep nothing, and the one after it reads the row afresh.
+/// the next append's statement refuse itself, which undoes its group, and the group runs
+/// again on rows read afresh: the append sees the pad sealed and keeps nothing.
 #[test]
 fn test_postgres_a_pad_changed_behind_the_servers_back_is_not_appended_to() {
     if !on_postgres() {
@@ -223,11 +235,20 @@ fn test_postgres_a_pad_changed_behind_the_servers_back_is_not_appended_to() {
     let ids = [pad.id.as_str()];
     let before = stored(&env, &ids);
     sql(&env, &format!("UPDATE pads SET state = 'sealed' WHERE id = '{}'", pad.id));
-    let (status, v) = append(3);
-    assert_eq!(status, 503, "the append refuses itself: {v}");
-    assert_eq!(stored(&env, &ids), before, "nothing of it is kept");
-    let (status, v) = append(4);
-    assert_eq!(status, 409, "the next one sees the pad sealed: {v}");
-    assert_eq!(v["detail"], "pad is sealed", "{v}");
-    assert_eq!(stored(&env, &ids), before);
+    let reruns = || -> f64 {
+        let (code, metrics) = server.curl("/metrics", &[]);
+        assert_eq!(code, 200);
+        let line =
+            metrics.lines().find_map(|l| l.strip_prefix("locker_commit_group_reruns_total "));
+        line.expect("the counter is exposed").parse().expect("a number")
+    };
+    assert_eq!(reruns(), 0.0);
+    for n in 3..5 {
+        let (status, v) = append(n);
+        assert_eq!(status, 409, "the append sees the pad sealed: {v}");
+        assert_eq!(v["detail"], "pad is sealed", "{v}");
+        assert_eq!(stored(&env, &ids), before, "nothing of it is kept");
+    }
+    // The first ran on the kept row and was undone; the second read the row afresh.
+    assert_eq!(reruns(), 1.0, "one group ran again");
 }

@@ -21,7 +21,7 @@ type Outcomes = Arc<Mutex<Vec<(usize, Result<(), String>)>>>;
 fn recorded<T, F>(out: &Outcomes, i: usize, f: F) -> Box<dyn Job>
 where
     T: Send + 'static,
-    F: FnOnce(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
+    F: FnMut(&mut Ctx<'_>) -> OpResult<T> + Send + 'static,
 {
     let out = Arc::clone(out);
     job(Actor::operator(), f, move |r: OpResult<T>| {

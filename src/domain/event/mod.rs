@@ -132,6 +132,11 @@ pub mod subject {
         subject.strip_prefix(PAD) == Some(pad_id)
     }
 
+    /// The pad `subject` names, if it names one.
+    pub fn pad_id(subject: &str) -> Option<&str> {
+        subject.strip_prefix(PAD)
+    }
+
     /// A work item, with its leases, plans and steps (`lease.*`, `manifest.commit`,
     /// `step.record`).
     pub fn work(work: &str) -> String {

@@ -13,10 +13,10 @@ use tokio::task::JoinHandle;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Error as PgError, NoTls, Row, Statement};
 
-use super::known::Known;
+use super::known::{self, Known};
 use super::url::{parse_url, redact, resolve_password, user_of};
 use super::{JOURNAL_LOCK, LOCK_TIMEOUT_MS};
-use crate::store::sql::{journal_head_row, setting_row, Columns as _};
+use crate::store::sql::{journal_head_row, merkle_row, setting_row, sql_i64, Columns as _};
 use crate::store::{Result, StoreError};
 
 /// Runs `f` on a thread of its own when called from inside a Tokio runtime (the MCP server's
@@ -215,6 +215,9 @@ pub(super) struct Write {
     refused: Option<&'static str>,
     /// What it is, for [`Conn::take_deferred`].
     tag: &'static str,
+    /// Its savepoint ended without waiting for it (see [`Conn::optimistic`]): a failure is no
+    /// longer the operation's that is running when it is answered.
+    ahead: bool,
 }
 
 /// One statement of a round trip.
@@ -282,6 +285,11 @@ async fn in_order(client: &Client, reqs: &[Req<'_>]) -> Vec<std::result::Result<
     outs.into_iter().map(|o| o.expect("every request was answered")).collect()
 }
 
+/// `seq, hash, subject` of a journal entry, for [`known::Since`].
+fn since_row(r: &Row) -> Result<(u64, crate::domain::digest::Digest, String)> {
+    Ok((r.uint(0)?, r.chain_hash(1)?, r.text(2)?))
+}
+
 /// One connection with its prepared statements.
 ///
 /// The client is `tokio_postgres`'s, driven by a single-threaded runtime of the connection's
@@ -289,9 +297,12 @@ async fn in_order(client: &Client, reqs: &[Req<'_>]) -> Vec<std::result::Result<
 /// (pipelining): statements whose answer is not needed at once wait in `pending` and go out
 /// with the next statement whose answer is. Within a group commit a request's `SAVEPOINT`
 /// goes out with its first read, the previous request's `RELEASE` before it, and an append's
-/// block and journal entry together when its savepoint ends, so that every failure is still
-/// reported to the request that caused it: two round trips per append instead of four, and
-/// one when its pad's row is known from an earlier transaction (see [`Known`]).
+/// block and journal entry in one statement. In an [`optimistic`](Conn::optimistic) group
+/// (the usual case) an ended request's writes wait for the next round trip, the group's
+/// `COMMIT` at the latest: a group of appends whose pads are known from an earlier
+/// transaction (see [`Known`]) is two round trips in all. Otherwise each request's writes
+/// go out when its savepoint ends, so that a failure is reported to the request that
+/// caused it.
 pub(super) struct Conn {
     /// `None` only while being dropped.
     client: Option<Client>,
@@ -315,6 +326,16 @@ pub(super) struct Conn {
     pub(super) known: Known,
     /// Statements not sent yet, in order (see [`Deferred`]).
     pending: Vec<Deferred>,
+    /// The open transaction is a group's that sends ahead: an ended savepoint's writes wait
+    /// for the next round trip (the group's `COMMIT`, at the latest) instead of one of their
+    /// own. A group of appends is then a `BEGIN` round trip and a `COMMIT` round trip, which
+    /// is also all the time it holds the journal's lock. The price: a write that fails there
+    /// fails the whole group, which then runs again with this off ([`Conn::run_again`]), so
+    /// that each failure is still only its own operation's.
+    pub(super) optimistic: bool,
+    /// A write sent ahead failed: the group that sent it must run again, waiting for each
+    /// operation's writes.
+    pub(super) run_again: bool,
 }
 
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
@@ -336,6 +357,8 @@ impl Conn {
             clock_offset: 0,
             known: Known::default(),
             pending: Vec::new(),
+            optimistic: false,
+            run_again: false,
         }
     }
 
@@ -369,8 +392,10 @@ impl Conn {
     fn round_trip(&mut self, now: Vec<Req<'_>>) -> Result<Vec<Out>> {
         let pending = std::mem::take(&mut self.pending);
         let mut reqs: Vec<Req<'_>> = Vec::with_capacity(pending.len() + now.len());
-        // What a request refusing itself means, by position.
+        // What a request refusing itself means, and whether it was sent ahead of an ended
+        // savepoint, by position.
         let mut refusals: Vec<Option<&'static str>> = Vec::new();
+        let mut sent_ahead: Vec<bool> = Vec::new();
         let mut text = String::new();
         for d in &pending {
             match d {
@@ -380,8 +405,10 @@ impl Conn {
                     if !text.is_empty() {
                         reqs.push(Req::Text(std::mem::take(&mut text)));
                         refusals.push(None);
+                        sent_ahead.push(false);
                     }
                     refusals.push(w.refused);
+                    sent_ahead.push(w.ahead);
                     reqs.push(Req::Exec(&w.st, w.params.iter().map(|p| &**p as _).collect()));
                 }
             }
@@ -411,6 +438,9 @@ impl Conn {
             match a {
                 Err(e) => {
                     let e = self.fail(e);
+                    // A write of an operation that has ended: the operation running now is
+                    // not the one that failed. The group runs again, waiting for each write.
+                    self.run_again |= sent_ahead.get(i).copied().unwrap_or(false);
                     return Err(match (refusals.get(i).copied().flatten(), &e) {
                         (Some(why), StoreError::Backend { detail, .. })
                             if detail.starts_with("22012") =>
@@ -499,7 +529,7 @@ impl Conn {
         tag: &'static str,
     ) -> Result<()> {
         let st = self.stmt(sql)?;
-        self.pending.push(Deferred::Write(Write { st, params, refused, tag }));
+        self.pending.push(Deferred::Write(Write { st, params, refused, tag, ahead: false }));
         // A bulk load (`store copy`) does not pile its rows up: a round trip at most every
         // so many writes.
         if self.pending.len() >= MAX_PENDING {
@@ -545,6 +575,10 @@ impl Conn {
     /// Ends savepoint `name`, keeping what it did: its writes are sent now, so that a failure
     /// is its own; its `RELEASE` goes out with the next statement (a `COMMIT` releases it with
     /// the rest). A savepoint that sent nothing and wrote nothing simply never existed.
+    ///
+    /// In an [`optimistic`](Conn::optimistic) group the writes wait for the next round trip
+    /// instead, marked as sent ahead; a savepoint that sent nothing yet then never exists
+    /// either (its writes are the group's).
     pub(super) fn end_savepoint(&mut self, name: &str) -> Result<()> {
         let unsent = self.unsent(name);
         if let Some(at) = unsent {
@@ -552,6 +586,23 @@ impl Conn {
                 self.pending.pop();
                 return Ok(());
             }
+        }
+        if self.optimistic {
+            // Everything pending from its `SAVEPOINT` on is its own (when that was sent, so
+            // was everything before it).
+            let from = unsent.unwrap_or(0);
+            for d in &mut self.pending[from..] {
+                if let Deferred::Write(w) = d {
+                    w.ahead = true;
+                }
+            }
+            match unsent {
+                Some(at) => {
+                    self.pending.remove(at);
+                }
+                None => self.pending.push(Deferred::Release(name.to_owned())),
+            }
+            return Ok(());
         }
         if self.pending.iter().any(|d| matches!(d, Deferred::Write(_))) {
             self.round_trip(Vec::new())?;
@@ -598,6 +649,7 @@ impl Conn {
     /// Starts a read-only transaction on one snapshot.
     pub(super) fn begin_read(&mut self) -> Result<()> {
         self.failed = false;
+        self.optimistic = false;
         self.cursors = 0;
         self.pending.clear();
         self.known.begin(false);
@@ -609,6 +661,7 @@ impl Conn {
     /// round trip.
     pub(super) fn begin_write(&mut self) -> Result<()> {
         self.failed = false;
+        self.optimistic = false;
         self.cursors = 0;
         self.pending.clear();
         self.known.begin(true);
@@ -623,23 +676,43 @@ impl Conn {
         let head = self.stmt("SELECT seq, hash FROM journal_head WHERE id = 1")?;
         let count = self.stmt("SELECT MAX(idx) FROM merkle_hashes")?;
         let settings = self.stmt("SELECT name, value FROM repo_settings")?;
+        let entries = self
+            .stmt("SELECT seq, hash, subject FROM journal WHERE seq >= $1 ORDER BY seq LIMIT $2")?;
+        let hashes =
+            self.stmt("SELECT idx, hash FROM merkle_hashes WHERE idx >= $1 ORDER BY idx LIMIT $2")?;
         let begin = format!(
             "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({JOURNAL_LOCK})"
         );
-        let mut outs = self
-            .round_trip(vec![
-                Req::Text(begin),
-                Req::Query(&head, &[]),
-                Req::Query(&count, &[]),
-                Req::Query(&settings, &[]),
-            ])?
-            .into_iter()
-            .skip(1);
+        // What others journaled since this connection's last commit, if it kept anything.
+        let from = self.known.catch_up_from();
+        let (seq, tree) = from.map_or((0, 0), |(s, n)| (sql_i64(s), sql_i64(n)));
+        let (n_entries, n_hashes) =
+            (sql_i64(known::CATCH_UP_ENTRIES + 1), sql_i64(known::CATCH_UP_HASHES));
+        let entries_params: [&(dyn ToSql + Sync); 2] = [&seq, &n_entries];
+        let hashes_params: [&(dyn ToSql + Sync); 2] = [&tree, &n_hashes];
+        let mut reqs = vec![
+            Req::Text(begin),
+            Req::Query(&head, &[]),
+            Req::Query(&count, &[]),
+            Req::Query(&settings, &[]),
+        ];
+        if from.is_some() {
+            reqs.push(Req::Query(&entries, &entries_params));
+            reqs.push(Req::Query(&hashes, &hashes_params));
+        }
+        let mut outs = self.round_trip(reqs)?.into_iter().skip(1);
         let mut next = || rows(outs.next().into_iter().collect());
         let head = next()?.first().map(journal_head_row).transpose()?;
         let count = next()?;
         let settings = next()?;
-        self.known.confirm(head);
+        let since = match from {
+            Some(_) => Some(known::Since {
+                entries: next()?.iter().map(since_row).collect::<Result<_>>()?,
+                hashes: next()?.iter().map(merkle_row).collect::<Result<_>>()?,
+            }),
+            None => None,
+        };
+        self.known.confirm(head, since);
         let count = match count.first() {
             Some(r) => r.opt_int(0)?.and_then(|n| u64::try_from(n + 1).ok()).unwrap_or(0),
             None => 0,

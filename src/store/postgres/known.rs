@@ -15,7 +15,12 @@
 //! the connection's next one only if the journal's head is then still the one that commit left
 //! ([`Known::confirm`]): every write to those rows, by any process, appends to the journal in
 //! the same transaction (a pad's append, seal or pruning; a Merkle hash only with its entry),
-//! so an unmoved head means no one else wrote them. (An append's own statement checks the
+//! so an unmoved head means no one else wrote them. When the head moved (another server
+//! wrote), the next transaction reads, in its `BEGIN` round trip, what was journaled since
+//! ([`Since`]): if the journal still holds the entry that commit left, the Merkle hashes
+//! stored since are added to those kept (a stored hash never changes), and of the pads only
+//! those the new entries name are dropped (every pad's entry names its pad; an entry about
+//! anything else drops them all). (An append's own statement checks the
 //! pad's row as well, see `PadStore::append_block`, so a row changed behind locker's back
 //! fails that append instead of forking its chain.)
 
@@ -29,6 +34,23 @@ use crate::store::{JournalHead, PadRow};
 const MAX_HASHES: usize = 4096;
 /// Most pads kept at once.
 const MAX_PADS: usize = 4096;
+/// Most entries journaled by others since this connection's last commit that are read to keep
+/// what it knows; with more, it is dropped.
+pub(super) const CATCH_UP_ENTRIES: u64 = 256;
+/// Most Merkle hashes stored since then that are read: an entry adds at most two on average,
+/// and one more for each level of the tree it completes.
+pub(super) const CATCH_UP_HASHES: u64 = 2 * CATCH_UP_ENTRIES + 64;
+
+/// What was journaled since the connection's last commit, read under the journal's lock (see
+/// the module's documentation).
+#[derive(Debug, Default)]
+pub(super) struct Since {
+    /// The entries from the last commit's head on (that one first, if it is still there):
+    /// their position, hash and subject.
+    pub entries: Vec<(u64, Digest, String)>,
+    /// The Merkle hashes from the tree's size at the last commit on.
+    pub hashes: Vec<(u64, Digest)>,
+}
 
 /// What the open write transaction knows (see the module's documentation).
 #[derive(Debug, Default)]
@@ -52,6 +74,8 @@ pub(super) struct Known {
     /// The journal's head that the connection's last write transaction left when it
     /// committed (`None`: none did since, or one did not commit).
     committed: Option<Option<JournalHead>>,
+    /// The Merkle tree's size that commit left, when known.
+    committed_count: Option<u64>,
 }
 
 impl Known {
@@ -62,13 +86,28 @@ impl Known {
         let merkle = std::mem::take(&mut self.merkle);
         let pads = std::mem::take(&mut self.pads);
         let committed = self.committed.take();
-        *self = Self { locked, merkle, pads, committed, ..Self::default() };
+        let committed_count = self.committed_count.take();
+        *self = Self { locked, merkle, pads, committed, committed_count, ..Self::default() };
     }
 
-    /// The write transaction just begun read the journal's head `head`: what the last one left
-    /// is served if that is the head it committed, and dropped otherwise.
-    pub(super) fn confirm(&mut self, head: Option<JournalHead>) {
-        if self.committed.take() != Some(head) {
+    /// Where what was journaled since the connection's last commit starts: the position of
+    /// the entry that commit left and the Merkle tree's size then (`None`: nothing is kept
+    /// that it could save).
+    pub(super) fn catch_up_from(&self) -> Option<(u64, u64)> {
+        match (self.committed, self.committed_count) {
+            (Some(Some(head)), Some(count)) if self.locked => Some((head.seq, count)),
+            _ => None,
+        }
+    }
+
+    /// The write transaction just begun read the journal's head `head`, and `since` what was
+    /// journaled since the last commit (when [`Known::catch_up_from`] asked for it): what the
+    /// last one left is served if that is the head it committed; if not, what `since` shows
+    /// others did not change is, with the Merkle hashes they stored; the rest is dropped.
+    pub(super) fn confirm(&mut self, head: Option<JournalHead>, since: Option<Since>) {
+        let committed = self.committed.take();
+        let count = self.committed_count.take();
+        if committed != Some(head) && !self.catch_up(committed, count, since) {
             self.merkle.clear();
             self.pads.clear();
         }
@@ -76,11 +115,50 @@ impl Known {
         self.set_head(head);
     }
 
+    /// Keeps what `since` shows no one else changed after the commit that left `committed`
+    /// and a tree of `count` hashes; false when that cannot be told (nothing was committed,
+    /// the entry it left is gone or different, or too much was journaled since).
+    fn catch_up(
+        &mut self,
+        committed: Option<Option<JournalHead>>,
+        count: Option<u64>,
+        since: Option<Since>,
+    ) -> bool {
+        let (Some(Some(last)), Some(count), Some(since)) = (committed, count, since) else {
+            return false;
+        };
+        let continues = since
+            .entries
+            .first()
+            .is_some_and(|(seq, hash, _)| *seq == last.seq && *hash == last.hash);
+        let whole = (since.entries.len() as u64) < CATCH_UP_ENTRIES + 1
+            && (since.hashes.len() as u64) < CATCH_UP_HASHES;
+        // The hashes must start where the tree ended and leave no gap.
+        let contiguous = since.hashes.iter().zip(count..).all(|((idx, _), want)| *idx == want);
+        if !(continues && whole && contiguous) {
+            return false;
+        }
+        for (_, _, subject) in &since.entries[1..] {
+            match crate::domain::event::subject::pad_id(subject) {
+                Some(id) => {
+                    self.pads.remove(id);
+                }
+                None => self.pads.clear(),
+            }
+        }
+        if self.merkle.len() + since.hashes.len() > MAX_HASHES {
+            self.merkle.clear();
+        }
+        self.merkle.extend(since.hashes);
+        true
+    }
+
     /// The write transaction committed: what it knows stays true for the next one, while the
     /// journal's head stays where it left it.
     pub(super) fn committed(&mut self) {
         if self.locked && self.current {
             self.committed = self.head;
+            self.committed_count = self.merkle_count;
         }
     }
 
@@ -244,7 +322,7 @@ mod tests {
     fn stored_hashes_move_a_known_count_and_are_kept() {
         let mut k = Known::default();
         k.begin(true);
-        k.confirm(None);
+        k.confirm(None, None);
         let hs = [Digest::of(b"a"), Digest::of(b"b")];
         k.stored_merkle_hashes(4, &hs);
         assert_eq!(k.merkle_count(), None, "an unknown count stays unknown");
@@ -278,7 +356,7 @@ mod tests {
     /// with the journal's head at `head`.
     fn write(k: &mut Known, head: u64, commit: bool) {
         k.begin(true);
-        k.confirm(Some(self::head(head - 1)));
+        k.confirm(Some(self::head(head - 1)), None);
         k.set_pad(&pad("p", head));
         k.add_merkle_hash(7, Digest::of(b"h"));
         k.set_head(Some(self::head(head)));
@@ -298,7 +376,7 @@ mod tests {
         // Not served before the head is confirmed.
         k.begin(true);
         assert_eq!(k.pad("p"), None);
-        k.confirm(Some(head(5)));
+        k.confirm(Some(head(5)), None);
         assert_eq!(k.pad("p").map(|p| p.block_count), Some(5));
         assert_eq!(k.merkle_hash(7), Some(Digest::of(b"h")));
         assert_eq!(k.head(), Some(Some(head(5))));
@@ -309,13 +387,13 @@ mod tests {
         let mut k = Known::default();
         write(&mut k, 5, true);
         k.begin(true);
-        k.confirm(Some(head(6)));
+        k.confirm(Some(head(6)), None);
         assert_eq!(k.pad("p"), None, "someone else moved the head");
         assert_eq!(k.merkle_hash(7), None);
 
         write(&mut k, 5, false);
         k.begin(true);
-        k.confirm(Some(head(5)));
+        k.confirm(Some(head(5)), None);
         assert_eq!(k.pad("p"), None, "the last transaction did not commit");
 
         write(&mut k, 5, true);
@@ -325,5 +403,79 @@ mod tests {
         assert!(k.pad("q").is_some(), "and the transaction goes on keeping what it reads");
         k.forget_pad("q");
         assert_eq!(k.pad("q"), None);
+    }
+
+    /// A write transaction that read pads `p` and `q` and stored Merkle hash 7 (the tree had
+    /// 7), and committed with the head at 5.
+    fn committed_at_5(k: &mut Known) {
+        k.begin(true);
+        k.confirm(Some(head(4)), None);
+        k.set_merkle_count(7);
+        k.set_pad(&pad("p", 1));
+        k.set_pad(&pad("q", 1));
+        k.stored_merkle_hashes(7, &[Digest::of(b"7")]);
+        k.set_head(Some(head(5)));
+        k.committed();
+    }
+
+    fn since(entries: &[(u64, &str)], hashes: std::ops::Range<u64>) -> Since {
+        Since {
+            entries: entries.iter().map(|&(seq, s)| (seq, head(seq).hash, s.into())).collect(),
+            hashes: hashes.map(|i| (i, Digest::of(&i.to_be_bytes()))).collect(),
+        }
+    }
+
+    #[test]
+    fn what_others_journaled_since_drops_the_pads_it_names_and_adds_the_hashes_they_stored() {
+        let mut k = Known::default();
+        committed_at_5(&mut k);
+        k.begin(true);
+        assert_eq!(k.catch_up_from(), Some((5, 8)), "from the head and tree it left");
+        k.confirm(Some(head(7)), Some(since(&[(5, "pad:p"), (6, "pad:q"), (7, "pad:r")], 8..12)));
+        assert!(k.pad("p").is_some(), "named only by its own committed entry");
+        assert_eq!(k.pad("q"), None, "another server appended to it");
+        assert_eq!(k.merkle_hash(7), Some(Digest::of(b"7")));
+        assert_eq!(k.merkle_hash(11), Some(Digest::of(&11u64.to_be_bytes())));
+        assert_eq!(k.head(), Some(Some(head(7))));
+
+        // An entry about something else than a pad drops every pad, and keeps the hashes.
+        committed_at_5(&mut k);
+        k.begin(true);
+        k.confirm(Some(head(6)), Some(since(&[(5, "pad:p"), (6, "repo")], 8..10)));
+        assert_eq!(k.pad("p"), None);
+        assert_eq!(k.merkle_hash(9), Some(Digest::of(&9u64.to_be_bytes())));
+    }
+
+    #[test]
+    fn what_others_journaled_since_is_not_trusted_unless_it_continues_what_was_committed() {
+        let cases: [(&str, Since); 4] = [
+            ("the committed entry is gone", since(&[(6, "pad:q")], 8..10)),
+            ("the committed entry differs", {
+                let mut s = since(&[(5, "pad:p"), (6, "pad:q")], 8..10);
+                s.entries[0].1 = Digest::ZERO;
+                s
+            }),
+            ("the hashes leave a gap", since(&[(5, "pad:p"), (6, "pad:q")], 9..11)),
+            ("too much was journaled", {
+                let n = CATCH_UP_ENTRIES + 1;
+                let names: Vec<(u64, &str)> = (5..5 + n).map(|i| (i, "pad:q")).collect();
+                since(&names, 8..10)
+            }),
+        ];
+        for (what, since) in cases {
+            let mut k = Known::default();
+            committed_at_5(&mut k);
+            k.begin(true);
+            k.confirm(Some(head(6)), Some(since));
+            assert_eq!(k.pad("p"), None, "{what}");
+            assert_eq!(k.merkle_hash(7), None, "{what}");
+        }
+        // And nothing is asked for after a transaction that did not commit.
+        let mut k = Known::default();
+        committed_at_5(&mut k);
+        k.begin(true);
+        k.confirm(Some(head(5)), None);
+        k.begin(true);
+        assert_eq!(k.catch_up_from(), None);
     }
 }

@@ -189,7 +189,13 @@ impl Store for PgStore {
 
     fn group(&mut self) -> Result<Box<dyn Group + '_>> {
         self.begin(Conn::begin_write)?;
+        // A group that failed on a write it sent ahead runs again waiting for each write.
+        self.conn.optimistic = !std::mem::take(&mut self.conn.run_again);
         Ok(Box::new(group::PgGroup::new(&mut self.conn)))
+    }
+
+    fn group_runs_again(&self) -> bool {
+        self.conn.run_again && !self.conn.is_lost()
     }
 
     fn maintenance(&mut self) -> Option<&mut dyn Maintenance> {
