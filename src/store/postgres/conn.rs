@@ -48,10 +48,7 @@ pub(super) fn connect(url: &str, password_file: Option<&Path>) -> Result<Conn> {
     if cfg.get_connect_timeout().is_none() {
         cfg.connect_timeout(Duration::from_secs(10));
     }
-    let options = format!(
-        "{} -c lock_timeout={LOCK_TIMEOUT_MS} -c standard_conforming_strings=on",
-        cfg.get_options().unwrap_or("")
-    );
+    let options = format!("{} -c standard_conforming_strings=on", cfg.get_options().unwrap_or(""));
     cfg.options(options.trim());
     if cfg.get_application_name().is_none() {
         cfg.application_name("locker");
@@ -320,7 +317,7 @@ pub(super) struct Conn {
     pub(super) failed: bool,
     /// The connection is gone (see `is_connection_loss`): the next transaction reconnects.
     pub(super) lost: bool,
-    /// Seconds to add to this host's clock to read the server's (see [`Conn::measure_clock`]).
+    /// Seconds to add to this host's clock to read the server's (see [`Conn::begin_session`]).
     pub(super) clock_offset: i64,
     /// What the open write transaction has read or written (see [`Known`]).
     pub(super) known: Known,
@@ -457,16 +454,24 @@ impl Conn {
         Ok(outs)
     }
 
-    /// Measures how far the server's clock is from this host's (against the midpoint of the
-    /// round trip, to the second), for journal times in the server's clock.
-    pub(super) fn measure_clock(&mut self) -> Result<()> {
+    /// A writing session's first statement. Measures how far the server's clock is from this
+    /// host's (against the midpoint of the round trip, to the second), for journal times in
+    /// the server's clock; and sets how long a statement waits for a lock (the journal's, as a
+    /// write transaction begins) to locker's default, unless the database, the role or the
+    /// URL's `options` set one of their own.
+    pub(super) fn begin_session(&mut self) -> Result<()> {
         let local = || {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64())
         };
+        let sql = format!(
+            "SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8, set_config('lock_timeout', \
+             CASE current_setting('lock_timeout') WHEN '0' THEN '{LOCK_TIMEOUT_MS}ms' \
+             ELSE current_setting('lock_timeout') END, false)"
+        );
         let before = local();
-        let row = self.query_one("SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8", &[])?;
+        let row = self.query_one(&sql, &[])?;
         let after = local();
         let server: f64 = row.try_get(0).map_err(corrupt)?;
         self.clock_offset = (server - (before + after) / 2.0).round() as i64;

@@ -70,8 +70,8 @@ const MIGRATION_LOCK: i64 = 0x6C6F_636B_6572_4D47;
 /// The first half of a pad's two-key advisory lock (ASCII `lp`); the second is a hash of its id.
 const PAD_LOCK_CLASS: i32 = 0x6C70;
 
-/// How long a writer waits for the write lock before giving up with
-/// [`StoreError::Busy`].
+/// How long a writer waits for the write lock before giving up with [`StoreError::Busy`],
+/// unless the database, the role or the URL's `options` set a `lock_timeout` of their own.
 const LOCK_TIMEOUT_MS: u64 = 60_000;
 /// Rows fetched at a time when streaming.
 const FETCH: usize = 128;
@@ -91,7 +91,7 @@ impl PgStore {
     /// schema up to date. A database with no schema is refused, never initialised.
     pub fn open(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = connect(url, password_file)?;
-        conn.measure_clock()?;
+        conn.begin_session()?;
         schema::migrate_existing(&mut conn)?;
         Ok(Self {
             conn,
@@ -105,7 +105,7 @@ impl PgStore {
     /// init --store`, `locker store copy --to`), or brings it up to date.
     pub fn create(url: &str, password_file: Option<&Path>) -> Result<Self> {
         let mut conn = connect(url, password_file)?;
-        conn.measure_clock()?;
+        conn.begin_session()?;
         schema::migrate(&mut conn)?;
         Ok(Self {
             conn,
@@ -161,7 +161,7 @@ impl PgStore {
     fn reconnect(&mut self) -> Result<()> {
         crate::obs::metrics::metrics().store_reconnects.inc(&[]);
         let mut conn = connect(&self.url, self.password_file.as_deref())?;
-        conn.measure_clock()?;
+        conn.begin_session()?;
         self.conn = conn;
         Ok(())
     }
