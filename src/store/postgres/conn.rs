@@ -457,8 +457,9 @@ impl Conn {
     /// A writing session's first statement. Measures how far the server's clock is from this
     /// host's (against the midpoint of the round trip, to the second), for journal times in
     /// the server's clock; and sets how long a statement waits for a lock (the journal's, as a
-    /// write transaction begins) to locker's default, unless the database, the role or the
-    /// URL's `options` set one of their own.
+    /// write transaction begins) to locker's default where nothing set one (the server's
+    /// configuration, the database, the role or the URL's `options`: a `lock_timeout` of 0
+    /// set there, waiting for ever, is kept too).
     pub(super) fn begin_session(&mut self) -> Result<()> {
         let local = || {
             std::time::SystemTime::now()
@@ -467,8 +468,8 @@ impl Conn {
         };
         let sql = format!(
             "SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8, set_config('lock_timeout', \
-             CASE current_setting('lock_timeout') WHEN '0' THEN '{LOCK_TIMEOUT_MS}ms' \
-             ELSE current_setting('lock_timeout') END, false)"
+             CASE source WHEN 'default' THEN '{LOCK_TIMEOUT_MS}ms' ELSE setting END, false) \
+             FROM pg_settings WHERE name = 'lock_timeout'"
         );
         let before = local();
         let row = self.query_one(&sql, &[])?;

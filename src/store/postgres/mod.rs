@@ -71,7 +71,8 @@ const MIGRATION_LOCK: i64 = 0x6C6F_636B_6572_4D47;
 const PAD_LOCK_CLASS: i32 = 0x6C70;
 
 /// How long a writer waits for the write lock before giving up with [`StoreError::Busy`],
-/// unless the database, the role or the URL's `options` set a `lock_timeout` of their own.
+/// unless the server's configuration, the database, the role or the URL's `options` set a
+/// `lock_timeout` of their own (`Conn::begin_session`).
 const LOCK_TIMEOUT_MS: u64 = 60_000;
 /// Rows fetched at a time when streaming.
 const FETCH: usize = 128;

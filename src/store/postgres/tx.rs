@@ -177,8 +177,9 @@ impl Tx for PgTx<'_> {
         }
         let conn = self.conn.get_mut();
         if let Some(name) = &self.savepoint {
-            // Its writes are sent now, its release with the group's next statement; if they
-            // fail, dropping this undoes the savepoint.
+            // Its writes are sent now (in an optimistic group, with the group's next round
+            // trip), its release with the group's next statement; if they fail now, dropping
+            // this undoes the savepoint.
             conn.end_savepoint(name)?;
             self.done = true;
             return Ok(());
