@@ -261,15 +261,6 @@ fn test_postgres_multi_a_server_killed_mid_load_loses_no_acknowledged_write() {
     env.assert_verified();
 }
 
-/// What a server's `/metrics` says of `family` (a counter with no labels).
-fn counter(s: &Server, family: &str) -> f64 {
-    let (code, text) = s.curl("/metrics", &[]);
-    assert_eq!(code, 200, "{text}");
-    let prefix = format!("{family} ");
-    let line = text.lines().find_map(|l| l.strip_prefix(prefix.as_str()));
-    line.unwrap_or_else(|| panic!("{family} is exposed")).parse().expect("a number")
-}
-
 /// A server keeps the pads and Merkle hashes it wrote from one group to the next while other
 /// servers write: when its next group begins it reads what they journaled since its last
 /// commit, and reads again only the pads their entries name. Appends to one pad alternating
@@ -302,7 +293,7 @@ fn test_postgres_multi_a_server_sees_what_another_wrote_to_a_pad_it_keeps() {
     assert_eq!(status, 409, "{v}");
     assert_eq!(v["detail"], "pad is sealed", "{v}");
     for s in [&a, &b] {
-        assert_eq!(counter(s, "locker_commit_group_reruns_total"), 0.0);
+        assert_eq!(s.metric("locker_commit_group_reruns_total"), 0.0);
     }
     env.assert_verified();
 }

@@ -71,14 +71,7 @@ fn test_postgres_serve_survives_a_database_restart_and_an_outage() {
     let (status, v) = append_block(s.addr, id, key, ENVELOPE);
     assert_eq!(status, 201, "writes resume once the database is back: {v}");
     acked.push(v["curr_hash"].as_str().unwrap().to_owned());
-    let (code, metrics) = s.curl("/metrics", &[]);
-    assert_eq!(code, 200);
-    let reconnects: f64 = metrics
-        .lines()
-        .find_map(|l| l.strip_prefix("locker_store_reconnects_total "))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let reconnects = s.metric("locker_store_reconnects_total");
     assert!(reconnects >= 2.0, "{reconnects}");
     let (_, log) = s.stop();
     assert!(log.contains("the PostgreSQL connection was lost"), "{log}");

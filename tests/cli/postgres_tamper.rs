@@ -190,14 +190,7 @@ fn test_postgres_an_append_failing_at_its_commit_fails_alone_and_keeps_nothing()
     }
     // The group sends its writes ahead: each group holding one of the 24 failing appends
     // failed whole at first and ran again, waiting for each write.
-    let (code, metrics) = server.curl("/metrics", &[]);
-    assert_eq!(code, 200);
-    let reruns: f64 = metrics
-        .lines()
-        .find_map(|l| l.strip_prefix("locker_commit_group_reruns_total "))
-        .expect("the counter is exposed")
-        .parse()
-        .expect("a number");
+    let reruns = server.metric("locker_commit_group_reruns_total");
     assert!((1.0..=24.0).contains(&reruns), "{reruns} groups ran again");
     drop(server);
     let (journal_after, pads_after) = stored(&env, &ids);
@@ -235,13 +228,7 @@ fn test_postgres_a_pad_changed_behind_the_servers_back_is_not_appended_to() {
     let ids = [pad.id.as_str()];
     let before = stored(&env, &ids);
     sql(&env, &format!("UPDATE pads SET state = 'sealed' WHERE id = '{}'", pad.id));
-    let reruns = || -> f64 {
-        let (code, metrics) = server.curl("/metrics", &[]);
-        assert_eq!(code, 200);
-        let line =
-            metrics.lines().find_map(|l| l.strip_prefix("locker_commit_group_reruns_total "));
-        line.expect("the counter is exposed").parse().expect("a number")
-    };
+    let reruns = || server.metric("locker_commit_group_reruns_total");
     assert_eq!(reruns(), 0.0);
     for n in 3..5 {
         let (status, v) = append(n);
@@ -251,4 +238,23 @@ fn test_postgres_a_pad_changed_behind_the_servers_back_is_not_appended_to() {
     }
     // The first ran on the kept row and was undone; the second read the row afresh.
     assert_eq!(reruns(), 1.0, "one group ran again");
+
+    // Through MCP the same: the tool's call runs again, from its own arguments.
+    let other = env.pad_with_envelope(&["--max-blocks", "64"]);
+    let (status, v) =
+        crate::common::server::append_block(server.addr, &other.id, &other.key, "kept");
+    assert_eq!(status, 201, "{v}");
+    let ids = [other.id.as_str()];
+    let before = stored(&env, &ids);
+    sql(&env, &format!("UPDATE pads SET state = 'sealed' WHERE id = '{}'", other.id));
+    let result = server.mcp_call(
+        "locker_append",
+        serde_json::json!({"pad_id": other.id, "write_key": other.key, "payload": "late"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().expect("the error's JSON");
+    let e: serde_json::Value = serde_json::from_str(text).expect("JSON");
+    assert_eq!(e["detail"], "pad is sealed", "{e}");
+    assert_eq!(stored(&env, &ids), before, "nothing of it is kept");
+    assert_eq!(reruns(), 2.0, "its group ran again");
 }

@@ -146,6 +146,27 @@ impl Server {
         assert_eq!(code, status, "curl {args:?} {path}: {body}");
         serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
     }
+
+    /// Calls MCP tool `tool` with `arguments` at the server's `/mcp` (one stateless
+    /// `tools/call`, anonymous); returns the JSON-RPC answer's `result`.
+    pub fn mcp_call(&self, tool: &str, arguments: Value) -> Value {
+        let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}});
+        let accept = "Accept: application/json, text/event-stream";
+        let answer =
+            self.curl_json("/mcp", &["-X", "POST", "-H", accept, "-d", &call.to_string()], 200);
+        answer["result"].clone()
+    }
+
+    /// The value of the sample written exactly as `series` (`name` or `name{labels}`) in the
+    /// server's `/metrics` now.
+    pub fn metric(&self, series: &str) -> f64 {
+        let (code, text) = self.curl("/metrics", &[]);
+        assert_eq!(code, 200, "{text}");
+        let value = text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' '));
+        let value = value.unwrap_or_else(|| panic!("no sample {series} in:\n{text}"));
+        value.parse().unwrap_or_else(|_| panic!("{series} has value {value}"))
+    }
 }
 
 impl Drop for Server {

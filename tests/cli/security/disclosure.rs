@@ -173,23 +173,11 @@ fn test_security_a_damaged_row_is_named_to_the_operator_only() {
     assert_eq!(v["detail"], "internal server error", "{v}");
     assert!(!v.to_string().contains("curr_hash"), "{v}");
     // The same append as an MCP tool over HTTP: an error result with the code and no more.
-    let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "locker_append",
-        "arguments": {"pad_id": pad.id, "write_key": pad.key, "payload": "third"}}});
-    let (status, text) = s.curl(
-        "/mcp",
-        &[
-            "-X",
-            "POST",
-            "-H",
-            "Accept: application/json, text/event-stream",
-            "-d",
-            &call.to_string(),
-        ],
+    let result = s.mcp_call(
+        "locker_append",
+        serde_json::json!({"pad_id": pad.id, "write_key": pad.key, "payload": "third"}),
     );
-    assert_eq!(status, 200, "{text}");
-    let result = &serde_json::from_str::<Value>(&text).unwrap()["result"];
-    assert_eq!(result["isError"], true, "{text}");
+    assert_eq!(result["isError"], true, "{result}");
     let e: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(
         (&e["error"], &e["detail"]),
