@@ -54,6 +54,43 @@ fn main() {
     }
     // For the test that checks the binary has them when the probe said it could.
     println!("cargo:rustc-env=LOCKER_BUILD_RELR={}", u8::from(relr));
+    let ordered = startup_order();
+    if let Some(file) = &ordered {
+        println!("cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}", file.display());
+        println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+    }
+    println!("cargo:rustc-env=LOCKER_BUILD_ORDERED={}", u8::from(ordered.is_some()));
+}
+
+/// The file that lays out the functions the CLI runs first in the binary's code
+/// (`scripts/startup-order.txt`, written by `scripts/startup-order.sh`, which says why), when the
+/// binary is linked by rustc's own lld, which reads it: x86_64 Linux with glibc, rustc 1.90 or
+/// later (which links with lld there), and no linker chosen instead (`RUSTC_LINKER`, a
+/// `-C linker…` or `-fuse-ld` in the flags). Other linkers do not know the option, so there the
+/// binary is linked as before; `LOCKER_NO_ORDER` turns it off.
+fn startup_order() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    println!("cargo:rerun-if-env-changed=LOCKER_NO_ORDER");
+    let file = PathBuf::from(var("CARGO_MANIFEST_DIR")).join("scripts/startup-order.txt");
+    println!("cargo:rerun-if-changed={}", file.display());
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    if !var("LOCKER_NO_ORDER").is_empty()
+        || var("TARGET") != "x86_64-unknown-linux-gnu"
+        || std::env::var_os("RUSTC_LINKER").is_some()
+        || flags.contains("linker")
+        || flags.contains("fuse-ld")
+        || !file.is_file()
+    {
+        return None;
+    }
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("--version").output().ok()?;
+    // `rustc 1.95.0 (59807616e 2026-04-14)`
+    let text = String::from_utf8(out.stdout).ok()?;
+    let version = text.split_whitespace().nth(1)?;
+    let mut parts = version.split(['.', '-']).map(|p| p.parse::<u32>().ok());
+    let (major, minor) = (parts.next()??, parts.next()??);
+    ((major, minor) >= (1, 90)).then_some(file)
 }
 
 /// Whether to link the binary with packed relative relocations (`DT_RELR`): a position-

@@ -13,27 +13,43 @@
 //! (`cli::parse`). Every other caller ([`clap::CommandFactory::command`]: completions, man
 //! pages, the skill) gets the whole tree, built as before.
 //!
+//! Of the top-level commands, the lazy tree holds only those the command line names
+//! ([`Named`]): clap copies every global argument (`--json`, `-R`, the log options) into every
+//! command of a level when it builds that level, and for thirty commands that was 300 copies
+//! and a third of a megabyte of heap, whose pages each fault in (a sixth of `locker append`'s
+//! page faults). A command is kept when a word of the line is its name or one of its aliases,
+//! so the words clap takes for a command are the same as in the whole tree, and a line whose
+//! command is not kept is refused and parsed again whole.
+//!
 //! A command with an argument of its own that has a global argument's name (`log --scope`)
 //! is not wrapped: the whole tree gives it only its own, a deferred one would get both (clap
 //! adds the global ones to a command before its deferred part), which clap's debug checks
 //! refuse (`cli::tests::the_lazy_tree_builds_only_the_command_it_parses` builds the lazy tree
 //! whole, so a new one fails there).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::ffi::OsStr;
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 
 thread_local! {
     /// Whether [`Deferred`] defers (only inside [`lazily`]).
     static LAZY: Cell<bool> = const { Cell::new(false) };
+    /// The words of the command line [`lazily`] builds a tree for ([`Named`] keeps the
+    /// commands they name).
+    static WORDS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `build()`'s command tree with each [`Deferred`] part left to be built when clap parses its
-/// command.
-pub fn lazily(build: impl FnOnce() -> Command) -> Command {
+/// `build()`'s command tree for parsing `args`: each [`Deferred`] part left to be built when
+/// clap parses its command, and of the commands under a [`Named`] only those a word of `args`
+/// names.
+pub fn lazily<S: AsRef<OsStr>>(build: impl FnOnce() -> Command, args: &[S]) -> Command {
+    let words = args.iter().filter_map(|a| a.as_ref().to_str()).map(str::to_owned).collect();
+    WORDS.with(|w| *w.borrow_mut() = words);
     LAZY.with(|l| l.set(true));
     let cmd = build();
     LAZY.with(|l| l.set(false));
+    WORDS.with(|w| w.borrow_mut().clear());
     cmd
 }
 
@@ -90,6 +106,61 @@ impl<T: Subcommand> Subcommand for Deferred<T> {
 
     fn augment_subcommands_for_update(cmd: Command) -> Command {
         deferred(cmd, T::augment_subcommands_for_update)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        T::has_subcommand(name)
+    }
+}
+
+/// The subcommands `T` adds, of which the tree [`lazily`] builds has only those its command
+/// line names; every other caller gets them all.
+#[derive(Debug, Clone)]
+pub struct Named<T>(pub T);
+
+impl<T: FromArgMatches> FromArgMatches for Named<T> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Self)
+    }
+
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Self)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+
+    fn update_from_arg_matches_mut(&mut self, matches: &mut ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
+/// `cmd` with those of `all`'s subcommands that one of `words` names (its name or an alias).
+fn named(cmd: Command, all: &Command, words: &[String]) -> Command {
+    let named = |sc: &&Command| {
+        words.iter().any(|w| sc.get_name() == w || sc.get_all_aliases().any(|a| a == w))
+    };
+    all.get_subcommands().filter(named).fold(cmd, |cmd, sc| cmd.subcommand(sc.clone()))
+}
+
+impl<T: Subcommand> Subcommand for Named<T> {
+    fn augment_subcommands(cmd: Command) -> Command {
+        if !LAZY.with(Cell::get) {
+            return T::augment_subcommands(cmd);
+        }
+        // Built apart (their arguments deferred, no global ones to copy), then the named ones
+        // moved over.
+        let all = T::augment_subcommands(Command::new("all"));
+        WORDS.with(|w| named(cmd, &all, &w.borrow()))
+    }
+
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        if !LAZY.with(Cell::get) {
+            return T::augment_subcommands_for_update(cmd);
+        }
+        let all = T::augment_subcommands_for_update(Command::new("all"));
+        WORDS.with(|w| named(cmd, &all, &w.borrow()))
     }
 
     fn has_subcommand(name: &str) -> bool {

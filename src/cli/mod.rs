@@ -137,7 +137,7 @@ pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: deferred::Named<Command>,
 }
 
 /// Options every command takes.
@@ -480,7 +480,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.kind.exit_code());
         }
     };
-    let result = run(&mut ctx, cli.command);
+    let result = run(&mut ctx, cli.command.0);
     ctx.publish();
     crate::obs::log::flush();
     match result {
@@ -543,7 +543,7 @@ fn parse(args: &[std::ffi::OsString]) -> Result<(Cli, String), clap::Error> {
         cmd.try_get_matches_from(args)
             .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))))
     };
-    with(deferred::lazily(Cli::command)).or_else(|_| with(Cli::command()))
+    with(deferred::lazily(Cli::command, args)).or_else(|_| with(Cli::command()))
 }
 
 /// The subcommands a command line named, joined by spaces (`token list`).
@@ -626,7 +626,10 @@ mod tests {
     #[test]
     fn the_lazy_tree_builds_only_the_command_it_parses() {
         let has_listen = |cmd: &clap::Command| cmd.get_arguments().any(|a| a.get_id() == "listen");
-        let mut lazy = deferred::lazily(Cli::command);
+        let mut lazy = deferred::lazily(Cli::command, &["--json", "serve"]);
+        // Of the commands, only the one the line names.
+        let names: Vec<&str> = lazy.get_subcommands().map(clap::Command::get_name).collect();
+        assert_eq!(names, ["serve"]);
         assert!(!has_listen(lazy.find_subcommand("serve").unwrap()));
         assert!(has_listen(Cli::command().find_subcommand("serve").unwrap()));
         // Deferred only inside `lazily`: every other caller gets the whole tree.
@@ -655,10 +658,14 @@ mod tests {
             &["serve", "--listen", "127.0.0.1:0", "--mcp-toolsets", "pads,log"],
             &["mcp", "--read-only"],
             &["completions", "bash"],
+            // A value that is another command's name keeps that command too, harmlessly.
+            &["append", "p1", "--data", "log"],
+            &["-R", "status", "status"],
             // Refused, or help: the same kind of error from both.
             &["util", "--help"],
             &[],
             &["bogus"],
+            &["apend", "p1", "--data", "log"],
             &["pad"],
             &["pad", "bogus"],
             &["append"],
@@ -668,11 +675,21 @@ mod tests {
             &["-V"],
             &["help", "pad", "seal"],
         ];
-        // The first 17 parse; the rest are refused (or are help).
+        // The first 19 parse, the lazy tree alone as the whole one does; the rest are refused
+        // (or are help), which `parse` parses again whole (the lazy tree may refuse them
+        // otherwise: with no command named, `bogus` is an unknown argument, not an unknown
+        // command).
         for (i, args) in lines.iter().enumerate() {
-            let lazy = parse_with(deferred::lazily(Cli::command), args);
-            assert_eq!(lazy.is_ok(), i < 17, "{args:?}: {lazy:?}");
-            assert_eq!(lazy, parse_with(Cli::command(), args), "{args:?}");
+            let whole = parse_with(Cli::command(), args);
+            assert_eq!(whole.is_ok(), i < 19, "{args:?}: {whole:?}");
+            if whole.is_ok() {
+                let lazy = parse_with(deferred::lazily(Cli::command, args), args);
+                assert_eq!(lazy, whole, "{args:?}");
+            }
+            let line: Vec<std::ffi::OsString> =
+                std::iter::once("locker").chain(args.iter().copied()).map(Into::into).collect();
+            let parsed = parse(&line).map(|(cli, _)| format!("{cli:?}")).map_err(|e| e.kind());
+            assert_eq!(parsed, whole, "{args:?}");
         }
         let mut paths = Vec::new();
         command_paths(&Cli::command(), &[], &mut paths);
@@ -680,8 +697,10 @@ mod tests {
         for path in &paths {
             let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
             args.push("--help");
-            let lazy = parse_with(deferred::lazily(Cli::command), &args);
-            assert_eq!(lazy, parse_with(Cli::command(), &args), "{args:?}");
+            let line: Vec<std::ffi::OsString> =
+                std::iter::once("locker").chain(args.iter().copied()).map(Into::into).collect();
+            let parsed = parse(&line).map(|(cli, _)| format!("{cli:?}")).map_err(|e| e.kind());
+            assert_eq!(parsed, parse_with(Cli::command(), &args), "{args:?}");
         }
     }
 

@@ -206,6 +206,29 @@ fn test_binary_has_packed_relative_relocations_when_the_build_probed_them() {
     assert!(TestEnv::new().locker().arg("-V").output().unwrap().status.success());
 }
 
+/// `build.rs` hands lld `scripts/startup-order.txt` (the functions the CLI runs, laid out
+/// first) where rustc links with its own lld: under `CI` (x86_64 Linux, glibc, rustc 1.90 or
+/// later, no other linker) it always does, and the file names functions, one a line.
+#[test]
+fn test_binary_is_linked_with_the_startup_order_where_lld_links_it() {
+    let ordered = env!("LOCKER_BUILD_ORDERED") == "1";
+    let x86_gnu = cfg!(all(target_arch = "x86_64", target_os = "linux", target_env = "gnu"));
+    if std::env::var_os("CI").is_some() && x86_gnu {
+        assert!(ordered, "build.rs did not pass scripts/startup-order.txt to the linker");
+    }
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/startup-order.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let names: Vec<&str> =
+        text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+    assert!(names.len() > 500, "{} names", names.len());
+    assert!(names.iter().all(|n| !n.contains(char::is_whitespace)), "a line is not a name");
+    // The CLI's own path is in it: the parse, the store's open and an append.
+    for part in ["cli4main", "sqlite3_open_v2", "append"] {
+        assert!(names.iter().any(|n| n.contains(part)), "no function named like {part}");
+    }
+    assert!(TestEnv::new().locker().arg("-V").output().unwrap().status.success());
+}
+
 #[test]
 fn test_quiet_silences_init_and_pad_export_confirmations_but_never_json() {
     let env = TestEnv::new();
