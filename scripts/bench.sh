@@ -56,7 +56,11 @@ done
 
 cd "$root"
 echo "bench: building locker and the load generator (release)" >&2
-cargo build --release --locked --quiet --bin locker --example bench --example sqlite_commit
+# The binary on its own, as `cargo build --release` builds it for users: built together with the
+# examples, its dependencies would get the features the dev-dependencies add, and with them other
+# symbol names than the ones scripts/startup-order.txt lays out first (build.rs).
+cargo build --release --locked --quiet --bin locker
+cargo build --release --locked --quiet --example bench --example sqlite_commit
 bin="$root/target/release"
 
 if [ "$peer" -eq 1 ]; then

@@ -129,7 +129,6 @@ fn after_help() -> String {
 #[command(
     name = "locker",
     version,
-    long_version = env!("LOCKER_LONG_VERSION"),
     after_help = after_help(),
     max_term_width = 100
 )]
@@ -448,8 +447,18 @@ impl From<io::Error> for CliError {
 /// confirmation answered no is [`CliError::Declined`], exit 1 too).
 pub type CmdResult = Result<ExitCode, CliError>;
 
+/// `locker --version`'s text after the name ([`main`]).
+static LONG_VERSION: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
 /// Runs the command line and returns the process's exit code.
-pub fn main() -> ExitCode {
+///
+/// `long_version` is what `locker --version` prints after the name: the version and the commit
+/// the binary was built from (`0.1.0 (3679e2a1c 2026-12-02)`, which `build.rs` stamps). The
+/// binary passes it in, so that the library's code is the same from one commit to the next,
+/// and with it the names of the functions `scripts/startup-order.txt` lays out first (a
+/// constant that changes renames those of its whole codegen unit).
+pub fn main(long_version: &'static str) -> ExitCode {
+    let _ = LONG_VERSION.set(long_version);
     // `COMPLETE=bash locker -- …`: a shell asking for completions (see `complete`).
     if let Some(code) = complete::try_complete() {
         return code;
@@ -543,7 +552,9 @@ fn parse(args: &[std::ffi::OsString]) -> Result<(Cli, String), clap::Error> {
         cmd.try_get_matches_from(args)
             .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, command_path(&m))))
     };
-    with(deferred::lazily(Cli::command, args)).or_else(|_| with(Cli::command()))
+    let version = LONG_VERSION.get().copied().unwrap_or(env!("CARGO_PKG_VERSION"));
+    with(deferred::lazily(Cli::command, args).long_version(version))
+        .or_else(|_| with(Cli::command().long_version(version)))
 }
 
 /// The subcommands a command line named, joined by spaces (`token list`).
