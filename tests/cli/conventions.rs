@@ -229,6 +229,20 @@ fn test_binary_is_linked_with_the_startup_order_where_lld_links_it() {
     assert!(TestEnv::new().locker().arg("-V").output().unwrap().status.success());
 }
 
+/// `.cargo/config.toml` compiles the bundled SQLite with two of SQLite's recommended options
+/// (no memory statistics, so no global mutex around each allocation; no shared cache): every
+/// build in this repository has them, the binary's and this suite's alike.
+#[test]
+fn test_bundled_sqlite_is_compiled_with_the_repositorys_options() {
+    let conn = rusqlite::Connection::open_in_memory().unwrap();
+    let mut stmt = conn.prepare("SELECT compile_options FROM pragma_compile_options").unwrap();
+    let options: Vec<String> =
+        stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
+    for want in ["DEFAULT_MEMSTATUS=0", "OMIT_SHARED_CACHE"] {
+        assert!(options.iter().any(|o| o == want), "{want} is not in {options:?}");
+    }
+}
+
 #[test]
 fn test_quiet_silences_init_and_pad_export_confirmations_but_never_json() {
     let env = TestEnv::new();

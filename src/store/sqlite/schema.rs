@@ -52,7 +52,9 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The schema version recorded in the database.
 pub(super) fn version(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    // Cached: opening a store asks up to three times (before and after configuring it, and
+    // in the migration's check), and each prepare is a parse.
+    Ok(conn.prepare_cached("PRAGMA user_version")?.query_row([], |r| r.get(0))?)
 }
 
 /// The tables a repository cannot be without: a database lacking one was not made by `locker
