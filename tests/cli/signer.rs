@@ -79,6 +79,44 @@ fn test_a_command_signs_in_its_own_servers_turn_and_takes_it_when_the_server_is_
     assert_eq!(code, 0, "{v}");
 }
 
+/// A command signs under its station's lapsed turn as it stands: the row is not written
+/// again (it would name only another process and a time already past, in one more page of
+/// every command's commit), the turn keeps its number, and the command's checkpoint is
+/// signed. A stopped server's turn, given up, is signed under the same way.
+#[test]
+fn test_commands_sign_under_their_stations_lapsed_turn_without_rewriting_it() {
+    let env = TestEnv::init();
+    let turn = |env: &TestEnv| -> (String, i64, i64) {
+        env.sql()
+            .query_row("SELECT holder, fence, expires_at FROM log_signer WHERE id = 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap()
+    };
+    let pad = env.pad_with_envelope(&[]);
+    let before = turn(&env);
+    for i in 0..3 {
+        env.append(&pad, &format!("command {i}"));
+        let cp = env.json(&["checkpoint"]);
+        assert_eq!(cp["size"].as_u64(), Some(head(&env)), "{cp}");
+        assert_eq!(cp["signed_now"], false, "the append signed it: {cp}");
+        assert_eq!(turn(&env), before, "command {i} wrote the turn again");
+    }
+
+    let s = env.serve(&[]);
+    let held = turn(&env);
+    assert!(held.0.contains(&format!("/{}/", s.child.id())), "{held:?}");
+    let (code, _) = s.stop();
+    assert_eq!(code, Some(0));
+    let given_up = turn(&env);
+    env.append(&pad, "after the server stopped");
+    let cp = env.json(&["checkpoint"]);
+    assert_eq!(cp["size"].as_u64(), Some(head(&env)), "{cp}");
+    assert_eq!(turn(&env), given_up);
+    let (code, v) = env.verify();
+    assert_eq!(code, 0, "{v}");
+}
+
 #[test]
 fn test_hosts_of_one_database_sign_as_one_log_and_a_rival_key_is_refused() {
     if !on_postgres() {
