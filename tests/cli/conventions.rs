@@ -232,7 +232,8 @@ fn test_binary_is_linked_with_the_startup_order_where_lld_links_it() {
 /// `.cargo/config.toml` compiles the bundled SQLite with two of SQLite's recommended options
 /// (no memory statistics, so no global mutex around each allocation; no shared cache) for every
 /// build in this repository. The binary does not report SQLite's options, so this checks the
-/// suite's own SQLite, which the same file configures.
+/// suite's own SQLite, which the same file configures. The file's third option,
+/// `HAVE_FDATASYNC`, is not among those SQLite reports.
 #[test]
 fn test_bundled_sqlite_is_compiled_with_the_repositorys_options() {
     let conn = rusqlite::Connection::open_in_memory().unwrap();

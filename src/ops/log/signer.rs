@@ -100,15 +100,12 @@ pub fn take(tx: &mut dyn Tx, log: &LogIdentity, now: i64) -> OpResult<Signer> {
         if !same && live(r, now) {
             return Err(not_signer(Some(r)));
         }
-        // This station's server holds the turn: a command signs in it and leaves it so.
-        if same && !log.keeps_turn && live(r, now) && r.vkey == vkey {
-            return Ok(signer);
-        }
-        // This station's turn has run out (a command's lapses as it commits; a server's when
-        // it stops): a command signs under it as it stands. Writing it again would change only
-        // the process it names and a time already past, and put one more page into the
-        // commit of every CLI write (a fourth write-ahead-log frame of four KiB).
-        if same && !log.keeps_turn && r.expires_at <= now && r.vkey == vkey {
+        // A command signs in its station's turn as it stands, and leaves it so, when this
+        // station's server holds it, or when its time has run out (a command's lapses as it
+        // commits; a server's when it stops): writing it again would change only the process
+        // it names and a time already past, and put one more page into the commit of every
+        // CLI write. Only a turn left unexpired by a dead server is taken over below.
+        if same && !log.keeps_turn && r.vkey == vkey && (r.expires_at <= now || live(r, now)) {
             return Ok(signer);
         }
     }
