@@ -96,11 +96,11 @@ fn startup_order() -> Option<PathBuf> {
 /// Whether to link the binary with packed relative relocations (`DT_RELR`): a position-
 /// independent binary this size carries about 30,000 of them, 700 KB that the dynamic loader
 /// reads and applies at every start, a sixth of a CLI append's time (docs/performance.md); packed,
-/// they take 6 KB. Only on Linux with glibc, built for the machine it runs on, with a
-/// dynamically linked C library, and only when a probe program linked with the flag by the C
-/// compiler driver (`RUSTC_LINKER` when one is configured, else `cc` and its default linker)
-/// builds without a warning and runs: the linker must know the flag (binutils 2.38, lld 15,
-/// mold) and the C library load it (glibc 2.36). rustc links with its own lld on x86-64 Linux,
+/// they take 6 KB. Only on Linux with glibc, built for the machine it runs on, and only when a
+/// probe program linked the same way (dynamically, or statically for a `crt-static` build) with
+/// the flag by the C compiler driver (`RUSTC_LINKER` when one is configured, else `cc` and its
+/// default linker) builds without a warning and runs: the linker must know the flag (binutils
+/// 2.38, lld 15, mold) and the C library apply it (glibc 2.36). rustc links with its own lld on x86-64 Linux,
 /// which knows it: the probe can only say no where the binary could have had them.
 fn pack_relative_relocs() -> bool {
     let var = |k: &str| std::env::var(k).unwrap_or_default();
@@ -109,10 +109,13 @@ fn pack_relative_relocs() -> bool {
         || var("CARGO_CFG_TARGET_OS") != "linux"
         || var("CARGO_CFG_TARGET_ENV") != "gnu"
         || var("TARGET") != var("HOST")
-        || var("CARGO_CFG_TARGET_FEATURE").split(',').any(|f| f == "crt-static")
     {
         return false;
     }
+    // A static build (`-C target-feature=+crt-static`, the release archive): the binary applies
+    // its relocations itself, with the C library's start-up code linked into it from this
+    // machine, so only this machine's C library and linker need to know the format.
+    let static_crt = var("CARGO_CFG_TARGET_FEATURE").split(',').any(|f| f == "crt-static");
     let Some(out) = std::env::var_os("OUT_DIR").map(PathBuf::from) else { return false };
     let (src, exe) = (out.join("relr-probe.c"), out.join("relr-probe"));
     if std::fs::write(&src, "int main(void) { return 0; }\n").is_err() {
@@ -120,7 +123,8 @@ fn pack_relative_relocs() -> bool {
     }
     let linker = std::env::var_os("RUSTC_LINKER").unwrap_or_else(|| "cc".into());
     let linked = Command::new(linker)
-        .args(["-fPIE", "-pie", "-Wl,-z,pack-relative-relocs", "-Wl,--fatal-warnings", "-o"])
+        .args(if static_crt { ["-fPIE", "-static-pie"] } else { ["-fPIE", "-pie"] })
+        .args(["-Wl,-z,pack-relative-relocs", "-Wl,--fatal-warnings", "-o"])
         .arg(&exe)
         .arg(&src)
         .output()

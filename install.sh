@@ -53,14 +53,20 @@ Options:
                       key line ("ssh-ed25519 AAAA..."), instead of the stamped key.
                       Env: LOCKER_PUBLIC_KEY. Default: the key release.sh stamped, if any
                       (that release's signer: another --version may need its own key).
+  --target TARGET     Install the archive for TARGET instead of the one detected, e.g.
+                      x86_64-unknown-linux-gnu for the build linked to the system's glibc
+                      (its name service modules: LDAP or mDNS host and user lookups).
+                      Env: LOCKER_TARGET.
   --no-docs           Install only the binary (no man pages, no completions).
                       Env: LOCKER_NO_DOCS=1.
   -h, --help          Print this help and exit (nothing is downloaded or changed).
 
 What it does, in order:
-  1. Detects the OS and CPU with uname: Linux or Darwin, x86_64/amd64 or arm64/aarch64,
-     mapped to x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-apple-darwin
-     or aarch64-apple-darwin. Anything else is refused before any download.
+  1. Detects the OS and CPU with uname: Linux or Darwin, x86_64/amd64 or arm64/aarch64.
+     On Linux it installs ARCH-unknown-linux-gnu-static (glibc linked into the binary: it
+     runs whatever the system's C library, and starts faster) when the release has it, else
+     ARCH-unknown-linux-gnu; on macOS x86_64-apple-darwin or aarch64-apple-darwin.
+     Anything else is refused before any download.
   2. Checks its tools: curl (preferred; --proto =https, ~/.curlrc ignored) or wget, tar, gzip,
      a SHA-256 tool (sha256sum, shasum or openssl) and, when it has a release key,
      ssh-keygen (OpenSSH 8.1 or later). Without them it refuses.
@@ -134,6 +140,7 @@ base_url="${LOCKER_BASE_URL:-}"
 bin_dir="${LOCKER_INSTALL_DIR:-}"
 data_dir="${LOCKER_DATA_DIR:-}"
 no_docs="${LOCKER_NO_DOCS:-0}"
+want_target="${LOCKER_TARGET:-}"
 public_key="${LOCKER_PUBLIC_KEY:-}"
 
 need_value() {
@@ -155,6 +162,8 @@ while [ "$#" -gt 0 ]; do
         --data-dir=*) data_dir="${1#*=}"; shift ;;
         --public-key) need_value "$@"; public_key="$2"; shift 2 ;;
         --public-key=*) public_key="${1#*=}"; shift ;;
+        --target) need_value "$@"; want_target="$2"; shift 2 ;;
+        --target=*) want_target="${1#*=}"; shift ;;
         --no-docs) no_docs=1; shift ;;
         *) die "unknown argument: $1 (see --help)" ;;
     esac
@@ -191,11 +200,19 @@ case "$cpu" in
     arm64 | aarch64) arch=aarch64 ;;
     *) die "unsupported CPU: ${cpu:-unknown} (prebuilt binaries exist for x86_64 and aarch64; build from source with cargo install)" ;;
 esac
+# The archives to install, in order of preference: the first one the release has.
 case "$os" in
-    Linux) target="$arch-unknown-linux-gnu" ;;
-    Darwin) target="$arch-apple-darwin" ;;
+    Linux) targets="$arch-unknown-linux-gnu-static $arch-unknown-linux-gnu" ;;
+    Darwin) targets="$arch-apple-darwin" ;;
     *) die "unsupported OS: ${os:-unknown} (prebuilt binaries exist for Linux and macOS; build from source with cargo install)" ;;
 esac
+
+if [ -n "$want_target" ]; then
+    case "$want_target" in
+        *[!A-Za-z0-9_.-]* | -*) die "not a target name: $want_target" ;;
+    esac
+    targets="$want_target"
+fi
 
 # ---- base URL: https only, except a loopback http server -----------------------------------
 [ -n "$base_url" ] || base_url="$DEFAULT_BASE_URL/v$version"
@@ -341,8 +358,7 @@ if [ "$no_docs" != 1 ]; then
 fi
 
 # ---- download and verify --------------------------------------------------------------------
-asset="locker-$version-$target.tar.gz"
-prefix="locker-$version-$target"
+asset_of() { printf 'locker-%s-%s.tar.gz' "$version" "$1"; }
 
 download() { # URL FILE
     if [ "$downloader" = curl ]; then
@@ -364,7 +380,7 @@ download() { # URL FILE
 }
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/locker-install.XXXXXXXX")" || die "cannot create a temporary directory"
-say "installing locker $version for $target from $base_url"
+say "installing locker $version from $base_url"
 
 if [ "$skip_checksum" = 1 ]; then
     say "WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying the archive's SHA-256 or the release's signature."
@@ -389,11 +405,22 @@ refusing to install"
     else
         say "note: this install.sh carries no release key: SHA256SUMS is checked for integrity only, not for who made it (see --public-key)"
     fi
-    # Exactly one line for the exact asset name ("HASH  NAME" or binary-mode "HASH *NAME").
-    lines="$(LC_ALL=C awk -v a="$asset" '{ sub(/\r$/, "") } $2 == a || $2 == "*" a' "$tmp/SHA256SUMS")"
-    count="$(printf '%s' "$lines" | awk 'END { print NR }')"
-    if [ "$count" -eq 0 ]; then
-        die "SHA256SUMS has no line for $asset; refusing to install an unverified archive"
+    # The first target SHA256SUMS names, then exactly one line for its exact asset name
+    # ("HASH  NAME" or binary-mode "HASH *NAME").
+    target=""
+    for t in $targets; do
+        asset="$(asset_of "$t")"
+        lines="$(LC_ALL=C awk -v a="$asset" '{ sub(/\r$/, "") } $2 == a || $2 == "*" a' "$tmp/SHA256SUMS")"
+        count="$(printf '%s' "$lines" | awk 'END { print NR }')"
+        if [ "$count" -gt 0 ]; then
+            target="$t"
+            break
+        fi
+    done
+    if [ -z "$target" ]; then
+        names=""
+        for t in $targets; do names="${names:+$names or }$(asset_of "$t")"; done
+        die "SHA256SUMS has no line for $names; refusing to install an unverified archive"
     elif [ "$count" -gt 1 ]; then
         die "SHA256SUMS has $count lines for $asset; refusing an ambiguous checksum"
     fi
@@ -401,8 +428,27 @@ refusing to install"
     [ -n "$expected" ] || die "the SHA256SUMS line for $asset is malformed: $lines"
 fi
 
-download "$base_url/$asset" "$tmp/$asset" \
-    || die "cannot download $base_url/$asset"
+if [ "$skip_checksum" = 1 ]; then
+    # Nothing says which archives the release has: the first one that downloads.
+    target=""
+    for t in $targets; do
+        asset="$(asset_of "$t")"
+        if download "$base_url/$asset" "$tmp/$asset" 2>/dev/null; then
+            target="$t"
+            break
+        fi
+    done
+    if [ -z "$target" ]; then
+        names=""
+        for t in $targets; do names="${names:+$names or }$base_url/$(asset_of "$t")"; done
+        die "cannot download $names"
+    fi
+else
+    download "$base_url/$asset" "$tmp/$asset" \
+        || die "cannot download $base_url/$asset"
+fi
+prefix="locker-$version-$target"
+say "installing $asset ($target)"
 
 if [ "$skip_checksum" != 1 ]; then
     actual="$(sha256_of "$tmp/$asset")"

@@ -56,10 +56,18 @@ done
 
 cd "$root"
 echo "bench: building locker and the load generator (release)" >&2
-# The binary on its own, as `cargo build --release` builds it for users: built together with the
-# examples, its dependencies would get the features the dev-dependencies add, and with them other
-# symbol names than the ones scripts/startup-order.txt lays out first (build.rs).
-cargo build --release --locked --quiet --bin locker
+# The binary users install: on Linux with glibc the release archive's static build
+# (scripts/build-static.sh; install.sh prefers it), elsewhere what `cargo build --release`
+# builds. Built on its own, not together with the examples: their dev-dependencies would give
+# its dependencies other features, and with them other symbol names than the ones
+# scripts/startup-order.txt lays out first (build.rs).
+case "$(rustc -vV | sed -n 's/^host: //p')" in
+    *-linux-gnu) locker="$("$root/scripts/build-static.sh")" ;;
+    *)
+        cargo build --release --locked --quiet --bin locker
+        locker="$root/target/release/locker"
+        ;;
+esac
 cargo build --release --locked --quiet --example bench --example sqlite_commit
 bin="$root/target/release"
 
@@ -98,7 +106,7 @@ machine="$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(uname -
 echo "bench: $machine" >&2
 table="$work/table.md"
 "$bin/examples/bench" \
-    --locker "$bin/locker" \
+    --locker "$locker" \
     --baseline "$bin/examples/sqlite_commit" \
     --work "$work" \
     --json-out "$work/results.json" \
@@ -109,7 +117,7 @@ doc="$root/docs/performance.md"
 if [ "$full" -eq 1 ] && [ "$peer" -eq 1 ] && [ -f "$doc" ]; then
     {
         sed '/<!-- bench:begin -->/q' "$doc"
-        echo "Run of $(date -u +%Y-%m-%d) on $machine, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown):"
+        echo "Run of $(date -u +%Y-%m-%d) on $machine, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), binary ${locker#"$root"/} ($(if readelf -lW "$locker" 2>/dev/null | grep -q 'program interpreter'; then echo dynamically linked; else echo statically linked; fi)):"
         echo
         cat "$table"
         sed -n '/<!-- bench:end -->/,$p' "$doc"

@@ -11,11 +11,14 @@
 #                                             locker-release), which the stamped install.sh checks
 #
 # By default it builds two archives: the host's target (e.g. x86_64-unknown-linux-gnu, linked to
-# the system's glibc) and a static one (`--target static`): x86_64-unknown-linux-musl when that
-# Rust target is installed (`rustup target add x86_64-unknown-linux-musl`; it also needs a musl C
-# compiler, e.g. musl-gcc, for SQLite and ring), and otherwise glibc linked statically
-# (`-C target-feature=+crt-static`), labelled x86_64-unknown-linux-gnu-static. It says which one
-# it built and checks that the binary is statically linked. Running it again into the same
+# the system's glibc) and a static one (`--target static`): glibc linked statically into a
+# position-independent executable (scripts/build-static.sh), labelled
+# x86_64-unknown-linux-gnu-static, which install.sh prefers on Linux: it runs on any Linux
+# whatever its C library, and a CLI command starts about 0.3 ms sooner without the dynamic loader
+# (docs/performance.md). A musl build is made when its triple is named
+# (`--target x86_64-unknown-linux-musl`, after `rustup target add`; it also needs a musl C
+# compiler, e.g. musl-gcc, for SQLite and ring); musl's allocator makes the server slower. It
+# checks that a static binary is statically linked. Running it again into the same
 # directory adds targets; SHA256SUMS and its signature then cover all of them.
 #
 # Usage: scripts/release.sh --signing-key FILE [OPTIONS] [--out-dir DIR | DIR]
@@ -187,16 +190,10 @@ for t in "${targets[@]}"; do
                 *-linux-*) ;;
                 *) die "--target static is for Linux hosts (this is $host)" ;;
             esac
-            arch="${host%%-*}"
-            musl="$arch-unknown-linux-musl"
-            # What `rustup target list --installed` lists: the target's std in the sysroot.
-            if [ -d "$(rustc --print sysroot)/lib/rustlib/$musl/lib" ]; then
-                plan+=("$musl|$musl|static-musl")
-            else
-                echo "release: the Rust target $musl is not installed (rustup target add $musl):" \
-                    "the static build is glibc linked statically, $arch-unknown-linux-gnu-static" >&2
-                plan+=("$arch-unknown-linux-gnu|$arch-unknown-linux-gnu-static|static-glibc")
-            fi
+            case "$host" in
+                *-linux-gnu) plan+=("$host|$host-static|static-glibc") ;;
+                *) plan+=("$host|$host|static-musl") ;; # a musl host's own build is static
+            esac
             ;;
         *[!a-z0-9_.-]* | '') die "not a target triple: $t" ;;
         *-linux-musl*) plan+=("$t|$t|static-musl") ;;
@@ -242,33 +239,34 @@ linkage_of() {
 built=()
 build_one() { # TRIPLE LABEL LINKAGE
     local triple="$1" label="$2" linkage="$3"
-    local rustflags dir_args=() what
+    local rustflags what
     rustflags="${RUSTFLAGS:-}${RUSTFLAGS:+ }--remap-path-prefix=$root=/locker-$version --remap-path-prefix=$cargo_home=/cargo"
-    local build_dir="$target_dir"
+    local bin="$target_dir/$triple/$profile_dir/locker"
     case "$linkage" in
-        static-glibc)
-            rustflags="$rustflags -C target-feature=+crt-static"
-            # Its own target directory: the flag would otherwise rebuild the dynamic build's
-            # dependencies each time (and they this one's).
-            build_dir="$target_dir/static"
-            dir_args=(--target-dir "$build_dir")
-            what="static, glibc linked statically (the musl target is not installed)"
-            ;;
+        static-glibc) what="static, glibc linked statically" ;;
         static-musl) what="static, musl" ;;
         *) what="dynamically linked to the system's C library" ;;
     esac
-    local bin="$build_dir/$triple/$profile_dir/locker"
     if [ -n "$prebuilt" ]; then
         echo "release: packaging $prebuilt as locker $version for $label (built beforehand)" >&2
         bin="$prebuilt"
         rustflags="(prebuilt binary: its build's flags are not recorded)"
+    elif [ "$linkage" = static-glibc ]; then
+        echo "release: building locker $version for $label ($what; $profile profile)" >&2
+        # Packed relative relocations too: a static binary applies them itself, with this
+        # machine's C library linked into it (build.rs). A target directory of its own: the
+        # path remapping would rebuild scripts/bench.sh's static build (and it this one).
+        bin="$(RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
+            "$root/scripts/build-static.sh" --profile "$profile" --target-dir "$target_dir/release-static")" \
+            || die "the static build failed for $label"
+        rustflags="$rustflags -C target-feature=+crt-static"
     else
         echo "release: building locker $version for $label ($what; $profile profile)" >&2
         # No packed relative relocations (build.rs, `DT_RELR`) unless asked for: they need
         # glibc 2.36 where the binary runs, and without them it runs on 2.34 (Ubuntu 22.04,
         # RHEL 9); a build from source on the host it runs on has them.
         LOCKER_NO_RELR="${LOCKER_NO_RELR-1}" RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
-            cargo build --locked --quiet --profile "$profile" --target "$triple" --bin locker "${dir_args[@]}" \
+            cargo build --locked --quiet --profile "$profile" --target "$triple" --bin locker \
             || die "cargo build failed for $label (for another target: rustup target add $triple)"
     fi
     [ -f "$bin" ] || die "the build did not produce $bin"

@@ -13,11 +13,14 @@
 # section and address in exactly this build: the names' hashes depend on the profile and the
 # target), then each command below runs under callgrind, which records every instruction it
 # executes; each instruction's address is looked up in the map. The functions of `locker
-# append` come first, then those the other commands add. A name the build no longer has (the
-# code changed since) is skipped by the linker, so a stale file costs speed, never a build:
-# run this again after large changes.
+# append` come first, then those the other commands add. This is done for both builds: the
+# dynamically linked one of `cargo build --release`, and the static one of the release archives
+# (scripts/build-static.sh), whose `--target` gives its functions other names; the file lists
+# the first build's names, then the second's that differ, and each build's linker finds its own.
+# A name the build no longer has (the code changed since) is skipped by the linker, so a stale
+# file costs speed, never a build: run this again after large changes.
 #
-# Usage: scripts/startup-order.sh          (needs valgrind and python3; about two minutes)
+# Usage: scripts/startup-order.sh          (needs valgrind and python3; about five minutes)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,43 +34,51 @@ target_dir="$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 
 bin="$target_dir/release/locker"
 
 echo "startup-order: linking the release binary with a map" >&2
-cargo rustc --release --locked --quiet --bin locker -- -C "link-arg=-Wl,-Map=$work/locker.map" -C link-arg=-Wl,--no-demangle
+mkdir -p "$work/dynamic" "$work/static"
+cargo rustc --release --locked --quiet --bin locker -- -C "link-arg=-Wl,-Map=$work/dynamic/locker.map" -C link-arg=-Wl,--no-demangle
+echo "startup-order: building the static binary with a map" >&2
+static_bin="$("$root/scripts/build-static.sh" --map "$work/static/locker.map")"
 
 # Each command as a user runs it, in a repository of its own, with nothing from this shell's
 # environment but PATH.
-run() { # NAME ARGS...
-    local name="$1"
-    shift
-    env -i PATH="$PATH" HOME="$work/home" \
-        valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no \
-        --callgrind-out-file="$work/$name.cg" "$bin" -R "$work/repo" "$@" >"$work/$name.out" 2>"$work/$name.err" \
-        || { echo "startup-order: locker $* failed:" >&2; cat "$work/$name.err" >&2; exit 1; }
+trace() { # KIND BINARY: runs the commands under callgrind in $work/KIND, lists what they ran
+    local dir="$work/$1" bin="$2"
+    run() { # NAME ARGS...
+        local name="$1"
+        shift
+        env -i PATH="$PATH" HOME="$dir/home" \
+            valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no \
+            --callgrind-out-file="$dir/$name.cg" "$bin" -R "$dir/repo" "$@" >"$dir/$name.out" 2>"$dir/$name.err" \
+            || { echo "startup-order: locker $* failed:" >&2; cat "$dir/$name.err" >&2; exit 1; }
+    }
+    plain() { env -i PATH="$PATH" HOME="$dir/home" "$bin" -R "$dir/repo" "$@"; }
+    mkdir -p "$dir/home"
+    plain -q init
+    local pad id key ticket envelope
+    pad="$(plain --json pad create --max-blocks 64 --ttl 3600)"
+    id="$(printf '%s' "$pad" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pad_id"])')"
+    key="$(printf '%s' "$pad" | python3 -c 'import json,sys; print(json.load(sys.stdin)["write_key"])')"
+    ticket="$(printf '%s' "$pad" | python3 -c 'import json,sys; print(json.load(sys.stdin)["read_ticket"])')"
+    envelope='{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":1}'
+    plain -q append "$id" --key "$key" --data "$envelope" >/dev/null
+    plain -q append "$id" --key "$key" --data warm-up >/dev/null
+    echo "startup-order: running the commands under callgrind ($1 build)" >&2
+    # `append` first: the bench's CLI row, and what agents that shell out run most.
+    run 1-append append "$id" --key "$key" --data "$(printf 'x%.0s' $(seq 200))"
+    run 2-append-json --json append "$id" --key "$key" --data second
+    run 3-read pad read "$id" --ticket "$ticket"
+    run 4-status status
+    run 5-create --json pad create --max-blocks 8 --ttl 60
+    run 6-seal seal "$id" --key "$key"
+    run 7-log log -n 5
+    run 8-verify verify
+    run 9-version --version
+    python3 "$work/names.py" "$dir" "$bin" "$dir/names"
 }
-plain() { env -i PATH="$PATH" HOME="$work/home" "$bin" -R "$work/repo" "$@"; }
 
-mkdir -p "$work/home"
-plain -q init
-pad="$(plain --json pad create --max-blocks 64 --ttl 3600)"
-id="$(printf '%s' "$pad" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pad_id"])')"
-key="$(printf '%s' "$pad" | python3 -c 'import json,sys; print(json.load(sys.stdin)["write_key"])')"
-ticket="$(printf '%s' "$pad" | python3 -c 'import json,sys; print(json.load(sys.stdin)["read_ticket"])')"
-envelope='{"schema":"locker.handoff.v1","task_id":"t-1","from_agent":"a","to_agent":"b","constraints":[],"artifacts":[],"budget_usd":1}'
-plain -q append "$id" --key "$key" --data "$envelope" >/dev/null
-plain -q append "$id" --key "$key" --data warm-up >/dev/null
-
-echo "startup-order: running the commands under callgrind" >&2
-# `append` first: the bench's CLI row, and what agents that shell out run most.
-run 1-append append "$id" --key "$key" --data "$(printf 'x%.0s' $(seq 200))"
-run 2-append-json --json append "$id" --key "$key" --data second
-run 3-read pad read "$id" --ticket "$ticket"
-run 4-status status
-run 5-create --json pad create --max-blocks 8 --ttl 60
-run 6-seal seal "$id" --key "$key"
-run 7-log log -n 5
-run 8-verify verify
-run 9-version --version
-
-python3 - "$work" "$bin" "$root/scripts/startup-order.txt" <<'EOF'
+cat >"$work/names.py" <<'EOF'
+# The functions one build's commands ran, in order: DIR (the map and the callgrind files),
+# BINARY, OUT (one name a line after a first line that says how many and how much code).
 import bisect, glob, os, re, sys
 
 work, binary, out = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -119,8 +130,29 @@ for cg in sorted(glob.glob(os.path.join(work, "*.cg"))):
 
 size = sum(e - s for s, e, n in sections if n in seen)
 with open(out, "w") as f:
-    f.write("# The functions the CLI runs, laid out first (scripts/startup-order.sh writes this file;\n")
-    f.write("# build.rs hands it to the linker). %d functions, %d KiB of code.\n" % (len(order), size // 1024))
+    f.write("%d functions, %d KiB of code\n" % (len(order), size // 1024))
     f.write("\n".join(order) + "\n")
-print("startup-order: %d functions, %d KiB, written to %s" % (len(order), size // 1024, out), file=sys.stderr)
+EOF
+trace dynamic "$bin"
+trace static "$static_bin"
+python3 - "$work" "$root/scripts/startup-order.txt" <<'EOF'
+import sys
+work, out = sys.argv[1], sys.argv[2]
+lists = {}
+for kind in ("dynamic", "static"):
+    lines = open("%s/%s/names" % (work, kind)).read().splitlines()
+    lists[kind] = (lines[0], lines[1:])
+names, seen = [], set()
+for kind in ("dynamic", "static"):
+    for n in lists[kind][1]:
+        if n not in seen:
+            seen.add(n)
+            names.append(n)
+with open(out, "w") as f:
+    f.write("# The functions the CLI runs, laid out first (scripts/startup-order.sh writes this file;\n")
+    f.write("# build.rs hands it to the linker): `cargo build --release` runs %s,\n" % lists["dynamic"][0])
+    f.write("# the static build (scripts/build-static.sh) %s; %d names in all.\n" % (lists["static"][0], len(names)))
+    f.write("\n".join(names) + "\n")
+print("startup-order: %d names written to %s (dynamic build: %s; static: %s)"
+      % (len(names), out, lists["dynamic"][0], lists["static"][0]), file=sys.stderr)
 EOF

@@ -7,8 +7,7 @@
 # compose.yaml is checked to publish on 127.0.0.1 only.
 #
 # Installs podman and runc from Debian if missing. Builds the statically linked binary
-# (RUSTFLAGS='-C target-feature=+crt-static' cargo build --release --target
-# x86_64-unknown-linux-gnu) unless --bin names one. Everything it creates (image, container,
+# (scripts/build-static.sh, as the release's static archive is built) unless --bin names one. Everything it creates (image, container,
 # volume) is removed at the end. Prints one PASS/FAIL line per check; exits 1 if any failed.
 #
 # Usage: scripts/test-container.sh [--bin PATH]
@@ -33,15 +32,13 @@ if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; the
     apt-get install -y -q podman runc
 fi
 if [ -z "$bin" ]; then
-    echo "test-container: building the static binary ($rel)" >&2
-    RUSTFLAGS='-C target-feature=+crt-static' cargo build --quiet --release --locked --target "$target"
-    bin="$rel"
-else
-    # The build context holds only $rel (.containerignore): put the binary there.
-    if [ "$(realpath "$bin")" != "$(realpath -m "$rel")" ]; then
-        mkdir -p "$(dirname "$rel")"
-        cp "$bin" "$rel"
-    fi
+    echo "test-container: building the static binary (scripts/build-static.sh)" >&2
+    bin="$(scripts/build-static.sh)"
+fi
+# The build context holds only $rel (.containerignore): put the binary there.
+if [ "$(realpath "$bin")" != "$(realpath -m "$rel")" ]; then
+    mkdir -p "$(dirname "$rel")"
+    cp "$bin" "$rel"
 fi
 
 id="$$-$(date +%s)"

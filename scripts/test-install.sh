@@ -239,6 +239,16 @@ chmod 0755 "$work/wv/$prefix/locker"
 (cd "$work/wv" && tar --owner=0 --group=0 -czf "$srv/wrong-version/$asset" "$prefix")
 sum_line "$srv/wrong-version" >"$srv/wrong-version/SHA256SUMS"
 sign "$srv/wrong-version"
+# A release with the static archive beside the dynamic one, as scripts/release.sh makes on
+# Linux (the same binary, packed under the static archive's name: the installer picks an
+# archive by its name and never looks at how its binary is linked).
+static_asset="locker-$version-$target-static.tar.gz"
+make_case with-static
+mkdir -p "$work/st"
+cp -R "$unpacked/$prefix" "$work/st/$prefix-static"
+(cd "$work/st" && tar --owner=0 --group=0 -czf "$srv/with-static/$static_asset" "$prefix-static")
+(cd "$srv/with-static" && sha256sum "$static_asset") >>"$srv/with-static/SHA256SUMS"
+sign "$srv/with-static"
 chmod -R a+rX "$srv" "$dist"
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -369,7 +379,8 @@ fi
 if [ "$built" = true ]; then
     new_home
     if run_installer "$h" -- && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
-        && grep -q "installing locker $version for $target from $base/stamped/v$version\$" "$work/out" \
+        && grep -q "installing locker $version from $base/stamped/v$version\$" "$work/out" \
+        && grep -q "installing $asset ($target)\$" "$work/out" \
         && grep -q 'verified the signature on SHA256SUMS' "$work/out"; then
         pass "stamped install.sh with no options (its base URL and key)"
     else
@@ -448,13 +459,13 @@ installed_home && expect_refusal "--public-key that is not a key" "$h" \
     'the release public key is not an OpenSSH public key line' -- --base-url "$base/good" \
     --public-key 'ssh-ed25519 not/base64!'
 installed_home && expect_refusal "missing checksum line" "$h" \
-    "SHA256SUMS has no line for $asset" -- --base-url "$base/missing-line" "${by_test_key[@]}"
+    "SHA256SUMS has no line for (locker-$version-$target-static.tar.gz or )?$asset;" -- --base-url "$base/missing-line" "${by_test_key[@]}"
 installed_home && expect_refusal "wrong checksum line" "$h" \
     'checksum mismatch' -- --base-url "$base/wrong-line" "${by_test_key[@]}"
 installed_home && expect_refusal "duplicated checksum line" "$h" \
     "SHA256SUMS has 2 lines for $asset" -- --base-url "$base/dup-line" "${by_test_key[@]}"
 installed_home && expect_refusal "checksum line for a longer name only" "$h" \
-    "SHA256SUMS has no line for $asset" -- --base-url "$base/prefix-line" "${by_test_key[@]}"
+    "SHA256SUMS has no line for (locker-$version-$target-static.tar.gz or )?$asset;" -- --base-url "$base/prefix-line" "${by_test_key[@]}"
 installed_home && expect_refusal "archive with two locker files" "$h" \
     'must hold exactly one file named locker' -- --base-url "$base/two-lockers" "${by_test_key[@]}"
 installed_home && expect_refusal "archive with a duplicated locker member" "$h" \
@@ -467,6 +478,32 @@ installed_home && expect_refusal "binary reporting another version" "$h" \
     'reports "locker 9.9.9"' -- --base-url "$base/wrong-version" "${by_test_key[@]}"
 installed_home && expect_refusal "release missing from the server" "$h" \
     'cannot download' -- --base-url "$base/no-such-release"
+
+# On Linux the static archive is preferred when the release has it; --target (LOCKER_TARGET)
+# picks another; one the release does not have is refused before anything is downloaded but
+# SHA256SUMS.
+new_home
+if run_installer "$h" -- --base-url "$base/with-static" "${by_test_key[@]}" \
+    && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
+    && grep -q "installing $static_asset ($target-static)\$" "$work/out" \
+    && ! grep -q "/with-static/$asset HTTP" "$work/http.log"; then
+    pass "the static archive is installed when the release has it"
+else
+    fail "the static archive is installed when the release has it" "it did not install $static_asset"
+fi
+new_home
+if run_installer "$h" LOCKER_TARGET="$target" -- --base-url "$base/with-static" "${by_test_key[@]}" \
+    && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
+    && grep -q "installing $asset ($target)\$" "$work/out"; then
+    pass "LOCKER_TARGET picks the dynamically linked archive over the static one"
+else
+    fail "LOCKER_TARGET picks the dynamically linked archive over the static one" "it did not install $asset"
+fi
+installed_home && expect_refusal "--target the release does not have" "$h" \
+    "SHA256SUMS has no line for locker-$version-$target-nosuch.tar.gz" \
+    -- --base-url "$base/with-static" "${by_test_key[@]}" --target "$target-nosuch"
+installed_home && expect_refusal "--target that is not a target name" "$h" \
+    'not a target name' -- --base-url "$base/with-static" --target '../x'
 
 # The re-signed release installs with the test's key: the cases above fail for their own reason.
 new_home
@@ -596,6 +633,7 @@ fi
 new_home
 if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/missing-line" \
     && grep -q "WARNING: LOCKER_INSECURE_SKIP_CHECKSUM=1: NOT verifying the archive's SHA-256 or the release's signature" "$work/out" \
+    && grep -q "installing $asset ($target)\$" "$work/out" \
     && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ]; then
     pass "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning"
 else

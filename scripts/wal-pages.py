@@ -27,9 +27,12 @@ writes there (src/store/sqlite/pads.rs and journal.rs):
             found by an index of two integers, UNIQUE (pad_ord, seq)
 
 With several pads (--pads), appends go to them in turn, as concurrent agents' would; --group
-puts that many appends in one transaction, as the server's group commit does.
+puts that many appends in one transaction, as the server's group commit does; --page-size sets
+the database's page size. Beside the frames it prints the file system's 4 KiB pages each
+commit's run of frames touches (what /proc/PID/io's write_bytes counts before the checkpoint
+writes the pages back): a 4,120-byte frame straddles two of them.
 
-Usage: scripts/wal-pages.py [--appends N] [--pads K] [--group G] [--layouts L,...]
+Usage: scripts/wal-pages.py [--appends N] [--pads K] [--group G] [--page-size B] [--layouts L,...]
 """
 
 import argparse
@@ -41,8 +44,9 @@ import sqlite3
 import struct
 import tempfile
 
-PAGE = 4096
+PAGE = 4096  # the database's page size (--page-size); the file system's pages are 4 KiB
 FRAME = 24 + PAGE
+FS_PAGE = 4096
 PAYLOAD = b"x" * 200
 
 
@@ -206,11 +210,16 @@ def frames_by_object(db, wal):
     """Frames in `wal` per table or index, and the number of commits they belong to."""
     data = open(wal, "rb").read()
     pages, commits, off = collections.Counter(), 0, 32
+    start, dirtied = off, 0
     while off + FRAME <= len(data):
         page, commit = struct.unpack(">II", data[off:off + 8])
         pages[page] += 1
-        commits += commit != 0
         off += FRAME
+        if commit != 0:
+            # One commit writes its frames in one run: the file's 4 KiB pages it touches.
+            commits += 1
+            dirtied += -(-off // FS_PAGE) - start // FS_PAGE
+            start = off
     c = sqlite3.connect(db)
     owner = {1: "header (page 1)"}
     for (name,) in c.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"):
@@ -220,12 +229,13 @@ def frames_by_object(db, wal):
     by = collections.Counter()
     for page, n in pages.items():
         by[owner.get(page, "other")] += n
-    return by, max(commits, 1)
+    return by, dirtied
 
 
 def measure(layout, appends, npads, group, work):
     db = os.path.join(work, layout + ".db")
     c = sqlite3.connect(db, isolation_level=None)
+    c.execute(f"PRAGMA page_size={PAGE}")
     c.execute("PRAGMA journal_mode=WAL")
     c.execute("PRAGMA synchronous=FULL")
     c.execute("PRAGMA wal_autocheckpoint=0")
@@ -255,24 +265,27 @@ def main():
     ap.add_argument("--appends", type=int, default=3000)
     ap.add_argument("--pads", type=int, default=1)
     ap.add_argument("--group", type=int, default=1)
+    ap.add_argument("--page-size", type=int, default=4096, choices=[1024, 2048, 4096, 8192])
     ap.add_argument("--layouts", default="today,keyed,partial,inline,ranges,compact,ordindex")
     a = ap.parse_args()
+    global PAGE, FRAME
+    PAGE, FRAME = a.page_size, 24 + a.page_size
     layouts = a.layouts.split(",")
     unknown = [x for x in layouts if x not in LAYOUTS]
     if unknown or a.appends < 1 or a.pads < 1 or a.group < 1:
         ap.error(f"unknown layout(s) {unknown}" if unknown else "counts must be at least 1")
     print(f"{a.appends} appends of {len(PAYLOAD)} B, {a.pads} pad(s) in turn, {a.group} per "
-          "commit; WAL frames per append; 4 KiB pages")
+          f"commit; WAL frames per append; {PAGE} B pages")
     with tempfile.TemporaryDirectory() as work:
         for layout in layouts:
             db = os.path.join(work, layout + ".db")
             c = measure(layout, a.appends, a.pads, a.group, work)
-            by, _ = frames_by_object(db, db + "-wal")
+            by, dirtied = frames_by_object(db, db + "-wal")
             c.close()
             total = sum(by.values()) / a.appends
             parts = ", ".join(f"{k} {v / a.appends:.2f}" for k, v in by.most_common())
-            print(f"{layout:8s} {total:5.2f} frames = {total * FRAME / 1000:5.1f} KB per append"
-                  f"  ({parts})")
+            print(f"{layout:8s} {total:5.2f} frames = {total * FRAME / 1000:5.1f} KB per append,"
+                  f" {dirtied * FS_PAGE / a.appends / 1000:5.1f} KB of file pages  ({parts})")
 
 
 if __name__ == "__main__":

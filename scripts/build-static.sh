@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds locker as the Linux release archive carries it, and prints the binary's path: glibc
+# linked statically into a position-independent executable (`-C target-feature=+crt-static`,
+# a static PIE: the address space is still randomised), with packed relative relocations
+# (build.rs) and the CLI's functions laid out first (scripts/startup-order.txt).
+#
+# Why: a process of the dynamically linked build spends about a sixth of a CLI command's CPU in
+# the dynamic loader (looking up 205 symbols in three shared libraries, mapping and relocating
+# them) and in page faults on their data; the static build does none of that, and a `locker
+# append` takes 0.24-0.33 ms less (docs/performance.md). The C library's name service then has
+# only what glibc builds in: host names from /etc/hosts and DNS, users from /etc/passwd.
+#
+# The flag goes to rustc for this target only (`--target`): given for the host, it would reach
+# the procedural macros, which cannot be linked statically. `--target` changes the symbols'
+# names (their hashes), so scripts/startup-order.txt lists this build's names beside those of
+# `cargo build --release`. scripts/release.sh (`--target static`), scripts/bench.sh and
+# scripts/startup-order.sh build it through this script; RUSTFLAGS and SOURCE_DATE_EPOCH from
+# the environment are kept (release.sh's path remapping).
+#
+# Usage: scripts/build-static.sh [--profile release|dev|NAME] [--target-dir DIR] [--map FILE]
+#   --profile     the cargo profile (default release)
+#   --map FILE    also write the linker's map of the binary to FILE, names not demangled
+#                 (scripts/startup-order.sh reads it)
+#   --target-dir  where to build (default: the workspace's target directory's `static/`, apart
+#                 from the dynamic build, whose dependencies the flag would otherwise rebuild)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+die() { echo "build-static: $*" >&2; exit 2; }
+profile=release
+dir=""
+map=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --profile) profile="${2:?--profile needs a value}"; shift 2 ;;
+        --target-dir) dir="${2:?--target-dir needs a value}"; shift 2 ;;
+        --map) map="${2:?--map needs a value}"; shift 2 ;;
+        -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+        *) die "unknown argument: $1 (see --help)" ;;
+    esac
+done
+host="$(rustc -vV | sed -n 's/^host: //p')"
+case "$host" in
+    *-linux-gnu) ;;
+    *) die "a static glibc build is made on a Linux host with glibc (this is $host)" ;;
+esac
+cd "$root"
+if [ -z "$dir" ]; then
+    dir="$(cargo metadata --format-version 1 --no-deps --locked 2>/dev/null \
+        | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+    dir="${dir:-$root/target}/static"
+fi
+case "$profile" in
+    dev) profile_dir=debug ;;
+    *) profile_dir="$profile" ;;
+esac
+link=()
+[ -z "$map" ] || link=(-- -C "link-arg=-Wl,-Map=$map" -C "link-arg=-Wl,--no-demangle")
+RUSTFLAGS="${RUSTFLAGS:-}${RUSTFLAGS:+ }-C target-feature=+crt-static" \
+    cargo rustc --locked --quiet --profile "$profile" --target "$host" --bin locker --target-dir "$dir" "${link[@]}"
+bin="$dir/$host/$profile_dir/locker"
+[ -x "$bin" ] || die "the build did not produce $bin"
+if readelf -lW "$bin" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+    die "$bin is dynamically linked"
+fi
+echo "$bin"
