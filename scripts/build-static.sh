@@ -11,13 +11,18 @@
 # only what glibc builds in: host names from /etc/hosts and DNS, users from /etc/passwd.
 #
 # The flag goes to rustc for this target only (`--target`): given for the host, it would reach
-# the procedural macros, which cannot be linked statically. `--target` changes the symbols'
-# names (their hashes), so scripts/startup-order.txt lists this build's names beside those of
-# `cargo build --release`. scripts/release.sh (`--target static`), scripts/bench.sh and
-# scripts/startup-order.sh build it through this script; RUSTFLAGS and SOURCE_DATE_EPOCH from
-# the environment are kept (release.sh's path remapping).
+# the procedural macros, which cannot be linked statically. The build's paths are remapped as
+# the release's are (this checkout to /locker-VERSION, cargo's home to /cargo), so that the
+# binary names no path of the machine that built it. `--target` and the flags change the
+# symbols' names (their hashes, which cargo derives from the flags too), so every static build
+# goes through this script with the same flags: scripts/release.sh (`--target static`),
+# scripts/bench.sh and scripts/startup-order.sh, which lists this build's names in
+# scripts/startup-order.txt beside those of `cargo build --release`. The names depend on the
+# checkout's path and the version: run scripts/startup-order.sh where the release is built.
+# RUSTFLAGS and SOURCE_DATE_EPOCH from the environment are kept.
 #
 # Usage: scripts/build-static.sh [--profile release|dev|NAME] [--target-dir DIR] [--map FILE]
+#        scripts/build-static.sh --print-rustflags   (the flags it builds with, for provenance)
 #   --profile     the cargo profile (default release)
 #   --map FILE    also write the linker's map of the binary to FILE, names not demangled
 #                 (scripts/startup-order.sh reads it)
@@ -29,11 +34,13 @@ die() { echo "build-static: $*" >&2; exit 2; }
 profile=release
 dir=""
 map=""
+print_flags=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --profile) profile="${2:?--profile needs a value}"; shift 2 ;;
         --target-dir) dir="${2:?--target-dir needs a value}"; shift 2 ;;
         --map) map="${2:?--map needs a value}"; shift 2 ;;
+        --print-rustflags) print_flags=1; shift ;;
         -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) die "unknown argument: $1 (see --help)" ;;
     esac
@@ -44,6 +51,12 @@ case "$host" in
     *) die "a static glibc build is made on a Linux host with glibc (this is $host)" ;;
 esac
 cd "$root"
+rustflags="${RUSTFLAGS:-}${RUSTFLAGS:+ }--remap-path-prefix=$root=/locker-$(cat VERSION)"
+rustflags="$rustflags --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo -C target-feature=+crt-static"
+if [ "$print_flags" = 1 ]; then
+    echo "$rustflags"
+    exit 0
+fi
 if [ -z "$dir" ]; then
     dir="$(cargo metadata --format-version 1 --no-deps --locked 2>/dev/null \
         | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
@@ -55,8 +68,7 @@ case "$profile" in
 esac
 link=()
 [ -z "$map" ] || link=(-- -C "link-arg=-Wl,-Map=$map" -C "link-arg=-Wl,--no-demangle")
-RUSTFLAGS="${RUSTFLAGS:-}${RUSTFLAGS:+ }-C target-feature=+crt-static" \
-    cargo rustc --locked --quiet --profile "$profile" --target "$host" --bin locker --target-dir "$dir" "${link[@]}"
+RUSTFLAGS="$rustflags" cargo rustc --locked --quiet --profile "$profile" --target "$host" --bin locker --target-dir "$dir" "${link[@]}"
 bin="$dir/$host/$profile_dir/locker"
 [ -x "$bin" ] || die "the build did not produce $bin"
 if readelf -lW "$bin" 2>/dev/null | grep -q 'Requesting program interpreter'; then

@@ -253,13 +253,13 @@ build_one() { # TRIPLE LABEL LINKAGE
         rustflags="(prebuilt binary: its build's flags are not recorded)"
     elif [ "$linkage" = static-glibc ]; then
         echo "release: building locker $version for $label ($what; $profile profile)" >&2
-        # Packed relative relocations too: a static binary applies them itself, with this
-        # machine's C library linked into it (build.rs). A target directory of its own: the
-        # path remapping would rebuild scripts/bench.sh's static build (and it this one).
-        bin="$(RUSTFLAGS="$rustflags" SOURCE_DATE_EPOCH="$epoch" \
-            "$root/scripts/build-static.sh" --profile "$profile" --target-dir "$target_dir/release-static")" \
+        # With packed relative relocations (a static binary applies them itself, with this
+        # machine's C library linked into it: build.rs), the paths remapped as above, and the
+        # same flags as scripts/bench.sh's and scripts/startup-order.sh's static builds, so
+        # that scripts/startup-order.txt names its functions.
+        bin="$(SOURCE_DATE_EPOCH="$epoch" "$root/scripts/build-static.sh" --profile "$profile")" \
             || die "the static build failed for $label"
-        rustflags="$rustflags -C target-feature=+crt-static"
+        rustflags="$("$root/scripts/build-static.sh" --print-rustflags)"
     else
         echo "release: building locker $version for $label ($what; $profile profile)" >&2
         # No packed relative relocations (build.rs, `DT_RELR`) unless asked for: they need
