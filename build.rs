@@ -100,8 +100,8 @@ fn startup_order() -> Option<PathBuf> {
 /// probe program linked the same way (dynamically, or statically for a `crt-static` build) with
 /// the flag by the C compiler driver (`RUSTC_LINKER` when one is configured, else `cc` and its
 /// default linker) builds without a warning and runs: the linker must know the flag (binutils
-/// 2.38, lld 15, mold) and the C library apply it (glibc 2.36). rustc links with its own lld on x86-64 Linux,
-/// which knows it: the probe can only say no where the binary could have had them.
+/// 2.38, lld 15, mold) and the C library apply it (glibc 2.36). rustc links with its own lld on
+/// x86-64 Linux, which knows it: the probe can only say no where the binary could have had them.
 fn pack_relative_relocs() -> bool {
     let var = |k: &str| std::env::var(k).unwrap_or_default();
     println!("cargo:rerun-if-env-changed=LOCKER_NO_RELR");

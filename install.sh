@@ -359,6 +359,12 @@ fi
 
 # ---- download and verify --------------------------------------------------------------------
 asset_of() { printf 'locker-%s-%s.tar.gz' "$version" "$1"; }
+# Each target's archive name, after PREFIX, joined by " or " (for an error message).
+assets_or() { # PREFIX
+    names=""
+    for t in $targets; do names="${names:+$names or }$1$(asset_of "$t")"; done
+    printf '%s' "$names"
+}
 
 download() { # URL FILE
     if [ "$downloader" = curl ]; then
@@ -418,9 +424,7 @@ refusing to install"
         fi
     done
     if [ -z "$target" ]; then
-        names=""
-        for t in $targets; do names="${names:+$names or }$(asset_of "$t")"; done
-        die "SHA256SUMS has no line for $names; refusing to install an unverified archive"
+        die "SHA256SUMS has no line for $(assets_or ''); refusing to install an unverified archive"
     elif [ "$count" -gt 1 ]; then
         die "SHA256SUMS has $count lines for $asset; refusing an ambiguous checksum"
     fi
@@ -438,11 +442,7 @@ if [ "$skip_checksum" = 1 ]; then
             break
         fi
     done
-    if [ -z "$target" ]; then
-        names=""
-        for t in $targets; do names="${names:+$names or }$base_url/$(asset_of "$t")"; done
-        die "cannot download $names"
-    fi
+    [ -n "$target" ] || die "cannot download $(assets_or "$base_url/")"
 else
     download "$base_url/$asset" "$tmp/$asset" \
         || die "cannot download $base_url/$asset"

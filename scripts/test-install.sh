@@ -639,6 +639,18 @@ if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/missi
 else
     fail "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs with a loud warning" "it did not"
 fi
+# Without SHA256SUMS it takes the first archive that downloads: the static one when there is
+# one, and it says which it tried when none does.
+new_home
+if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/with-static" \
+    && grep -q "installing $static_asset ($target-static)\$" "$work/out"; then
+    pass "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs the static archive when there is one"
+else
+    fail "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs the static archive when there is one" "it did not"
+fi
+installed_home && expect_refusal "LOCKER_INSECURE_SKIP_CHECKSUM=1 with no archive to download" "$h" \
+    "cannot download .*/no-such-release/$static_asset or .*/no-such-release/$asset\$" \
+    LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/no-such-release"
 
 if [ "$failures" -ne 0 ]; then
     echo "test-install: $failures check(s) FAILED"
