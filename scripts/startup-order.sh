@@ -20,7 +20,7 @@
 # A name the build no longer has (the code changed since) is skipped by the linker, so a stale
 # file costs speed, never a build: run this again after large changes.
 #
-# Usage: scripts/startup-order.sh          (needs valgrind and python3; about five minutes)
+# Usage: scripts/startup-order.sh          (needs valgrind and python3; about ten minutes: two builds)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
