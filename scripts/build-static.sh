@@ -23,6 +23,8 @@
 #
 # Usage: scripts/build-static.sh [--profile release|dev|NAME] [--target-dir DIR] [--map FILE]
 #        scripts/build-static.sh --print-rustflags   (the flags it builds with, for provenance)
+#        scripts/build-static.sh --print-remap       (the path remapping alone, which
+#                                                     scripts/release.sh's other builds use)
 #   --profile     the cargo profile (default release)
 #   --map FILE    also write the linker's map of the binary to FILE, names not demangled
 #                 (scripts/startup-order.sh reads it)
@@ -41,22 +43,23 @@ while [ $# -gt 0 ]; do
         --target-dir) dir="${2:?--target-dir needs a value}"; shift 2 ;;
         --map) map="${2:?--map needs a value}"; shift 2 ;;
         --print-rustflags) print_flags=1; shift ;;
+        --print-remap) print_flags=remap; shift ;;
         -h | --help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) die "unknown argument: $1 (see --help)" ;;
     esac
 done
+cd "$root"
+remap="--remap-path-prefix=$root=/locker-$(cat VERSION) --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo"
+rustflags="${RUSTFLAGS:-}${RUSTFLAGS:+ }$remap -C target-feature=+crt-static"
+case "$print_flags" in
+    1) echo "$rustflags"; exit 0 ;;
+    remap) echo "$remap"; exit 0 ;;
+esac
 host="$(rustc -vV | sed -n 's/^host: //p')"
 case "$host" in
     *-linux-gnu) ;;
     *) die "a static glibc build is made on a Linux host with glibc (this is $host)" ;;
 esac
-cd "$root"
-rustflags="${RUSTFLAGS:-}${RUSTFLAGS:+ }--remap-path-prefix=$root=/locker-$(cat VERSION)"
-rustflags="$rustflags --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo -C target-feature=+crt-static"
-if [ "$print_flags" = 1 ]; then
-    echo "$rustflags"
-    exit 0
-fi
 if [ -z "$dir" ]; then
     dir="$(cargo metadata --format-version 1 --no-deps --locked 2>/dev/null \
         | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"

@@ -204,7 +204,6 @@ done
 target_dir="$(cargo metadata --format-version 1 --no-deps --locked 2>/dev/null \
     | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 [ -n "$target_dir" ] || target_dir="$root/target"
-cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -240,7 +239,8 @@ built=()
 build_one() { # TRIPLE LABEL LINKAGE
     local triple="$1" label="$2" linkage="$3"
     local rustflags what
-    rustflags="${RUSTFLAGS:-}${RUSTFLAGS:+ }--remap-path-prefix=$root=/locker-$version --remap-path-prefix=$cargo_home=/cargo"
+    # Paths remapped so that the binary names none of this machine's (build-static.sh's rule).
+    rustflags="${RUSTFLAGS:-}${RUSTFLAGS:+ }$("$root/scripts/build-static.sh" --print-remap)"
     local bin="$target_dir/$triple/$profile_dir/locker"
     case "$linkage" in
         static-glibc) what="static, glibc linked statically" ;;
@@ -254,9 +254,9 @@ build_one() { # TRIPLE LABEL LINKAGE
     elif [ "$linkage" = static-glibc ]; then
         echo "release: building locker $version for $label ($what; $profile profile)" >&2
         # With packed relative relocations (a static binary applies them itself, with this
-        # machine's C library linked into it: build.rs), the paths remapped as above, and the
-        # same flags as scripts/bench.sh's and scripts/startup-order.sh's static builds, so
-        # that scripts/startup-order.txt names its functions.
+        # machine's C library linked into it: build.rs), the paths remapped, and the same
+        # flags as scripts/bench.sh's and scripts/startup-order.sh's static builds, so that
+        # scripts/startup-order.txt names its functions.
         bin="$(SOURCE_DATE_EPOCH="$epoch" "$root/scripts/build-static.sh" --profile "$profile")" \
             || die "the static build failed for $label"
         rustflags="$("$root/scripts/build-static.sh" --print-rustflags)"

@@ -7,8 +7,9 @@
 # compose.yaml is checked to publish on 127.0.0.1 only.
 #
 # Installs podman and runc from Debian if missing. Builds the statically linked binary
-# (scripts/build-static.sh, as the release's static archive is built) unless --bin names one. Everything it creates (image, container,
-# volume) is removed at the end. Prints one PASS/FAIL line per check; exits 1 if any failed.
+# (scripts/build-static.sh, as the release's static archive is built) unless --bin names one.
+# Everything it creates (image, container, volume) is removed at the end. Prints one PASS/FAIL
+# line per check; exits 1 if any failed.
 #
 # Usage: scripts/test-container.sh [--bin PATH]
 set -euo pipefail

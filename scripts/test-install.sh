@@ -335,6 +335,19 @@ expect_refusal() { # CHECK HOME MESSAGE [VAR=VALUE...] -- ARGS...
     fi
 }
 
+# Runs the installer (as expect_refusal does) and checks that it installed the release and said
+# it installed ASSET for TARGET.
+expect_install() { # CHECK HOME ASSET TARGET [VAR=VALUE...] -- ARGS...
+    local check="$1" h="$2" want="installing $3 ($4)"
+    shift 4
+    if run_installer "$h" "$@" && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
+        && grep -qF "$want" "$work/out"; then
+        pass "$check"
+    else
+        fail "$check" "it did not install the release saying \"$want\""
+    fi
+}
+
 # What the bash completion installed under home $1 offers for `locker pa`, asking the installed
 # binary (the script registers dynamic completion: it calls `locker` back on every TAB).
 completes() {
@@ -483,22 +496,14 @@ installed_home && expect_refusal "release missing from the server" "$h" \
 # picks another; one the release does not have is refused before anything is downloaded but
 # SHA256SUMS.
 new_home
-if run_installer "$h" -- --base-url "$base/with-static" "${by_test_key[@]}" \
-    && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
-    && grep -q "installing $static_asset ($target-static)\$" "$work/out" \
-    && ! grep -q "/with-static/$asset HTTP" "$work/http.log"; then
-    pass "the static archive is installed when the release has it"
-else
-    fail "the static archive is installed when the release has it" "it did not install $static_asset"
+expect_install "the static archive is installed when the release has it" "$h" \
+    "$static_asset" "$target-static" -- --base-url "$base/with-static" "${by_test_key[@]}"
+if grep -q "/with-static/$asset HTTP" "$work/http.log"; then
+    fail "the static archive is installed when the release has it" "the other archive was downloaded too"
 fi
 new_home
-if run_installer "$h" LOCKER_TARGET="$target" -- --base-url "$base/with-static" "${by_test_key[@]}" \
-    && [ "$("$h/.local/bin/locker" -V)" = "locker $version" ] \
-    && grep -q "installing $asset ($target)\$" "$work/out"; then
-    pass "LOCKER_TARGET picks the dynamically linked archive over the static one"
-else
-    fail "LOCKER_TARGET picks the dynamically linked archive over the static one" "it did not install $asset"
-fi
+expect_install "LOCKER_TARGET picks the dynamically linked archive over the static one" "$h" \
+    "$asset" "$target" LOCKER_TARGET="$target" -- --base-url "$base/with-static" "${by_test_key[@]}"
 installed_home && expect_refusal "--target the release does not have" "$h" \
     "SHA256SUMS has no line for locker-$version-$target-nosuch.tar.gz" \
     -- --base-url "$base/with-static" "${by_test_key[@]}" --target "$target-nosuch"
@@ -642,12 +647,8 @@ fi
 # Without SHA256SUMS it takes the first archive that downloads: the static one when there is
 # one, and it says which it tried when none does.
 new_home
-if run_installer "$h" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/with-static" \
-    && grep -q "installing $static_asset ($target-static)\$" "$work/out"; then
-    pass "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs the static archive when there is one"
-else
-    fail "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs the static archive when there is one" "it did not"
-fi
+expect_install "LOCKER_INSECURE_SKIP_CHECKSUM=1 installs the static archive when there is one" "$h" \
+    "$static_asset" "$target-static" LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/with-static"
 installed_home && expect_refusal "LOCKER_INSECURE_SKIP_CHECKSUM=1 with no archive to download" "$h" \
     "cannot download .*/no-such-release/$static_asset or .*/no-such-release/$asset\$" \
     LOCKER_INSECURE_SKIP_CHECKSUM=1 -- --base-url "$base/no-such-release"

@@ -207,9 +207,9 @@ def append(c, layout, log, pad):
 
 
 def frames_by_object(db, wal):
-    """Frames in `wal` per table or index, and the number of commits they belong to."""
+    """Frames in `wal` per table or index, and the file system's pages its commits touch."""
     data = open(wal, "rb").read()
-    pages, commits, off = collections.Counter(), 0, 32
+    pages, off = collections.Counter(), 32
     start, dirtied = off, 0
     while off + FRAME <= len(data):
         page, commit = struct.unpack(">II", data[off:off + 8])
@@ -217,7 +217,6 @@ def frames_by_object(db, wal):
         off += FRAME
         if commit != 0:
             # One commit writes its frames in one run: the file's 4 KiB pages it touches.
-            commits += 1
             dirtied += -(-off // FS_PAGE) - start // FS_PAGE
             start = off
     c = sqlite3.connect(db)
