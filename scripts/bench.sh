@@ -117,7 +117,7 @@ doc="$root/docs/performance.md"
 if [ "$full" -eq 1 ] && [ "$peer" -eq 1 ] && [ -f "$doc" ]; then
     {
         sed '/<!-- bench:begin -->/q' "$doc"
-        echo "Run of $(date -u +%Y-%m-%d) on $machine, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), binary ${locker#"$root"/} ($(if readelf -lW "$locker" 2>/dev/null | grep -q 'program interpreter'; then echo dynamically linked; else echo statically linked; fi)):"
+        echo "Run of $(date -u +%Y-%m-%d) on $machine, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), binary ${locker#"$root"/} ($(case "$(readelf -lW "$locker" 2>/dev/null)" in *'program interpreter'*) echo dynamically linked ;; *) echo statically linked ;; esac)):"
         echo
         cat "$table"
         sed -n '/<!-- bench:end -->/,$p' "$doc"

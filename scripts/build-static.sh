@@ -74,7 +74,9 @@ link=()
 RUSTFLAGS="$rustflags" cargo rustc --locked --quiet --profile "$profile" --target "$host" --bin locker --target-dir "$dir" "${link[@]}"
 bin="$dir/$host/$profile_dir/locker"
 [ -x "$bin" ] || die "the build did not produce $bin"
-if readelf -lW "$bin" 2>/dev/null | grep -q 'Requesting program interpreter'; then
-    die "$bin is dynamically linked"
-fi
+# Read whole, not piped into `grep -q` (readelf would die of SIGPIPE under pipefail).
+headers="$(readelf -lW "$bin")" || die "readelf cannot read $bin"
+case "$headers" in
+    *'Requesting program interpreter'*) die "$bin is dynamically linked" ;;
+esac
 echo "$bin"

@@ -224,7 +224,10 @@ linkage_of() {
             *) echo unknown ;;
         esac
     elif command -v readelf >/dev/null 2>&1; then
-        if readelf -lW "$1" | grep -q 'Requesting program interpreter'; then echo dynamic; else echo static; fi
+        case "$(readelf -lW "$1")" in
+            *'Requesting program interpreter'*) echo dynamic ;;
+            *) echo static ;;
+        esac
     elif command -v ldd >/dev/null 2>&1; then
         case "$(ldd "$1" 2>&1)" in
             *'statically linked'* | *'not a dynamic executable'*) echo static ;;
