@@ -15,8 +15,10 @@
 set -euo pipefail
 
 root="$(CDPATH='' cd -P -- "$(dirname -- "$0")/.." && pwd)"
-target=x86_64-unknown-linux-gnu
-rel="target/$target/release/locker"
+# The two binaries .containerignore lets into the build context: build-static.sh's (the
+# Containerfile's default) and a copy of any other, passed with --build-arg.
+default_bin="target/static/x86_64-unknown-linux-gnu/release/locker"
+staged="target/container/locker"
 bin=''
 while [ "$#" -gt 0 ]; do
     case "$1" in
@@ -36,10 +38,11 @@ if [ -z "$bin" ]; then
     echo "test-container: building the static binary (scripts/build-static.sh)" >&2
     bin="$(scripts/build-static.sh)"
 fi
-# The build context holds only $rel (.containerignore): put the binary there.
-if [ "$(realpath "$bin")" != "$(realpath -m "$rel")" ]; then
-    mkdir -p "$(dirname "$rel")"
-    cp "$bin" "$rel"
+build_arg=()
+if [ "$(realpath "$bin")" != "$(realpath -m "$default_bin")" ]; then
+    mkdir -p "$(dirname "$staged")"
+    cp "$bin" "$staged"
+    build_arg=(--build-arg "LOCKER_BIN=$staged")
 fi
 
 id="$$-$(date +%s)"
@@ -52,6 +55,7 @@ cleanup() {
     "${pod[@]}" rm -f -t 0 "$ctr" >/dev/null 2>&1 || true
     "${pod[@]}" volume rm -f "$vol" >/dev/null 2>&1 || true
     "${pod[@]}" rmi -f "$image" >/dev/null 2>&1 || true
+    [ "${#build_arg[@]}" -eq 0 ] || rm -f "$staged"
 }
 trap cleanup EXIT
 
@@ -87,7 +91,7 @@ else
     fail "the binary is statically linked" "$(ldd "$bin" 2>&1)"
 fi
 check "podman build (FROM scratch)" \
-    "${pod[@]}" build "${limits[@]}" --layers=false -q -t "$image" -f Containerfile .
+    "${pod[@]}" build "${limits[@]}" --layers=false -q -t "$image" -f Containerfile "${build_arg[@]}" .
 files="$("${pod[@]}" run --rm "${limits[@]}" --entrypoint /usr/local/bin/locker "$image" --version 2>&1 || true)"
 case "$files" in
     "locker "*) pass "the image's binary runs: $files" ;;
