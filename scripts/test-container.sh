@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the container image (Containerfile) and checks it for real with Podman and the runc
-# runtime: the image holds one static binary; the server answers on the loopback port it is
-# published on; it runs as uid 65532, not root; it creates its repository on the volume with
-# private modes; the CLI works inside beside the server (verify, backup); SIGTERM stops it
-# cleanly; and its data survives both a restart and a new container on the same volume.
+# runtime: the image holds one static binary, the one given, byte for byte; the server answers
+# on the loopback port it is published on; it runs as uid 65532, not root; it creates its
+# repository on the volume with private modes; the CLI works inside beside the server (verify,
+# backup); SIGTERM stops it cleanly; and its data survives both a restart and a new container
+# on the same volume.
 # compose.yaml is checked to publish on 127.0.0.1 only.
 #
 # Installs podman and runc from Debian if missing. Builds the statically linked binary
@@ -27,6 +28,8 @@ while [ "$#" -gt 0 ]; do
         *) echo "test-container: unknown argument: $1 (try --help)" >&2; exit 2 ;;
     esac
 done
+# Resolved where it was named, before the cd below.
+[ -z "$bin" ] || bin="$(realpath -- "$bin")"
 cd "$root"
 
 if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; then
@@ -97,6 +100,16 @@ case "$files" in
     "locker "*) pass "the image's binary runs: $files" ;;
     *) fail "the image's binary runs" "$files" ;;
 esac
+# The image holds the binary it was given, byte for byte (not another build left in target/).
+copy="$(mktemp)"
+if "${pod[@]}" create --name "$ctr-copy" "$image" >/dev/null \
+    && "${pod[@]}" cp "$ctr-copy:/usr/local/bin/locker" "$copy" && cmp -s "$bin" "$copy"; then
+    pass "the image's binary is the one given ($bin)"
+else
+    fail "the image's binary is the one given ($bin)" "$(cmp "$bin" "$copy" 2>&1 || true)"
+fi
+"${pod[@]}" rm -f "$ctr-copy" >/dev/null 2>&1 || true
+rm -f "$copy"
 user="$("${pod[@]}" image inspect -f '{{.Config.User}}' "$image")"
 if [ "$user" = "65532:65532" ]; then pass "the image runs as 65532:65532"; else fail "the image runs as 65532:65532" "$user"; fi
 
