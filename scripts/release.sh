@@ -187,12 +187,9 @@ for t in "${targets[@]}"; do
     case "$t" in
         static)
             case "$host" in
-                *-linux-*) ;;
-                *) die "--target static is for Linux hosts (this is $host)" ;;
-            esac
-            case "$host" in
                 *-linux-gnu) plan+=("$host|$host-static|static-glibc") ;;
-                *) plan+=("$host|$host|static-musl") ;; # a musl host's own build is static
+                *-linux-musl*) plan+=("$host|$host|static-musl") ;; # a musl host's own build is static
+                *) die "--target static is for Linux hosts with glibc or musl (this is $host)" ;;
             esac
             ;;
         *[!a-z0-9_.-]* | '') die "not a target triple: $t" ;;
