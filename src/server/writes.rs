@@ -70,18 +70,21 @@ impl Writes {
     /// finished once its group is durable. `Err` gives the job back when the server is
     /// shutting down.
     ///
-    /// On this thread, a long write (a deposit of many blocks, or one waiting for another
-    /// process's write lock) holds this runtime worker until it is durable, as it held the
-    /// writer thread before; the runtime's other worker serves
-    /// every other connection meanwhile, and writes that come then wait for the writer thread,
-    /// which waits for the committer. Measured (docs/performance.md, stop 38): sequential
-    /// 200-byte appends cost about a sixth less server CPU this way; 16 clients the same.
+    /// On a runtime's worker, the commit runs inside [`tokio::task::block_in_place`]: the
+    /// worker's queue of tasks moves to another thread first. Blocking the worker outright
+    /// stalled the whole server while a write waited (for another process's write lock, up
+    /// to a minute): the worker that wakes with an I/O event runs the task it woke without
+    /// waking another, so no thread was left to poll the sockets, and not even `/healthz`
+    /// was answered (`tests/cli/serve.rs`, a write on a kept-alive connection). Writes that
+    /// come meanwhile wait for the writer thread, which waits for the committer. Measured
+    /// (docs/performance.md, stop 38): sequential 200-byte appends cost about a sixth less
+    /// server CPU this way than with the hop to the writer thread; 16 clients the same.
     pub(super) fn submit(&self, job: Box<dyn Job>) -> Result<(), Box<dyn Job>> {
         let alone = self.active.fetch_add(1, Ordering::SeqCst) == 0;
         let job = Counted::wrap(job, &self.active);
         if self.inline && alone {
             if let Ok(mut c) = self.committer.try_lock() {
-                let left = c.commit(vec![job], &mut |_| Vec::new());
+                let left = tokio::task::block_in_place(|| c.commit(vec![job], &mut |_| Vec::new()));
                 drop(c);
                 self.after.grew();
                 // A storage failure before the job ran: the writer thread runs it again on a

@@ -892,6 +892,48 @@ fn test_serve_bounds_the_operations_running_and_answers_health_when_every_slot_i
     assert!(took >= Duration::from_millis(600), "{took:?}");
 }
 
+/// A write that waits for another process's write lock, sent on a connection kept alive
+/// since an earlier request, must not stop the server: until the runtime's worker handed its
+/// queue on before committing, the worker woken by that request's bytes ran it and blocked,
+/// no thread was left polling the sockets, and nothing at all was answered until the lock
+/// was let go (or the write gave up a minute later).
+#[test]
+fn test_serve_answers_others_while_a_write_on_a_kept_alive_connection_waits_for_the_lock() {
+    if crate::common::sqlite_only("holds SQLite's write lock from outside") {
+        return;
+    }
+    let env = TestEnv::init();
+    let s = env.serve(&[]);
+    let addr = s.addr;
+    let db = rusqlite::Connection::open(env.db_path()).unwrap();
+    for round in 0..3 {
+        let mut kept = crate::common::http1::Http::new(addr);
+        let r = kept.req("GET", "/healthz", &[], b"").unwrap();
+        assert_eq!(r.status, 200);
+        // Both workers go idle: the write's bytes wake whichever one polls the sockets.
+        std::thread::sleep(Duration::from_millis(200));
+        db.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let writer = std::thread::spawn(move || {
+            let json = [("Content-Type", "application/json")];
+            kept.req("POST", "/v1/pads", &json, b"{}").unwrap().status
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!writer.is_finished(), "round {round}: the write waits for the lock");
+        for path in ["/healthz", "/health", "/v1/pads/demo-pad-v1/manifest"] {
+            let start = Instant::now();
+            let (code, body) = http(addr, "GET", path, &[], b"").unwrap_or_else(|e| {
+                panic!("round {round}: {path}: no answer ({e}): the server stalled")
+            });
+            assert_eq!(code, 200, "round {round}: {path}: {}", String::from_utf8_lossy(&body));
+            assert!(start.elapsed() < Duration::from_secs(2), "{path}: {:?}", start.elapsed());
+        }
+        assert!(!writer.is_finished(), "round {round}: the write still waits");
+        db.execute_batch("ROLLBACK").unwrap();
+        assert_eq!(writer.join().unwrap(), 201, "round {round}");
+    }
+    assert_eq!(env.json(&["verify"])["ok"], true);
+}
+
 #[test]
 fn test_serve_exports_a_pad_as_a_bundle_that_verifies_offline() {
     let env = TestEnv::init();
