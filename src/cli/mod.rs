@@ -88,6 +88,11 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     ("LOCKER_NOW", "Pretend the time is this many Unix seconds (for tests and demos)."),
     (
+        "LOCKER_DISK_SPACE",
+        "Pretend the repository's file system has FREE of TOTAL bytes, given as FREE/TOTAL \
+         (for tests and demos): what doctor and the server's locker_disk_* metrics report.",
+    ),
+    (
         "COMPLETE",
         "A shell's name (bash, zsh, fish, elvish, powershell): answer the shell's completion \
          request instead of running a command (the completion scripts set it; alone, it prints \

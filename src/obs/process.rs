@@ -80,12 +80,57 @@ pub fn write(out: &mut Exposition) {
     }
 }
 
-/// The free and total bytes of the file system `path` is on (free as an unprivileged user
-/// sees it), or `None` if it cannot be told.
-pub fn disk(path: &Path) -> Option<(u64, u64)> {
-    let st = rustix::fs::statvfs(path).ok()?;
+/// Pretends the file system holds `FREE/TOTAL` bytes, for tests and demos whose output must
+/// not follow the free space of the machine they run on.
+pub const DISK_SPACE_ENV: &str = "LOCKER_DISK_SPACE";
+
+/// What [`disk`] found: the free and total bytes of a file system (free as an unprivileged
+/// user sees it, as `df` says "Available").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Disk {
+    pub free: u64,
+    pub total: u64,
+    /// The figures are `LOCKER_DISK_SPACE`'s, not the file system's.
+    pub pretended: bool,
+}
+
+/// Why [`disk`] has no figures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiskError {
+    /// The file system would not say.
+    Unknown(String),
+    /// `LOCKER_DISK_SPACE` is set, and malformed.
+    BadPretence(String),
+}
+
+/// The free and total bytes of the file system `path` is on, or what `LOCKER_DISK_SPACE`
+/// pretends. `locker doctor` and the server's `locker_disk_*` metrics both read it here.
+pub fn disk(path: &Path) -> Result<Disk, DiskError> {
+    if let Some(v) = std::env::var_os(DISK_SPACE_ENV) {
+        return pretended(&v.to_string_lossy()).map_err(DiskError::BadPretence);
+    }
+    let st = rustix::fs::statvfs(path)
+        .map_err(|e| DiskError::Unknown(format!("cannot tell the free space: {e}")))?;
     let unit = st.f_frsize.max(1);
-    Some((st.f_bavail.saturating_mul(unit), st.f_blocks.saturating_mul(unit)))
+    Ok(Disk {
+        free: st.f_bavail.saturating_mul(unit),
+        total: st.f_blocks.saturating_mul(unit),
+        pretended: false,
+    })
+}
+
+/// Parses `LOCKER_DISK_SPACE`: `FREE/TOTAL` in bytes, free no more than the total.
+fn pretended(v: &str) -> Result<Disk, String> {
+    let bad = || {
+        format!("{DISK_SPACE_ENV} must be FREE/TOTAL in bytes (free at most the total), got `{v}`")
+    };
+    let (free, total) = v.split_once('/').ok_or_else(bad)?;
+    let free: u64 = free.trim().parse().map_err(|_| bad())?;
+    let total: u64 = total.trim().parse().map_err(|_| bad())?;
+    if total == 0 || free > total {
+        return Err(bad());
+    }
+    Ok(Disk { free, total, pretended: true })
 }
 
 #[cfg(test)]
@@ -102,6 +147,16 @@ mod tests {
         assert_eq!(s.start_time_seconds, 1_700_000_010.0);
         assert_eq!(parse_stat("1 (x) S 1 2", 0.0), None);
         assert_eq!(parse_stat("garbage", 0.0), None);
+    }
+
+    #[test]
+    fn the_pretended_disk_is_free_slash_total_bytes() {
+        assert_eq!(pretended("50/200"), Ok(Disk { free: 50, total: 200, pretended: true }));
+        assert_eq!(pretended(" 0 / 1 ").map(|d| (d.free, d.total)), Ok((0, 1)));
+        for bad in ["", "50", "50/", "/200", "-1/200", "300/200", "1/0", "5G/10G", "1/2/3"] {
+            let e = pretended(bad).unwrap_err();
+            assert!(e.contains("LOCKER_DISK_SPACE must be FREE/TOTAL"), "{bad}: {e}");
+        }
     }
 
     #[test]
@@ -130,8 +185,10 @@ mod tests {
         {
             assert!(text.contains(family), "{family} in {text}");
         }
-        let (free, size) = disk(Path::new(".")).unwrap();
-        assert!(size > 0 && free <= size);
-        assert_eq!(disk(Path::new("/no/such/dir")), None);
+        if std::env::var_os(DISK_SPACE_ENV).is_none() {
+            let d = disk(Path::new(".")).unwrap();
+            assert!(d.total > 0 && d.free <= d.total && !d.pretended);
+            assert!(matches!(disk(Path::new("/no/such/dir")), Err(DiskError::Unknown(_))));
+        }
     }
 }

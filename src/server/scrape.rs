@@ -100,16 +100,16 @@ async fn exposition(s: &AppState, token: Option<crate::domain::secret::Secret>) 
             );
         }
     }
-    if let Some((free, size)) = s.options().data_dir.as_deref().and_then(process::disk) {
+    if let Some(d) = s.options().data_dir.as_deref().and_then(|p| process::disk(p).ok()) {
         out.gauge(
             "locker_disk_free_bytes",
             "Bytes free (to an unprivileged user) on the file system holding the repository.",
-            free as f64,
+            d.free as f64,
         );
         out.gauge(
             "locker_disk_size_bytes",
             "Size in bytes of the file system holding the repository.",
-            size as f64,
+            d.total as f64,
         );
     }
     process::write(&mut out);

@@ -217,6 +217,8 @@ fn run(program: &str, dir: &Path) -> String {
             .env("NO_COLOR", "1")
             .env("TERM", "dumb")
             .env("LANG", "C.UTF-8")
+            // A page shows `doctor` on a disk with room to spare, whatever this machine's is.
+            .env("LOCKER_DISK_SPACE", crate::common::DISK_SPACE)
             .current_dir(&work)
             .stdin(Stdio::null())
             .stdout(writer.try_clone().unwrap())

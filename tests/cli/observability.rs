@@ -210,14 +210,27 @@ fn test_metrics_match_a_scripted_workload() {
     assert!(must(&text, "process_cpu_seconds_total") > 0.0);
     assert!(must(&text, "process_resident_memory_bytes") > 1e6);
     assert!(must(&text, "process_open_fds") > 3.0);
+    // The suite's pretended disk (LOCKER_DISK_SPACE)...
     let (free, size) =
         (must(&text, "locker_disk_free_bytes"), must(&text, "locker_disk_size_bytes"));
-    assert!(free > 0.0 && free <= size);
+    assert_eq!((free, size), (107_374_182_400.0, 214_748_364_800.0));
 
     // A refused request is counted by its reason.
     s.curl("/health", &["-H", "Host: evil.example"]);
     let text = scrape(&s, &[]);
     assert_eq!(must(&text, r#"locker_http_admission_refusals_total{reason="host"}"#), 1.0);
+
+    // ...and, without it, the file system's: its size is df's to the byte.
+    let real = env.serve_with(&[], &[("LOCKER_DISK_SPACE", "")]);
+    let real_text = scrape(&real, &[]);
+    let out = std::process::Command::new("df").arg("-Pk").arg(env.path()).output().unwrap();
+    let df = String::from_utf8(out.stdout).unwrap();
+    let fields: Vec<&str> = df.lines().nth(1).unwrap().split_whitespace().collect();
+    let df_size = fields[fields.len() - 5].parse::<f64>().unwrap() * 1024.0;
+    assert_eq!(must(&real_text, "locker_disk_size_bytes"), df_size, "{df}");
+    let free = must(&real_text, "locker_disk_free_bytes");
+    assert!(free > 0.0 && free <= df_size, "{free}");
+    drop(real);
 
     promtool_accepts(&text);
     let have = families(&text);
@@ -442,6 +455,22 @@ fn test_doctor_remote_reads_the_servers_metrics() {
     assert_eq!(metrics[0]["status"], "ok");
     assert!(metrics[0]["detail"].as_str().unwrap().starts_with("server metrics: "), "{v}");
     drop(s);
+
+    // A server whose disk runs low: what LockerDiskNearlyFull would say, a warning at under
+    // 5% free and a problem (exit 1) at under 3%.
+    for (space, code, status, words) in [
+        ("4000000000/100000000000", 0, "warn", "the server's disk is 4% free"),
+        ("2000000000/100000000000", 1, "problem", "the server's disk is 2% free"),
+    ] {
+        let low = env.serve_with(&[], &[("LOCKER_DISK_SPACE", space)]);
+        let out = env.locker().args(["--json", "doctor", "--remote", &low.url()]).output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(code), "{v}");
+        let m: Vec<&Value> =
+            v["findings"].as_array().unwrap().iter().filter(|f| f["check"] == "metrics").collect();
+        assert_eq!(m.len(), 1, "{v}");
+        assert_eq!((m[0]["status"].as_str(), m[0]["detail"].as_str()), (Some(status), Some(words)));
+    }
 
     // Behind --require-token without a token: said, not failed.
     let s = env.serve(&["--require-token"]);

@@ -729,40 +729,20 @@ fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
     }
 }
 
-/// Free space where `.locker/` is, by `df -Pk` (POSIX output), in bytes.
-fn free_bytes(dir: &Path) -> Result<(u64, u64), String> {
-    let out = std::process::Command::new("df")
-        .arg("-Pk")
-        .arg(dir)
-        .env("LC_ALL", "C")
-        .output()
-        .map_err(|e| format!("cannot run df: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("df failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().nth(1).ok_or("df printed nothing")?;
-    // Filesystem 1024-blocks Used Available Capacity Mounted-on; the file system's name may
-    // contain spaces, so count from the end.
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 6 {
-        return Err(format!("cannot parse df's output: {line}"));
-    }
-    let n = fields.len();
-    let total: u64 = fields[n - 5].parse().map_err(|_| format!("cannot parse df: {line}"))?;
-    let avail: u64 = fields[n - 3].parse().map_err(|_| format!("cannot parse df: {line}"))?;
-    Ok((avail.saturating_mul(1024), total.saturating_mul(1024)))
-}
-
 fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
-    match free_bytes(dot) {
-        Err(e) => r.push("disk", Severity::Skipped, e, None),
-        Ok((free, total)) => {
+    use crate::obs::process::{Disk, DiskError};
+    match crate::obs::process::disk(dot) {
+        Err(DiskError::BadPretence(e)) => {
+            r.push("disk", Severity::Problem, e, some("Unset it outside tests and demos."));
+        }
+        Err(DiskError::Unknown(e)) => r.push("disk", Severity::Skipped, e, None),
+        Ok(Disk { free, total, pretended }) => {
             let detail = format!(
-                "{} free of {} where .locker/ is (the store takes {})",
+                "{} free of {} where .locker/ is (the store takes {}){}",
                 mib(free),
                 mib(total),
-                mib(db_bytes)
+                mib(db_bytes),
+                if pretended { ", as LOCKER_DISK_SPACE pretends" } else { "" }
             );
             let fix = some("Free space (`locker gc --pads-older-than 30d --blobs`, old backups) or move the repository to a larger disk.");
             match disk_status(free, total, db_bytes) {
@@ -839,13 +819,6 @@ fn check_token(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn df_parses_posix_output() {
-        let here = std::env::temp_dir();
-        let (free, total) = free_bytes(&here).unwrap();
-        assert!(total > 0 && free <= total);
-    }
 
     #[test]
     fn free_space_thresholds() {

@@ -18,6 +18,10 @@ pub const OBJECTS: &str = "objects";
 
 /// The fixed time tests run at (`LOCKER_NOW`), unless they set another.
 pub const NOW: i64 = 1_800_000_000;
+/// What every command and server of the suite takes the repository's file system to be
+/// (`LOCKER_DISK_SPACE`): 100 GiB free of 200 GiB, so that `doctor`'s findings do not follow
+/// the free space of the machine the suite runs on. The tests of the real reading remove it.
+pub const DISK_SPACE: &str = "107374182400/214748364800";
 
 /// A temporary directory with its own repository location and a sealed environment.
 pub struct TestEnv {
@@ -174,6 +178,7 @@ impl TestEnv {
             .env("NO_COLOR", "1")
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("LOCKER_NOW", self.now.to_string())
+            .env("LOCKER_DISK_SPACE", DISK_SPACE)
             .current_dir(self.path());
         cmd
     }
@@ -387,6 +392,7 @@ impl TestEnv {
             .env("NO_COLOR", "1")
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("LOCKER_NOW", self.now.to_string())
+            .env("LOCKER_DISK_SPACE", DISK_SPACE)
             .current_dir(self.path());
         cmd
     }

@@ -42,14 +42,16 @@ impl TestEnv {
             .env("NO_COLOR", "1")
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("LOCKER_NOW", self.now.to_string())
+            .env("LOCKER_DISK_SPACE", super::DISK_SPACE)
             .current_dir(self.path())
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         for (k, v) in env {
-            // An empty LOCKER_NOW runs the server on the real clock.
-            if *k == "LOCKER_NOW" && v.is_empty() {
+            // An empty LOCKER_NOW runs the server on the real clock; an empty
+            // LOCKER_DISK_SPACE on the real file system's figures.
+            if matches!(*k, "LOCKER_NOW" | "LOCKER_DISK_SPACE") && v.is_empty() {
                 cmd.env_remove(k);
             } else {
                 cmd.env(k, v);
