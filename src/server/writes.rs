@@ -70,21 +70,26 @@ impl Writes {
     /// finished once its group is durable. `Err` gives the job back when the server is
     /// shutting down.
     ///
-    /// On a runtime's worker, the commit runs inside [`tokio::task::block_in_place`]: the
-    /// worker's queue of tasks moves to another thread first. Blocking the worker outright
-    /// stalled the whole server while a write waited (for another process's write lock, up
-    /// to a minute): the worker that wakes with an I/O event runs the task it woke without
-    /// waking another, so no thread was left to poll the sockets, and not even `/healthz`
-    /// was answered (`tests/cli/serve.rs`, a write on a kept-alive connection). Writes that
-    /// come meanwhile wait for the writer thread, which waits for the committer. Measured
-    /// (docs/performance.md, stop 38): sequential 200-byte appends cost about a sixth less
-    /// server CPU this way than with the hop to the writer thread; 16 clients the same.
+    /// On this thread (a runtime's worker) the commit never waits for another process's write
+    /// lock: the group begins without waiting, and a write that finds the lock held goes to
+    /// the writer thread, which waits for it. A worker blocked on that wait stalled the whole
+    /// server, for up to a minute: the worker that a request's bytes wake runs the task they
+    /// woke without waking the other worker, so no thread was left polling the sockets and
+    /// not even `/healthz` was answered (`tests/cli/serve.rs`). The commit's own work, its
+    /// `fsync` included, still holds the worker. `tokio::task::block_in_place`, which would
+    /// not, hands the worker's tasks to another thread at every call, and cost more than the
+    /// hop to the writer thread (docs/performance.md). Measured (docs/performance.md, stop
+    /// 38): sequential 200-byte appends cost about a sixth less server CPU this way; 16
+    /// clients the same.
     pub(super) fn submit(&self, job: Box<dyn Job>) -> Result<(), Box<dyn Job>> {
         let alone = self.active.fetch_add(1, Ordering::SeqCst) == 0;
         let job = Counted::wrap(job, &self.active);
         if self.inline && alone {
             if let Ok(mut c) = self.committer.try_lock() {
-                let left = tokio::task::block_in_place(|| c.commit(vec![job], &mut |_| Vec::new()));
+                let lone = Lone::wrap(job, self.queue.clone());
+                let left = crate::store::begin_without_waiting(|| {
+                    c.commit(vec![lone], &mut |_| Vec::new())
+                });
                 drop(c);
                 self.after.grew();
                 // A storage failure before the job ran: the writer thread runs it again on a
@@ -96,6 +101,41 @@ impl Writes {
             }
         }
         self.queue.send(job).map_err(|e| e.0)
+    }
+}
+
+/// A write tried on a request's thread: when its group could not begin at once because
+/// another process held the write lock, it is sent to the writer thread (which waits for the
+/// lock) instead of being answered `busy`.
+struct Lone {
+    job: Option<Box<dyn Job>>,
+    ran: bool,
+    writer: std::sync::mpsc::Sender<Box<dyn Job>>,
+}
+
+impl Lone {
+    fn wrap(job: Box<dyn Job>, writer: std::sync::mpsc::Sender<Box<dyn Job>>) -> Box<dyn Job> {
+        Box::new(Self { job: Some(job), ran: false, writer })
+    }
+}
+
+impl Job for Lone {
+    fn run(&mut self, store: &mut dyn Store, env: &Env) {
+        self.ran = true;
+        if let Some(j) = self.job.as_mut() {
+            j.run(store, env);
+        }
+    }
+
+    fn finish(mut self: Box<Self>, undone: Option<OpError>) {
+        let Some(job) = self.job.take() else { return };
+        if !self.ran && undone.as_ref().is_some_and(|e| e.code == "busy") {
+            if let Err(back) = self.writer.send(job) {
+                back.0.finish(Some(OpError::unavailable("the server is shutting down")));
+            }
+        } else {
+            job.finish(undone);
+        }
     }
 }
 
@@ -388,6 +428,34 @@ mod tests {
         // answers before it does), the next lone write commits on its own thread.
         assert_eq!(w.active.load(Ordering::SeqCst), 0);
         while w.committer.try_lock().is_err() {
+            std::thread::yield_now();
+        }
+        assert!(w.submit(job(None, tx)).is_ok());
+        let (thread, _) = rx.try_recv().expect("answered at once").expect("committed");
+        assert_eq!(thread.as_deref(), std::thread::current().name());
+    }
+
+    #[test]
+    fn a_lone_write_that_finds_the_lock_held_waits_on_the_writer_thread_not_here() {
+        let (dir, w) = writes(true);
+        let other = rusqlite::Connection::open(dir.path().join(".locker").join("locker.db"))
+            .expect("another connection");
+        other.execute_batch("BEGIN IMMEDIATE").expect("it takes the write lock");
+        let (tx, rx) = mpsc::channel();
+        let start = Instant::now();
+        assert!(w.submit(job(None, tx.clone())).is_ok());
+        // Handed to the writer thread at once (waiting here for the lock would have taken
+        // up to the busy handler's minute), and not refused as busy either.
+        assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+        assert!(rx.try_recv().is_err(), "nothing is answered while the lock is held");
+        other.execute_batch("ROLLBACK").expect("it lets go");
+        let (thread, _) = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("answered")
+            .expect("committed once the lock was free");
+        assert_eq!(thread.as_deref(), Some("locker-writer"));
+        // The next lone write commits on this thread again.
+        while w.active.load(Ordering::SeqCst) != 0 || w.committer.try_lock().is_err() {
             std::thread::yield_now();
         }
         assert!(w.submit(job(None, tx)).is_ok());

@@ -307,6 +307,13 @@ pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Runs `f` with the write group it begins on this thread refused at once
+/// ([`StoreError::Busy`]) where another process holds the write lock, instead of waiting for
+/// it: SQLite's (see [`sqlite::begin_without_waiting`]); PostgreSQL's client waits as ever.
+pub fn begin_without_waiting<T>(f: impl FnOnce() -> T) -> T {
+    sqlite::begin_without_waiting(f)
+}
+
 /// Whether this thread runs inside [`blocking`].
 pub(crate) fn may_block() -> bool {
     MAY_BLOCK.with(std::cell::Cell::get)

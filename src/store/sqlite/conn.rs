@@ -17,18 +17,41 @@ const BUSY_DEADLINE: Duration = Duration::from_secs(60);
 
 thread_local! {
     static BUSY_SINCE: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Set by [`begin_without_waiting`]: the busy handler gives up at once.
+    static NO_WAIT: Cell<bool> = const { Cell::new(false) };
     static RNG: Cell<u64> = Cell::new(u64::from_le_bytes(crate::domain::secret::random_bytes::<8>()) | 1);
 }
 
-/// Starts the busy handler's deadline afresh: the lock it waited for is taken.
+/// Starts the busy handler's deadline afresh: the lock it waited for is taken. A write
+/// transaction that has begun ends [`begin_without_waiting`]'s effect.
 pub(super) fn busy_done() {
     BUSY_SINCE.with(|c| c.set(None));
+    NO_WAIT.with(|c| c.set(false));
+}
+
+/// Runs `f` with this thread's connections giving up at once, with `SQLITE_BUSY`
+/// ([`StoreError::Busy`]), where a lock another connection holds would make them wait, until
+/// a write transaction has begun on this thread (what follows it waits as usual) or `f`
+/// returns.
+pub fn begin_without_waiting<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            NO_WAIT.with(|c| c.set(false));
+        }
+    }
+    NO_WAIT.with(|c| c.set(true));
+    let _restore = Restore;
+    f()
 }
 
 /// SQLite's busy handler: sleeps a random 25%–100% of an interval that doubles from 50 µs up
 /// to 2 ms, so that waiting writers wake at different times and none is starved by the long,
 /// fixed sleeps of the default handler; gives up after [`BUSY_DEADLINE`].
 pub(super) fn busy_backoff(attempt: i32) -> bool {
+    if NO_WAIT.with(Cell::get) {
+        return false;
+    }
     let now = Instant::now();
     let since = BUSY_SINCE.with(|c| {
         if attempt == 0 || c.get().is_none() {

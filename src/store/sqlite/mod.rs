@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
+pub use conn::begin_without_waiting;
 pub use maintenance::inspect;
 pub use schema::SCHEMA_VERSION;
 
