@@ -479,7 +479,13 @@ pub fn main(long_version: &'static str) -> ExitCode {
     };
     let json = cli.global.json;
     match cli.global.log_filter(&command) {
-        Ok(f) => crate::obs::log::init(f, cli.global.log_format),
+        // A server's lines are written by a thread of their own: a stderr nobody reads must
+        // not stop its answers (obs::sink).
+        Ok(f) => crate::obs::log::init(
+            f,
+            cli.global.log_format,
+            matches!(command.as_str(), "serve" | "witness serve" | "mcp"),
+        ),
         Err(e) => {
             Printer::new(if json { OutputFormat::Json } else { OutputFormat::Human }, false)
                 .error(&e);

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::fmt::format::{FmtSpan, Writer};
+use tracing_subscriber::fmt::writer::BoxMakeWriter;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::registry::LookupSpan;
@@ -57,9 +58,10 @@ pub fn parse_filter(filter: &str) -> Result<EnvFilter, String> {
 /// (scripts and `locker quest` wait for it), even with `--log-level off`.
 pub const READY: &str = "locker::ready";
 
-/// Installs the process's logger: `filter` decides what is written, `format` how. Call once,
-/// early; a second call changes nothing.
-pub fn init(filter: EnvFilter, format: LogFormat) {
+/// Installs the process's logger: `filter` decides what is written, `format` how; a server
+/// (`detached`) hands its lines to a thread of their own ([`super::sink`]), a command writes
+/// them to stderr itself. Call once, early; a second call changes nothing.
+pub fn init(filter: EnvFilter, format: LogFormat, detached: bool) {
     // The MCP SDK's own events (a session began or ended, a span per message) say per request
     // what the access log says: only its warnings, unless the filter names it.
     let quiet_sdk = !filter.to_string().contains("rmcp");
@@ -71,8 +73,12 @@ pub fn init(filter: EnvFilter, format: LogFormat) {
             filter = filter.add_directive(d);
         }
     }
+    let writer = match detached.then(super::sink::Detached::start).flatten() {
+        Some(d) => BoxMakeWriter::new(d),
+        None => BoxMakeWriter::new(std::io::stderr),
+    };
     let lines = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .with_span_events(FmtSpan::CLOSE)
         .event_format(Line { format })
         .with_filter(filter);
@@ -87,6 +93,7 @@ pub fn init(filter: EnvFilter, format: LogFormat) {
 pub fn flush() {
     #[cfg(feature = "otlp")]
     super::otlp::shutdown();
+    super::sink::flush();
 }
 
 /// The event formatter of both formats.

@@ -49,6 +49,11 @@ impl Counters {
         self.add(values, 1);
     }
 
+    /// The sum of every counter of the family.
+    pub fn total(&self) -> u64 {
+        self.values.lock().map_or(0, |m| m.values().sum())
+    }
+
     fn write(&self, out: &mut Exposition) {
         out.header(self.name, self.help, "counter");
         let values = self.values.lock().map(|m| m.clone()).unwrap_or_default();
@@ -156,6 +161,8 @@ pub struct Metrics {
     pub store_reconnects: Counters,
     pub cosignatures: Counters,
     pub cosignature_failures: Counters,
+    /// Log lines a server dropped because its stderr was not read ([`super::sink`]).
+    pub log_lines_dropped: Counters,
     in_flight: std::sync::atomic::AtomicI64,
 }
 
@@ -223,6 +230,12 @@ impl Metrics {
                 "Checkpoint cosignature requests a witness refused or did not answer.",
                 &["witness"],
             ),
+            log_lines_dropped: Counters::new(
+                "locker_log_lines_dropped_total",
+                "Log lines dropped because stderr was not read fast enough (its reader stopped \
+                 or fell behind).",
+                &[],
+            ),
             in_flight: std::sync::atomic::AtomicI64::new(0),
         }
     }
@@ -264,6 +277,7 @@ impl Metrics {
         self.store_reconnects.write(out);
         self.cosignatures.write(out);
         self.cosignature_failures.write(out);
+        self.log_lines_dropped.write(out);
     }
 }
 

@@ -1,4 +1,5 @@
-//! Observability: levelled, structured logs ([`log`]), the server's Prometheus metrics
+//! Observability: levelled, structured logs ([`log`], written by a thread of their own in a
+//! server: [`sink`]), the server's Prometheus metrics
 //! ([`metrics`]) and the process's own ([`process`]); with the `otlp` feature, traces
 //! exported over OTLP (`otlp`).
 //!
@@ -11,3 +12,4 @@ pub mod metrics;
 #[cfg(feature = "otlp")]
 pub mod otlp;
 pub mod process;
+pub mod sink;

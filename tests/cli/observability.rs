@@ -608,3 +608,106 @@ fn test_logs_name_who_acted_only_once_it_is_known() {
     assert_eq!(lines[1]["status"], 401);
     assert!(lines[1].get("actor").is_none(), "{}", lines[1]);
 }
+
+/// `locker serve` with its stderr piped, read up to the banner only; its address and the rest
+/// of its stderr.
+fn serve_unread(env: &TestEnv) -> (std::process::Child, std::net::SocketAddr, impl std::io::Read) {
+    use std::io::BufRead as _;
+    let mut child = Command::new(crate::common::bin())
+        .env_clear()
+        .env("HOME", env.path())
+        .current_dir(env.path())
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut banner = String::new();
+    stderr.read_line(&mut banner).unwrap();
+    let addr = banner.trim().strip_prefix("locker listening on http://").unwrap().parse().unwrap();
+    (child, addr, stderr)
+}
+
+/// Sends 6,000 requests on one connection, each answered with one access line of about 60
+/// bytes (far more than a 64 KiB pipe and the log thread's 4,096 lines hold), and returns the
+/// server's count of dropped log lines.
+fn flood(addr: std::net::SocketAddr) -> f64 {
+    let mut c = crate::common::http1::Http::new(addr);
+    for i in 0..6000 {
+        let r = c.req("GET", "/healthz", &[], b"").unwrap_or_else(|e| panic!("request {i}: {e}"));
+        assert_eq!(r.status, 200, "request {i}");
+    }
+    let r = c.req("GET", "/metrics", &[], b"").unwrap();
+    must(&String::from_utf8(r.body).unwrap(), "locker_log_lines_dropped_total")
+}
+
+/// What the warnings of dropped lines in `log` add up to.
+fn said_dropped(log: &str) -> f64 {
+    const WARNING: &str =
+        "warning: log lines were dropped: stderr was not read fast enough dropped=";
+    log.lines().filter_map(|l| l.strip_prefix(WARNING)).map(|n| n.parse::<f64>().unwrap()).sum()
+}
+
+/// A server whose stderr is a pipe nobody reads (a parent that piped it and never reads, as
+/// `subprocess.Popen(..., stderr=PIPE)` does) keeps answering: once the pipe and the log
+/// thread's queue are full it drops log lines and counts them, stops promptly on SIGTERM, and
+/// when its stderr is read again says how many it dropped. Before, the access line that found
+/// the pipe full blocked the runtime worker writing it, and after about a thousand requests
+/// nothing was answered.
+#[test]
+fn test_logs_a_stderr_nobody_reads_costs_log_lines_not_answers() {
+    use std::io::Read as _;
+    use std::time::{Duration, Instant};
+    let env = TestEnv::init();
+
+    // Never read again: SIGTERM still ends it at once, with exit 0.
+    let (mut child, addr, mut stderr) = serve_unread(&env);
+    assert!(flood(addr) > 0.0);
+    let start = Instant::now();
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let code = crate::common::server::wait_timeout(&mut child, Duration::from_secs(15));
+    assert_eq!(code, Some(0), "after {:?}", start.elapsed());
+    // What was kept is whole lines.
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(rest.lines().filter(|l| l.starts_with("GET /healthz 200 ")).count() > 1000);
+    for l in rest.lines() {
+        assert!(
+            l.starts_with("GET /") || l.starts_with("warning: ") || l.starts_with("locker "),
+            "a torn or unexpected line: {l:?}"
+        );
+    }
+
+    // Read again later: it says how many lines it dropped.
+    let (mut child, addr, mut stderr) = serve_unread(&env);
+    let dropped = flood(addr);
+    assert!(dropped > 0.0);
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let log = std::sync::Arc::clone(&log);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                log.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while said_dropped(&log.lock().unwrap()) < dropped && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let said = said_dropped(&log.lock().unwrap());
+    assert!(said >= dropped, "{said} < {dropped}");
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    assert_eq!(crate::common::server::wait_timeout(&mut child, Duration::from_secs(15)), Some(0));
+    reader.join().unwrap();
+}
