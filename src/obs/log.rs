@@ -59,8 +59,8 @@ pub fn parse_filter(filter: &str) -> Result<EnvFilter, String> {
 pub const READY: &str = "locker::ready";
 
 /// Installs the process's logger: `filter` decides what is written, `format` how; a server
-/// (`detached`) hands its lines to a thread of their own ([`super::sink`]), a command writes
-/// them to stderr itself. Call once, early; a second call changes nothing.
+/// (`detached`) whose stderr is a pipe or a socket hands its lines to a thread of their own
+/// ([`super::sink`]), and every other process writes them to stderr itself. Call once, early; a second call changes nothing.
 pub fn init(filter: EnvFilter, format: LogFormat, detached: bool) {
     // The MCP SDK's own events (a session began or ended, a span per message) say per request
     // what the access log says: only its warnings, unless the filter names it.
@@ -73,6 +73,7 @@ pub fn init(filter: EnvFilter, format: LogFormat, detached: bool) {
             filter = filter.add_directive(d);
         }
     }
+    let detached = detached && super::sink::stderr_may_block();
     let writer = match detached.then(super::sink::Detached::start).flatten() {
         Some(d) => BoxMakeWriter::new(d),
         None => BoxMakeWriter::new(std::io::stderr),

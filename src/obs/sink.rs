@@ -8,6 +8,8 @@
 //! still waiting is dropped and counted (`locker_log_lines_dropped_total`), and once lines are
 //! written again a warning says how many were lost. A command's lines go straight to stderr
 //! ([`super::log::init`]): it ends soon, and its lines keep their order with what it prints.
+//! So do a server's when stderr is a file or a terminal ([`stderr_may_block`]): a request's
+//! access line is then in the file before its answer is sent, as scripts that grep it expect.
 
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::OnceLock;
@@ -83,32 +85,45 @@ impl<'a> MakeWriter<'a> for Detached {
     }
 }
 
-/// The writing thread: writes each line as it comes and, after a line is written, says how
-/// many were dropped since the last time it said so.
+/// The writing thread: writes the lines as they come (those already waiting with one `write`),
+/// and after writing says how many lines were dropped since it last said so.
 fn write_lines(rx: &Receiver<Msg>, out: &mut dyn std::io::Write) {
     WRITING.with(|w| w.set(true));
     let mut said = 0;
-    for msg in rx {
-        match msg {
-            Msg::Line(line) => {
-                if out.write_all(&line).is_err() {
-                    continue;
+    let mut lines = Vec::new();
+    while let Ok(first) = rx.recv() {
+        for msg in std::iter::once(first).chain(rx.try_iter().take(CAPACITY)) {
+            match msg {
+                Msg::Line(line) => lines.extend_from_slice(&line),
+                Msg::Flush(done) => {
+                    let _ = out.write_all(&lines);
+                    lines.clear();
+                    let _ = out.flush();
+                    let _ = done.send(());
                 }
-                let dropped = super::metrics::metrics().log_lines_dropped.total();
-                if dropped > said {
-                    tracing::warn!(
-                        dropped = dropped - said,
-                        "log lines were dropped: stderr was not read fast enough"
-                    );
-                    said = dropped;
-                }
-            }
-            Msg::Flush(done) => {
-                let _ = out.flush();
-                let _ = done.send(());
             }
         }
+        let written = out.write_all(&lines).is_ok();
+        lines.clear();
+        let dropped = super::metrics::metrics().log_lines_dropped.total();
+        if written && dropped > said {
+            tracing::warn!(
+                dropped = dropped - said,
+                "log lines were dropped: stderr was not read fast enough"
+            );
+            said = dropped;
+        }
     }
+}
+
+/// Whether writing to stderr can block for as long as its reader pleases: a pipe or a socket
+/// (journald's), not a file, a terminal or `/dev/null`. Only then are lines worth a thread:
+/// written to a file at once, a request's access line is there before its answer is sent.
+pub fn stderr_may_block() -> bool {
+    use rustix::fs::FileType;
+    rustix::fs::fstat(std::io::stderr()).is_ok_and(|st| {
+        matches!(FileType::from_raw_mode(st.st_mode), FileType::Fifo | FileType::Socket)
+    })
 }
 
 /// Waits (up to two seconds) until the lines logged so far are written: what a process
