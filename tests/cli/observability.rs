@@ -609,19 +609,24 @@ fn test_logs_name_who_acted_only_once_it_is_known() {
     assert!(lines[1].get("actor").is_none(), "{}", lines[1]);
 }
 
-/// `locker serve` with its stderr piped, read up to the banner only; its address and the rest
-/// of its stderr.
-fn serve_unread(env: &TestEnv) -> (std::process::Child, std::net::SocketAddr, impl std::io::Read) {
-    use std::io::BufRead as _;
-    let mut child = Command::new(crate::common::bin())
+/// `locker serve --listen 127.0.0.1:0` in `env`, its stderr going to `stderr`.
+fn serve_to(env: &TestEnv, stderr: impl Into<std::process::Stdio>) -> std::process::Child {
+    Command::new(crate::common::bin())
         .env_clear()
         .env("HOME", env.path())
         .current_dir(env.path())
         .args(["serve", "--listen", "127.0.0.1:0"])
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
+        .stderr(stderr)
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// `locker serve` with its stderr piped, read up to the banner only; its address and the rest
+/// of its stderr.
+fn serve_unread(env: &TestEnv) -> (std::process::Child, std::net::SocketAddr, impl std::io::Read) {
+    use std::io::BufRead as _;
+    let mut child = serve_to(env, std::process::Stdio::piped());
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut banner = String::new();
     stderr.read_line(&mut banner).unwrap();
@@ -729,15 +734,7 @@ fn thread_names(pid: u32) -> Vec<String> {
 fn test_logs_to_a_file_hold_each_request_before_its_answer() {
     let env = TestEnv::init();
     let path = env.path().join("serve.log");
-    let mut child = Command::new(crate::common::bin())
-        .env_clear()
-        .env("HOME", env.path())
-        .current_dir(env.path())
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&path).unwrap())
-        .spawn()
-        .unwrap();
+    let mut child = serve_to(&env, std::fs::File::create(&path).unwrap());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let addr: std::net::SocketAddr = loop {
         let log = std::fs::read_to_string(&path).unwrap();
