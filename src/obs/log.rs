@@ -60,7 +60,8 @@ pub const READY: &str = "locker::ready";
 
 /// Installs the process's logger: `filter` decides what is written, `format` how; a server
 /// (`detached`) whose stderr is a pipe or a socket hands its lines to a thread of their own
-/// ([`super::sink`]), and every other process writes them to stderr itself. Call once, early; a second call changes nothing.
+/// ([`super::sink`]), and every other process writes them to stderr itself. Call once,
+/// early; a second call changes nothing.
 pub fn init(filter: EnvFilter, format: LogFormat, detached: bool) {
     // The MCP SDK's own events (a session began or ended, a span per message) say per request
     // what the access log says: only its warnings, unless the filter names it.

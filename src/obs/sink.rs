@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use tracing_subscriber::fmt::MakeWriter;
 
-/// Lines waiting for the writing thread at most (about a megabyte of access lines).
+/// Lines waiting for the writing thread at most (a quarter to one megabyte of access lines).
 pub const CAPACITY: usize = 4096;
 
 /// How long [`flush`] waits for the lines before it at most: a stderr that is not read must
