@@ -311,6 +311,8 @@ impl CommandCtx {
             })?)),
             Err(_) => Arc::new(SystemClock),
         };
+        crate::obs::process::pretended_disk()
+            .map_err(|e| OpError::usage(e).hint("Unset it outside tests and demos."))?;
         let mut settings = ops::Settings::default();
         if let Ok(v) = std::env::var("LOCKER_READ_LEASE_SECONDS") {
             settings.read_lease_seconds =

@@ -94,23 +94,20 @@ pub struct Disk {
     pub pretended: bool,
 }
 
-/// Why [`disk`] has no figures.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DiskError {
-    /// The file system would not say.
-    Unknown(String),
-    /// `LOCKER_DISK_SPACE` is set, and malformed.
-    BadPretence(String),
+/// What `LOCKER_DISK_SPACE` pretends, if it is set; an error says how it is malformed (every
+/// command refuses to start then, as with a malformed `LOCKER_NOW`).
+pub fn pretended_disk() -> Result<Option<Disk>, String> {
+    std::env::var_os(DISK_SPACE_ENV).map(|v| pretended(&v.to_string_lossy())).transpose()
 }
 
 /// The free and total bytes of the file system `path` is on, or what `LOCKER_DISK_SPACE`
-/// pretends. `locker doctor` and the server's `locker_disk_*` metrics both read it here.
-pub fn disk(path: &Path) -> Result<Disk, DiskError> {
-    if let Some(v) = std::env::var_os(DISK_SPACE_ENV) {
-        return pretended(&v.to_string_lossy()).map_err(DiskError::BadPretence);
+/// pretends; an error says why neither can be told. `locker doctor` and the server's
+/// `locker_disk_*` metrics both read it here.
+pub fn disk(path: &Path) -> Result<Disk, String> {
+    if let Some(d) = pretended_disk()? {
+        return Ok(d);
     }
-    let st = rustix::fs::statvfs(path)
-        .map_err(|e| DiskError::Unknown(format!("cannot tell the free space: {e}")))?;
+    let st = rustix::fs::statvfs(path).map_err(|e| format!("cannot tell the free space: {e}"))?;
     let unit = st.f_frsize.max(1);
     Ok(Disk {
         free: st.f_bavail.saturating_mul(unit),
@@ -188,7 +185,7 @@ mod tests {
         if std::env::var_os(DISK_SPACE_ENV).is_none() {
             let d = disk(Path::new(".")).unwrap();
             assert!(d.total > 0 && d.free <= d.total && !d.pretended);
-            assert!(matches!(disk(Path::new("/no/such/dir")), Err(DiskError::Unknown(_))));
+            assert!(disk(Path::new("/no/such/dir")).unwrap_err().starts_with("cannot tell"));
         }
     }
 }

@@ -73,15 +73,6 @@ fn test_doctor_a_healthy_repository_has_no_problems() {
     assert!(text.ends_with("no problems (1 warning(s))\n"), "{text}");
 }
 
-/// `df -Pk`'s size and free space of the file system `dir` is on, in bytes.
-fn df(dir: &std::path::Path) -> (u64, u64) {
-    let out = std::process::Command::new("df").arg("-Pk").arg(dir).output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let fields: Vec<&str> = text.lines().nth(1).unwrap().split_whitespace().collect();
-    let n = fields.len();
-    (fields[n - 5].parse::<u64>().unwrap() * 1024, fields[n - 3].parse::<u64>().unwrap() * 1024)
-}
-
 #[test]
 fn test_doctor_reads_the_free_space_of_the_repositorys_file_system() {
     let env = TestEnv::init();
@@ -91,7 +82,7 @@ fn test_doctor_reads_the_free_space_of_the_repositorys_file_system() {
     let disk = &findings(&v, "disk")[0];
     let detail = disk["detail"].as_str().unwrap();
     // The size is df's, to the byte; the free space moves with whatever else runs.
-    let (total, free) = df(env.path());
+    let (total, free) = crate::common::df(env.path());
     let mib = |n: u64| format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0));
     assert!(detail.contains(&format!(" free of {} where .locker/ is", mib(total))), "{detail}");
     assert!(!detail.contains("pretends"), "{detail}");
@@ -131,14 +122,23 @@ fn test_doctor_warns_of_a_disk_running_low_and_fails_on_a_nearly_full_one() {
         assert_eq!((code, status(&v, "disk")), (1, vec!["problem".to_owned()]), "{v}");
         assert!(findings(&v, "disk")[0]["detail"].as_str().unwrap().contains("may fail"));
     }
-    // A malformed value is a problem that names it, not a silently real reading.
-    for bad in ["plenty", "5/4", "1G/2G"] {
-        let (code, v) = doctor(&env, &[], &[("LOCKER_DISK_SPACE", bad)]);
-        assert_eq!((code, status(&v, "disk")), (1, vec!["problem".to_owned()]), "{bad}: {v}");
-        let detail = findings(&v, "disk")[0]["detail"].as_str().unwrap().to_owned();
-        assert!(detail.contains("LOCKER_DISK_SPACE must be FREE/TOTAL"), "{detail}");
-        assert!(detail.contains(&format!("`{bad}`")), "{detail}");
+    // A malformed value is a usage error (exit 2) that names it, as a malformed LOCKER_NOW
+    // is, for every command: never a silently real reading, nor a server without its disk
+    // figures. Nothing is changed.
+    let before = env.snapshot();
+    for bad in ["plenty", "5/4", "1G/2G", ""] {
+        for args in [&["--json", "doctor"][..], &["--json", "serve", "--listen", "127.0.0.1:0"]] {
+            let out = env.locker().env("LOCKER_DISK_SPACE", bad).args(args).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?} with {bad:?}");
+            let e: Value = serde_json::from_slice(&out.stderr).unwrap();
+            assert_eq!(e["error"], "usage", "{e}");
+            let detail = e["detail"].as_str().unwrap();
+            assert!(detail.contains("LOCKER_DISK_SPACE must be FREE/TOTAL"), "{detail}");
+            assert!(detail.contains(&format!("`{bad}`")), "{detail}");
+            assert!(out.stdout.is_empty());
+        }
     }
+    assert_eq!(env.snapshot(), before);
 }
 
 #[test]

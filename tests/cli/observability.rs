@@ -223,11 +223,8 @@ fn test_metrics_match_a_scripted_workload() {
     // ...and, without it, the file system's: its size is df's to the byte.
     let real = env.serve_with(&[], &[("LOCKER_DISK_SPACE", "")]);
     let real_text = scrape(&real, &[]);
-    let out = std::process::Command::new("df").arg("-Pk").arg(env.path()).output().unwrap();
-    let df = String::from_utf8(out.stdout).unwrap();
-    let fields: Vec<&str> = df.lines().nth(1).unwrap().split_whitespace().collect();
-    let df_size = fields[fields.len() - 5].parse::<f64>().unwrap() * 1024.0;
-    assert_eq!(must(&real_text, "locker_disk_size_bytes"), df_size, "{df}");
+    let df_size = crate::common::df(env.path()).0 as f64;
+    assert_eq!(must(&real_text, "locker_disk_size_bytes"), df_size);
     let free = must(&real_text, "locker_disk_free_bytes");
     assert!(free > 0.0 && free <= df_size, "{free}");
     drop(real);

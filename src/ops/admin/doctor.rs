@@ -730,19 +730,17 @@ fn check_clock(r: &mut DoctorReport, input: &Input<'_>, newest: Option<i64>) {
 }
 
 fn check_disk(r: &mut DoctorReport, dot: &Path, db_bytes: u64) {
-    use crate::obs::process::{Disk, DiskError};
+    use crate::obs::process::{Disk, DISK_SPACE_ENV};
     match crate::obs::process::disk(dot) {
-        Err(DiskError::BadPretence(e)) => {
-            r.push("disk", Severity::Problem, e, some("Unset it outside tests and demos."));
-        }
-        Err(DiskError::Unknown(e)) => r.push("disk", Severity::Skipped, e, None),
+        Err(e) => r.push("disk", Severity::Skipped, e, None),
         Ok(Disk { free, total, pretended }) => {
+            let pretence = format!(", as {DISK_SPACE_ENV} pretends");
             let detail = format!(
                 "{} free of {} where .locker/ is (the store takes {}){}",
                 mib(free),
                 mib(total),
                 mib(db_bytes),
-                if pretended { ", as LOCKER_DISK_SPACE pretends" } else { "" }
+                if pretended { pretence.as_str() } else { "" }
             );
             let fix = some("Free space (`locker gc --pads-older-than 30d --blobs`, old backups) or move the repository to a larger disk.");
             match disk_status(free, total, db_bytes) {

@@ -348,6 +348,17 @@ fn pg_state(url: &str, content_too: bool) -> String {
     parts.join(" ")
 }
 
+/// `df -Pk`'s size and free space of the file system `dir` is on, in bytes: what locker's own
+/// reading of it is checked against.
+pub fn df(dir: &Path) -> (u64, u64) {
+    let out = Command::new("df").arg("-Pk").arg(dir).output().expect("df runs");
+    let text = String::from_utf8(out.stdout).expect("df prints text");
+    let fields: Vec<&str> = text.lines().nth(1).expect("a line").split_whitespace().collect();
+    let n = fields.len();
+    let kib = |i: usize| fields[i].parse::<u64>().expect("a number of KiB") * 1024;
+    (kib(n - 5), kib(n - 3))
+}
+
 /// The path of the `locker` binary under test.
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_locker"))
