@@ -104,18 +104,21 @@ impl Writes {
     }
 }
 
-/// A write tried on a request's thread: when its group could not begin at once because
+/// A write tried on a request's thread: when its group could not begin at once there because
 /// another process held the write lock, it is sent to the writer thread (which waits for the
-/// lock) instead of being answered `busy`.
+/// lock) instead of being answered `busy`. Anywhere else (the writer thread, after a storage
+/// failure gave it back) a `busy` is the answer.
 struct Lone {
     job: Option<Box<dyn Job>>,
     ran: bool,
+    tried_on: std::thread::ThreadId,
     writer: std::sync::mpsc::Sender<Box<dyn Job>>,
 }
 
 impl Lone {
     fn wrap(job: Box<dyn Job>, writer: std::sync::mpsc::Sender<Box<dyn Job>>) -> Box<dyn Job> {
-        Box::new(Self { job: Some(job), ran: false, writer })
+        let tried_on = std::thread::current().id();
+        Box::new(Self { job: Some(job), ran: false, tried_on, writer })
     }
 }
 
@@ -129,7 +132,8 @@ impl Job for Lone {
 
     fn finish(mut self: Box<Self>, undone: Option<OpError>) {
         let Some(job) = self.job.take() else { return };
-        if !self.ran && undone.as_ref().is_some_and(|e| e.code == "busy") {
+        let here = std::thread::current().id() == self.tried_on;
+        if here && !self.ran && undone.as_ref().is_some_and(|e| e.code == "busy") {
             if let Err(back) = self.writer.send(job) {
                 back.0.finish(Some(OpError::unavailable("the server is shutting down")));
             }
